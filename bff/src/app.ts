@@ -1,0 +1,77 @@
+import { existsSync } from 'node:fs';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import { AppError, type TokenVerifier } from '@spinroom/platform';
+import cors from 'cors';
+import express from 'express';
+import helmet from 'helmet';
+import type { BffConfig } from './config.js';
+import { errorHandler, notFoundHandler } from './http/errors.js';
+import type { RouteDeps } from './http/route.js';
+import { authRoutes } from './routes/user/auth.js';
+import type { UserClient } from './routes/user/clients.js';
+import { profileRoutes } from './routes/user/profile.js';
+import { usersRoutes } from './routes/user/users.js';
+
+export interface Upstreams {
+  users: UserClient;
+}
+
+/**
+ * The backend-for-frontend: owns no data; validates, authenticates and turns
+ * each REST path into gRPC calls. `verifier` is unset until the user service's
+ * public key is known (callers then get a 503).
+ */
+export function createApp(options: {
+  config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'>;
+  upstreams: Upstreams;
+  verifier: () => TokenVerifier | undefined;
+  ready: () => Promise<boolean>;
+}): express.Express {
+  const { config, upstreams } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.set('query parser', 'extended');
+  app.use(helmet());
+  app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
+  app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const ready = options.verifier() !== undefined && (await options.ready().catch(() => false));
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not ready' });
+  });
+
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
+  const router = express.Router();
+  const deps: RouteDeps = {
+    router,
+    registry,
+    verifier: () => options.verifier() ?? (() => { throw new AppError(503, 'Sign-in is not available yet, please try again'); })(),
+  };
+  authRoutes(deps, upstreams.users);
+  usersRoutes(deps, upstreams.users);
+  profileRoutes(deps, upstreams.users);
+
+  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'Spinroom API',
+      version: '0.1.0',
+      description: 'REST paths served by the BFF. Errors are always {statusCode, message, error}.',
+    },
+  });
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  app.use(router);
+  app.use('/api', notFoundHandler);
+
+  if (config.WEB_DIR && existsSync(config.WEB_DIR)) app.use(express.static(config.WEB_DIR));
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,21 @@
+import { env } from '@spinroom/platform';
+import { z } from 'zod';
+
+/** The BFF's environment, read once at start-up. */
+export const bffConfig = {
+  PORT: env.port(8080),
+  HTTP_HOST: z.string().default('127.0.0.1'),
+  USER_ADDR: env.address(),
+  JWT_ISSUER: z.string().min(1).default('spinroom'),
+  /** Origins allowed to call the API from a browser; none (CORS closed) unless listed. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
+  JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must be a size like 100kb').default('100kb'),
+  /** Folder of the built web client, served at `/`. */
+  WEB_DIR: z.string().optional(),
+  LOG_LEVEL: env.logLevel(),
+};
+
+export type BffConfig = z.infer<z.ZodObject<typeof bffConfig>>;

@@ -1,0 +1,99 @@
+import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { AppError, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform';
+import type { Request, Router } from 'express';
+import { z } from 'zod';
+
+extendZodWithOpenApi(z);
+
+export interface RouteDeps {
+  router: Router;
+  registry: OpenAPIRegistry;
+  /** The token verifier; throws 503 until the user service's public key is known. */
+  verifier: () => TokenVerifier;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType> {
+  method: Method;
+  /** OpenAPI-style path, e.g. `/api/user-service/profile/{id}`. */
+  path: string;
+  summary: string;
+  tags: string[];
+  /** `public` paths take no token; `caller` paths need a valid bearer token. */
+  auth: 'public' | 'caller';
+  body?: B;
+  query?: Q;
+  params?: P;
+  status?: number;
+  response: R;
+  /** Statuses (besides 400/401/500) the path may answer, for the document. */
+  errors?: number[];
+  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; caller: Caller | undefined; req: Request }) => Promise<z.input<R>>;
+}
+
+export const ErrorBodySchema = z
+  .object({
+    statusCode: z.number().int(),
+    message: z.union([z.string(), z.array(z.string())]),
+    error: z.string(),
+  })
+  .openapi('Error');
+
+/**
+ * Declares one REST path: the same zod schemas validate the request and
+ * describe it in /api/openapi.json. The handler runs with the caller in the
+ * request context, so gRPC calls it makes carry the caller's token.
+ */
+export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(
+  deps: RouteDeps,
+  spec: RouteSpec<B, Q, P, R>,
+): void {
+  const status = spec.status ?? 200;
+  const errorStatuses = [400, ...(spec.auth === 'caller' ? [401] : []), ...(spec.errors ?? []), 500];
+  const responses: Record<string, ResponseConfig> = {
+    [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+  };
+  for (const code of errorStatuses) {
+    responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: ErrorBodySchema } } };
+  }
+  deps.registry.registerPath({
+    method: spec.method,
+    path: spec.path,
+    summary: spec.summary,
+    tags: spec.tags,
+    security: spec.auth === 'caller' ? [{ bearerAuth: [] }] : [],
+    request: {
+      ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+      ...(spec.query ? { query: spec.query as unknown as z.ZodObject } : {}),
+      ...(spec.params ? { params: spec.params as unknown as z.ZodObject } : {}),
+    },
+    responses,
+  });
+
+  const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
+  deps.router[spec.method](expressPath, async (req, res) => {
+    const caller = spec.auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
+    const input = {
+      body: parse(spec.body, req.body ?? {}),
+      query: parse(spec.query, req.query),
+      params: parse(spec.params, req.params),
+      caller,
+      req,
+    };
+    const result = await runWithContext({ caller }, () => spec.handler(input as Parameters<typeof spec.handler>[0]));
+    res.status(status).json(result);
+  });
+}
+
+function parse<S extends z.ZodType | undefined>(schema: S, value: unknown) {
+  if (!schema) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new AppError(400, result.error.issues.map(issueMessage));
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = issue.path.join('.');
+  return field ? `${field}: ${issue.message}` : issue.message;
+}

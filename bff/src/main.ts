@@ -1,0 +1,28 @@
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { closeOnSignals, createGrpcClient, createLogger, loadConfigOrExit } from '@spinroom/platform';
+import { createApp } from './app.js';
+import { bffConfig } from './config.js';
+import { PublicKeyCache } from './public-key.js';
+
+const logger = createLogger('bff');
+const config = loadConfigOrExit(bffConfig);
+const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
+const keys = new PublicKeyCache(users, config.JWT_ISSUER, logger);
+keys.start();
+
+const app = createApp({
+  config,
+  upstreams: { users },
+  verifier: () => keys.verifier,
+  ready: async () => (await users.getPublicKey({}, { deadlineMs: 1_000 })).publicKeyPem.length > 0,
+});
+const server = app.listen(config.PORT, config.HTTP_HOST, () => {
+  logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
+});
+server.keepAliveTimeout = 65_000;
+
+closeOnSignals(logger, async () => {
+  keys.stop();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  users.close();
+});

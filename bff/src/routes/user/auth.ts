@@ -1,0 +1,62 @@
+import { UserKind } from '@spinroom/contracts/user/v1/user_service';
+import { z } from 'zod';
+import { route, type RouteDeps } from '../../http/route.js';
+import { present, type UserClient } from './clients.js';
+import { AccessGrantSchema, CredentialsSchema } from './schemas.js';
+
+const BASE = '/api/user-service/auth';
+const KIND_NAMES: Partial<Record<UserKind, 'user' | 'guest' | 'bot'>> = {
+  [UserKind.USER_KIND_USER]: 'user',
+  [UserKind.USER_KIND_GUEST]: 'guest',
+  [UserKind.USER_KIND_BOT]: 'bot',
+};
+
+/** /auth: login, guest tokens, the session behind a token, the public key. */
+export function authRoutes(deps: RouteDeps, users: UserClient): void {
+  route(deps, {
+    method: 'post',
+    path: `${BASE}/login`,
+    summary: 'Log in with email and password',
+    tags: ['auth'],
+    auth: 'public',
+    body: CredentialsSchema,
+    response: AccessGrantSchema,
+    errors: [401, 503],
+    handler: async ({ body }) => present((await users.logIn({ email: body.email ?? '', password: body.password ?? '' })).grant),
+  });
+
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/guest`,
+    summary: 'A token for a new guest (ghost) session',
+    tags: ['auth'],
+    auth: 'public',
+    response: AccessGrantSchema,
+    handler: async () => present((await users.createGuest({})).grant),
+  });
+
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/session`,
+    summary: 'The session behind the bearer token',
+    tags: ['auth'],
+    auth: 'caller',
+    response: z
+      .object({ userUuid: z.uuid(), kind: z.enum(['user', 'guest', 'bot']), roles: z.array(z.string()) })
+      .openapi('Session'),
+    handler: async () => {
+      const session = await users.getSession({});
+      return { userUuid: session.userUuid, kind: KIND_NAMES[session.kind] ?? 'user', roles: session.roles };
+    },
+  });
+
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/pub-key`,
+    summary: 'The PEM public key that verifies every access token (RS256)',
+    tags: ['auth'],
+    auth: 'public',
+    response: z.object({ publicKey: z.string() }).openapi('PublicKey'),
+    handler: async () => ({ publicKey: (await users.getPublicKey({})).publicKeyPem }),
+  });
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { route, type RouteDeps } from '../../http/route.js';
+import { present, type UserClient } from './clients.js';
+import { toProfileJson } from './profile-view.js';
+import { UserProfileSchema } from './schemas.js';
+
+/** /profile/{id}: another user's profile. */
+export function profileRoutes(deps: RouteDeps, users: UserClient): void {
+  route(deps, {
+    method: 'get',
+    path: '/api/user-service/profile/{id}',
+    summary: "Another user's profile",
+    tags: ['users'],
+    auth: 'caller',
+    params: z.object({ id: z.string() }),
+    response: UserProfileSchema,
+    errors: [404],
+    handler: async ({ params }) => {
+      const { profile } = await users.getProfile({ userUuid: params.id });
+      return toProfileJson(present(profile));
+    },
+  });
+}

@@ -1,0 +1,111 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, jwtVerify, SignJWT } from 'jose';
+import { unauthorized } from './errors.js';
+
+/** Roles of spec 000, plus guest: the `role` claim of an access token. */
+export const ROLES = ['globalModerator', 'admin', 'moderator', 'staff', 'promoter', 'user', 'superUser', 'bot', 'guest'] as const;
+export type Role = (typeof ROLES)[number];
+export type CallerKind = 'user' | 'guest' | 'bot';
+
+/** Who is calling, as proven by a verified access token. */
+export interface Caller {
+  userUuid: string;
+  role: Role;
+  kind: CallerKind;
+  capabilities: string[];
+  /** The raw token, so it can be passed on to other services unchanged. */
+  token: string;
+}
+
+export interface AccessClaims {
+  sub: string;
+  role: Role;
+  capabilities: string[];
+  subscriptionId?: string | null;
+}
+
+export function kindOfRole(role: Role): CallerKind {
+  return role === 'guest' ? 'guest' : role === 'bot' ? 'bot' : 'user';
+}
+
+const ALG = 'RS256';
+
+/** Signs access tokens with the user service's private key (RS256, with a `kid`). */
+export class TokenIssuer {
+  private constructor(
+    private readonly privateKey: KeyObject,
+    readonly publicKeyPem: string,
+    readonly keyId: string,
+    private readonly issuer: string,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  static async fromPem(privateKeyPem: string, options: { issuer: string; ttlSeconds: number }) {
+    const privateKey = createPrivateKey(privateKeyPem);
+    if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('JWT key must be an RSA private key');
+    const publicKey = createPublicKey(privateKey);
+    const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
+    const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
+    return new TokenIssuer(privateKey, publicKeyPem, keyId, options.issuer, options.ttlSeconds);
+  }
+
+  sign(claims: AccessClaims): Promise<string> {
+    const { sub, ...rest } = claims;
+    return new SignJWT({ ...rest, subscriptionId: claims.subscriptionId ?? null })
+      .setProtectedHeader({ alg: ALG, kid: this.keyId, typ: 'JWT' })
+      .setSubject(sub)
+      .setIssuer(this.issuer)
+      .setIssuedAt()
+      .setExpirationTime(`${this.ttlSeconds}s`)
+      .sign(this.privateKey);
+  }
+}
+
+/**
+ * Verifies access tokens with the public key alone. Only RS256 is accepted, so
+ * `alg: none` and HMAC tokens made with the public key as secret are refused.
+ */
+export class TokenVerifier {
+  private constructor(
+    private readonly publicKey: KeyObject,
+    private readonly keyId: string,
+    private readonly issuer: string,
+  ) {}
+
+  static async fromPem(publicKeyPem: string, options: { issuer: string }) {
+    const publicKey = createPublicKey(publicKeyPem);
+    const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
+    return new TokenVerifier(publicKey, keyId, options.issuer);
+  }
+
+  /** The caller a bearer token proves, or a 401. */
+  async verify(token: string): Promise<Caller> {
+    try {
+      const { payload, protectedHeader } = await jwtVerify(token, this.publicKey, {
+        algorithms: [ALG],
+        issuer: this.issuer,
+        requiredClaims: ['sub', 'exp', 'role'],
+      });
+      if (protectedHeader.kid !== undefined && protectedHeader.kid !== this.keyId) throw new Error('unknown kid');
+      const role = payload.role as Role;
+      if (!ROLES.includes(role)) throw new Error('unknown role');
+      const capabilities = Array.isArray(payload.capabilities) ? payload.capabilities.map(String) : [];
+      return { userUuid: payload.sub!, role, kind: kindOfRole(role), capabilities, token };
+    } catch {
+      throw unauthorized();
+    }
+  }
+
+  /** Reads `Bearer <jwt>` from an Authorization header value. */
+  async verifyHeader(header: string | undefined): Promise<Caller> {
+    const match = header?.match(/^Bearer\s+(\S+)$/i);
+    if (!match) throw unauthorized();
+    return this.verify(match[1]!);
+  }
+}
+
+/** A fresh RSA key for signing tokens (3072 bits), as PKCS#8 PEM. */
+export function generateSigningKeyPem(): string {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 3072 });
+  return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+}

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import {
+  Server,
+  ServerCredentials,
+  type handleUnaryCall,
+  type Metadata,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+  type ServerUnaryCall,
+} from '@grpc/grpc-js';
+import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import type { Caller, TokenVerifier } from '../auth.js';
+import { runWithContext } from '../context.js';
+import { unauthorized } from '../errors.js';
+import type { Logger } from '../logging.js';
+import { toGrpcError } from './status.js';
+
+export interface CallContext {
+  metadata: Metadata;
+  /** The verified caller, or undefined when the call carries no token. A bad token is a 401. */
+  caller: Caller | undefined;
+  /** The verified caller; a 401 when there is none. */
+  requireCaller(): Caller;
+}
+
+export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
+
+/**
+ * Turns plain async functions into grpc-js handlers: verifies the caller's
+ * token from the `authorization` metadata, runs the handler inside the request
+ * context, and maps thrown errors to statuses. Handlers stay thin: validate, delegate.
+ */
+export function createUnaryFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }) {
+  return function unary<Req, Res>(handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res> {
+    return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+      void (async () => {
+        try {
+          const caller = await verifyCaller(call.metadata, options.verifier());
+          const context: CallContext = {
+            metadata: call.metadata,
+            caller,
+            requireCaller: () => caller ?? (() => { throw unauthorized(); })(),
+          };
+          const response = await runWithContext({ caller }, () => handler(call.request, context));
+          callback(null, response);
+        } catch (error) {
+          const payload = toGrpcError(error);
+          if (payload.details === 'Internal Server Error') {
+            options.logger.error({ err: error, method: call.getPath() }, 'rpc failed');
+          }
+          callback({ code: payload.code, details: payload.details, metadata: payload.metadata });
+        }
+      })();
+    };
+  };
+}
+
+async function verifyCaller(metadata: Metadata, verifier: TokenVerifier | undefined): Promise<Caller | undefined> {
+  const header = metadata.get('authorization')[0];
+  if (header === undefined) return undefined;
+  if (!verifier) throw unauthorized();
+  return verifier.verifyHeader(String(header));
+}
+
+export interface GrpcServiceRegistration {
+  /** Fully qualified name, e.g. `spinroom.user.v1.UserService`, for the health service. */
+  name: string;
+  definition: ServiceDefinition;
+  implementation: UntypedServiceImplementation;
+}
+
+export interface RunningGrpcServer {
+  port: number;
+  /** Marks the server NOT_SERVING, lets calls in flight finish (up to the grace period), then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(options: {
+  host?: string;
+  port: number;
+  services: GrpcServiceRegistration[];
+  /** A `buf build` descriptor set, served by server reflection. */
+  descriptorSetPath?: string;
+  logger: Logger;
+}): Promise<RunningGrpcServer> {
+  const server = new Server({
+    'grpc.keepalive_time_ms': 30_000,
+    'grpc.max_receive_message_length': 8 * 1024 * 1024,
+  });
+  const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };
+  for (const service of options.services) {
+    server.addService(service.definition, service.implementation);
+    statuses[service.name] = 'SERVING';
+  }
+  const health = new HealthImplementation(statuses);
+  health.addToServer(server);
+  if (options.descriptorSetPath) {
+    const definition = loadFileDescriptorSetFromBuffer(readFileSync(options.descriptorSetPath));
+    new ReflectionService(definition).addToServer(server);
+  }
+
+  const host = options.host ?? '127.0.0.1';
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
+      error ? reject(error) : resolve(bound),
+    ),
+  );
+  options.logger.info({ port }, 'gRPC server listening');
+
+  return {
+    port,
+    async shutdown(graceMs = 5_000) {
+      for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}

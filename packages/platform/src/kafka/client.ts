@@ -1,0 +1,105 @@
+import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
+import type { Logger } from '../logging.js';
+
+/**
+ * The small interface services use for Kafka. kafkajs sits behind it (and is
+ * in maintenance mode), so the client can be replaced without touching a service.
+ */
+export interface EventMessage {
+  topic: string;
+  /** The entity the order matters for (user or room uuid). */
+  key: string;
+  value: Buffer;
+  /** `event-id`, `event-type`, `traceparent`, `baggage`... */
+  headers: Record<string, string>;
+}
+
+export interface ReceivedEvent extends EventMessage {
+  partition: number;
+  offset: string;
+  eventId: string;
+  eventType: string;
+}
+
+export interface EventProducer {
+  /** Resolves once every message is acknowledged by all in-sync replicas. */
+  send(messages: EventMessage[]): Promise<void>;
+  disconnect(): Promise<void>;
+}
+
+export interface TopicSpec {
+  topic: string;
+  partitions?: number;
+}
+
+export class KafkaClient {
+  private readonly kafka: Kafka;
+
+  constructor(options: { brokers: string[]; clientId: string; logger: Logger }) {
+    const log = options.logger.child({ component: 'kafka' });
+    this.kafka = new Kafka({
+      clientId: options.clientId,
+      brokers: options.brokers,
+      retry: { retries: 8, initialRetryTime: 200 },
+      logLevel: logLevel.WARN,
+      logCreator: () => ({ level, log: entry }) => {
+        const { message, ...rest } = entry;
+        if (level <= logLevel.ERROR) log.error(rest, message);
+        else if (level === logLevel.WARN) log.warn(rest, message);
+      },
+    });
+  }
+
+  /** An idempotent producer waiting for all in-sync replicas. */
+  async producer(): Promise<EventProducer> {
+    const producer: Producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    await producer.connect();
+    return {
+      async send(messages) {
+        const byTopic = new Map<string, EventMessage[]>();
+        for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+        await producer.sendBatch({
+          acks: -1,
+          topicMessages: [...byTopic].map(([topic, list]) => ({
+            topic,
+            messages: list.map((m) => ({ key: m.key, value: m.value, headers: m.headers })),
+          })),
+        });
+      },
+      disconnect: () => producer.disconnect(),
+    };
+  }
+
+  /** Raw kafkajs consumer, for the idempotent consumer helper and tests. */
+  consumer(groupId: string): Consumer {
+    return this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
+  }
+
+  /** Creates the topics (and their `.dlq` twins) that are missing. */
+  async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    const admin: Admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const existing = new Set(await admin.listTopics());
+      const wanted = topics.flatMap((t) => [t, { topic: `${t.topic}.dlq`, partitions: 1 }]);
+      const missing = wanted.filter((t) => !existing.has(t.topic));
+      if (missing.length > 0) {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((t) => ({ topic: t.topic, numPartitions: t.partitions ?? 3, replicationFactor: -1 })),
+        });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+}
+
+export function headersToRecord(headers: IHeaders | undefined): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) record[key] = first.toString();
+  }
+  return record;
+}

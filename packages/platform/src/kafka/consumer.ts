@@ -1,0 +1,81 @@
+import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
+import type { Consumer } from 'kafkajs';
+import type { Logger } from '../logging.js';
+import { headersToRecord, type EventProducer, type KafkaClient, type ReceivedEvent } from './client.js';
+
+export type EventHandler = (event: ReceivedEvent, em: EntityManager) => Promise<void>;
+
+export interface IdempotentConsumerOptions {
+  kafka: KafkaClient;
+  orm: MikroORM;
+  /** The consuming service's name: also the consumer group id. */
+  groupId: string;
+  topics: string[];
+  handle: EventHandler;
+  /** Producer for the `<topic>.dlq` topics. */
+  deadLetters: EventProducer;
+  logger: Logger;
+  retries?: number;
+  fromBeginning?: boolean;
+}
+
+/**
+ * Runs a handler once per event id: the processed-event row and the handler's
+ * own writes commit in one transaction, so a redelivered event is skipped.
+ * An event that still fails after its retries goes to `<topic>.dlq` with the
+ * error, and the consumer moves on; nothing is dropped.
+ */
+export async function startIdempotentConsumer(options: IdempotentConsumerOptions): Promise<{ stop(): Promise<void> }> {
+  const consumer: Consumer = options.kafka.consumer(options.groupId);
+  await consumer.connect();
+  await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
+  const retries = options.retries ?? 3;
+
+  await consumer.run({
+    eachMessage: async ({ topic, partition, message }) => {
+      const headers = headersToRecord(message.headers);
+      const event: ReceivedEvent = {
+        topic,
+        partition,
+        offset: message.offset,
+        key: message.key?.toString() ?? '',
+        value: message.value ?? Buffer.alloc(0),
+        headers,
+        eventId: headers['event-id'] ?? '',
+        eventType: headers['event-type'] ?? '',
+      };
+      let lastError: unknown;
+      for (let attempt = 0; attempt <= retries; attempt += 1) {
+        try {
+          await handleOnce(options, event);
+          return;
+        } catch (error) {
+          lastError = error;
+          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        }
+      }
+      options.logger.error({ err: lastError, topic, offset: message.offset, eventId: event.eventId }, 'event sent to DLQ');
+      await options.deadLetters.send([
+        {
+          topic: `${topic}.dlq`,
+          key: event.key,
+          value: event.value,
+          headers: { ...headers, 'dlq-error': String((lastError as Error)?.message ?? lastError), 'dlq-source-offset': message.offset },
+        },
+      ]);
+    },
+  });
+  return { stop: () => consumer.disconnect() };
+}
+
+async function handleOnce(options: IdempotentConsumerOptions, event: ReceivedEvent): Promise<void> {
+  if (!/^[0-9a-f-]{36}$/i.test(event.eventId)) throw new Error('event has no valid event-id header');
+  await options.orm.em.fork().transactional(async (em) => {
+    const inserted = await em.execute<{ event_id: string }[]>(
+      `insert into "processed_event" ("consumer", "event_id") values (?, ?) on conflict do nothing returning "event_id"`,
+      [options.groupId, event.eventId],
+    );
+    if (inserted.length === 0) return; // seen before
+    await options.handle(event, em);
+  });
+}

@@ -1,0 +1,22 @@
+import { trace } from '@opentelemetry/api';
+import { pino, type Logger, type LoggerOptions } from 'pino';
+
+export type { Logger };
+
+/** JSON logs to stdout; every line logged inside a span carries its trace and span ids. */
+export function createLogger(name: string, options: LoggerOptions = {}): Logger {
+  return pino({
+    name,
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { service: name },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin() {
+      const span = trace.getActiveSpan();
+      if (!span) return {};
+      const { traceId, spanId, traceFlags } = span.spanContext();
+      return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags };
+    },
+    ...options,
+  });
+}

@@ -1,0 +1,13 @@
+// Loaded with `node --import` before the application, so the ESM loader hook
+// and the instrumentations are in place before express, grpc-js, pg, ioredis
+// or kafkajs are first imported.
+import { register } from 'node:module';
+import { startTelemetry } from './sdk.js';
+
+register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+
+if (process.env.OTEL_SDK_DISABLED !== 'true') {
+  const sdk = startTelemetry({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'spinroom' });
+  const shutdown = () => void sdk.shutdown().catch(() => undefined);
+  process.once('beforeExit', shutdown);
+}

@@ -1,0 +1,20 @@
+import { env } from '@spinroom/platform';
+import { z } from 'zod';
+
+/** The user service's environment, read once at start-up. */
+export const userServiceConfig = {
+  DATABASE_URL: env.url(['postgres', 'postgresql']),
+  KAFKA_BROKERS: env.list(),
+  GRPC_HOST: z.string().default('127.0.0.1'),
+  GRPC_PORT: env.port(50051),
+  /** RS256 signing key (PKCS#8 PEM, 3072 bits or more). */
+  JWT_PRIVATE_KEY: env.pem('PRIVATE KEY'),
+  JWT_ISSUER: z.string().min(1).default('spinroom'),
+  JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  /** How many argon2id hashes may run at once (default: one per core). */
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
+  LOG_LEVEL: env.logLevel(),
+};
+
+export type UserServiceConfig = z.infer<z.ZodObject<typeof userServiceConfig>>;

@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
+import { addToOutbox, type OutboxEntry } from '@spinroom/platform';
+import { EmailTakenError, type NewAccount, type UserStore } from '../domain/accounts.js';
+import { DEFAULT_AVATAR_ID, DEFAULT_COLOR, GUEST_PROFILE, guestNickname } from '../domain/profiles.js';
+import type { User } from '../domain/user.js';
+import { UserEntity } from './user-entity.js';
+
+const EMPTY_PROFILE = {
+  discord: null, discordNickname: null, firstName: null, lastName: null, pronoun: null, displayPronouns: false,
+  songOfTheWeek: null, song: null, coverPicture: null, facebook: null, instagram: null, twitter: null,
+  snapchat: null, tiktok: null, priceForGig: null, zodiac: null,
+};
+
+/** The user service's PostgreSQL store. */
+export class PgUserStore implements UserStore {
+  constructor(
+    private readonly orm: MikroORM,
+    /** Called after a commit that staged events, so the relay sends them now. */
+    private readonly onEventsCommitted: () => void = () => undefined,
+  ) {}
+
+  private em() {
+    return this.orm.em.fork();
+  }
+
+  async findByEmail(email: string): Promise<User | null> {
+    return this.em().findOne(UserEntity, { email });
+  }
+
+  async findByUuid(uuid: string): Promise<User | null> {
+    return this.em().findOne(UserEntity, { uuid });
+  }
+
+  async findManyByUuid(uuids: string[]): Promise<User[]> {
+    if (uuids.length === 0) return [];
+    return this.em().find(UserEntity, { uuid: { $in: uuids } });
+  }
+
+  async createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User> {
+    const now = new Date();
+    try {
+      const user = await this.em().transactional(async (em) => {
+        const created = em.create(UserEntity, {
+          ...EMPTY_PROFILE,
+          uuid: randomUUID(),
+          kind: account.kind,
+          email: account.email,
+          passwordHash: account.passwordHash,
+          roles: [account.kind === 'bot' ? 'bot' : 'user'],
+          capabilities: [],
+          badges: [],
+          nickname: account.nickname,
+          color: DEFAULT_COLOR,
+          avatarId: DEFAULT_AVATAR_ID,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await em.flush(); // assigns the id the event may carry
+        addToOutbox(em, announce(created));
+        return created;
+      });
+      this.onEventsCommitted();
+      return user;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new EmailTakenError();
+      throw error;
+    }
+  }
+
+  async createGuest(): Promise<User> {
+    const em = this.em();
+    const [row] = await em.execute<{ n: string }[]>(`select nextval('guest_number_seq') as n`);
+    const now = new Date();
+    const guest = em.create(UserEntity, {
+      ...EMPTY_PROFILE,
+      uuid: randomUUID(),
+      kind: 'guest',
+      email: null,
+      passwordHash: null,
+      roles: ['guest'],
+      capabilities: [],
+      badges: [],
+      nickname: guestNickname(Number(row!.n)),
+      ...GUEST_PROFILE,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+    return guest;
+  }
+
+  async saveProfile(user: User): Promise<User> {
+    const em = this.em();
+    const entity = await em.findOneOrFail(UserEntity, { uuid: user.uuid });
+    const { id: _id, uuid: _uuid, createdAt: _createdAt, ...changes } = user;
+    em.assign(entity, { ...changes, updatedAt: new Date() });
+    await em.flush();
+    return entity;
+  }
+}

@@ -1,0 +1,116 @@
+import { badRequest, forbidden, notFound, unauthorized, type OutboxEntry, type TokenIssuer } from '@spinroom/platform';
+import type { PasswordHasher } from './passwords.js';
+import { checkPasswordPolicy } from './passwords.js';
+import { applyProfilePatch, checkNickname, defaultNickname, type ProfilePatch } from './profiles.js';
+import { tokenRole, type User, type UserKind } from './user.js';
+
+export interface NewAccount {
+  kind: Exclude<UserKind, 'guest'>;
+  email: string;
+  passwordHash: string;
+  nickname: string;
+}
+
+/** Where accounts are kept. The database implementation lives in db/. */
+export interface UserStore {
+  findByEmail(email: string): Promise<User | null>;
+  findByUuid(uuid: string): Promise<User | null>;
+  findManyByUuid(uuids: string[]): Promise<User[]>;
+  /** Inserts the account and its announcing event in one transaction; throws EmailTakenError on a duplicate. */
+  createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User>;
+  createGuest(): Promise<User>;
+  saveProfile(user: User): Promise<User>;
+}
+
+export class EmailTakenError extends Error {}
+
+export interface AccessGrant {
+  accessToken: string;
+  userUuid: string;
+}
+
+export const EMAIL_TAKEN = 'This email is already registered';
+export const BAD_CREDENTIALS = 'Incorrect email or password';
+export const PROFILE_NOT_FOUND = 'User profile not found';
+
+function isUuid(value: string): boolean {
+  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+}
+
+export function normalizeEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (trimmed.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed)) throw badRequest('email must be an email');
+  return trimmed;
+}
+
+/** Sign-up, login, guests and sessions: the account rules, over a store, a hasher and a token issuer. */
+export class Accounts {
+  constructor(
+    private readonly store: UserStore,
+    private readonly hasher: PasswordHasher,
+    private readonly tokens: TokenIssuer,
+    private readonly announceSignUp: (user: User) => OutboxEntry,
+  ) {}
+
+  async signUp(input: { email: string; password: string; nickname?: string }): Promise<AccessGrant> {
+    if (!input.email || !input.password) throw badRequest('Sign-up requires email and password');
+    const email = normalizeEmail(input.email);
+    checkPasswordPolicy(input.password);
+    const nickname = input.nickname ? checkNickname(input.nickname) : defaultNickname(email);
+    // Cheap refusal before paying for a hash; the unique index still decides races.
+    if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
+    const passwordHash = await this.hasher.hash(input.password);
+    try {
+      const user = await this.store.createAccount({ kind: 'user', email, passwordHash, nickname }, this.announceSignUp);
+      return this.grant(user);
+    } catch (error) {
+      if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
+      throw error;
+    }
+  }
+
+  async logIn(input: { email: string; password: string }): Promise<AccessGrant> {
+    if (!input.email || !input.password) throw badRequest('Email or password is missing in request');
+    const user = await this.store.findByEmail(input.email.trim().toLowerCase());
+    const ok = user?.passwordHash
+      ? await this.hasher.verify(user.passwordHash, input.password)
+      : await this.hasher.verifyDecoy(input.password);
+    if (!user || !ok) throw unauthorized(BAD_CREDENTIALS);
+    return this.grant(user);
+  }
+
+  async createGuest(): Promise<AccessGrant> {
+    return this.grant(await this.store.createGuest());
+  }
+
+  /** The account behind a verified token; a 401 when it is gone. */
+  async session(userUuid: string): Promise<User> {
+    const user = await this.store.findByUuid(userUuid);
+    if (!user) throw unauthorized();
+    return user;
+  }
+
+  async profile(userUuid: string): Promise<User> {
+    const user = isUuid(userUuid) ? await this.store.findByUuid(userUuid) : null;
+    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    return user;
+  }
+
+  async profiles(userUuids: string[]): Promise<User[]> {
+    const unique = [...new Set(userUuids)].filter(isUuid);
+    if (unique.length > 150) throw badRequest('At most 150 profiles can be read at once');
+    const users = await this.store.findManyByUuid(unique);
+    const byUuid = new Map(users.map((u) => [u.uuid, u]));
+    return unique.flatMap((u) => byUuid.get(u) ?? []);
+  }
+
+  async updateProfile(userUuid: string, patch: ProfilePatch): Promise<User> {
+    const user = await this.profile(userUuid);
+    return this.store.saveProfile(applyProfilePatch(user, patch));
+  }
+
+  private async grant(user: User): Promise<AccessGrant> {
+    const accessToken = await this.tokens.sign({ sub: user.uuid, role: tokenRole(user), capabilities: user.capabilities });
+    return { accessToken, userUuid: user.uuid };
+  }
+}
