@@ -5,7 +5,7 @@ const logger = createLogger('bff');
 
 /** Unknown paths: 404 in the one error shape. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new AppError(404, `Cannot ${req.method} ${req.path}`));
+  next(new AppError(404, `Cannot ${req.method} ${req.originalUrl.split('?')[0]}`));
 };
 
 /** Every failure leaves as `{statusCode, message, error}`; never a stack trace. */

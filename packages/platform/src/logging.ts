@@ -1,11 +1,11 @@
 import { trace } from '@opentelemetry/api';
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
 /** JSON logs to stdout; every line logged inside a span carries its trace and span ids. */
-export function createLogger(name: string, options: LoggerOptions = {}): Logger {
-  return pino({
+export function createLogger(name: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const settings: LoggerOptions = {
     name,
     level: process.env.LOG_LEVEL ?? 'info',
     base: { service: name },
@@ -18,5 +18,6 @@ export function createLogger(name: string, options: LoggerOptions = {}): Logger 
       return { trace_id: traceId, span_id: spanId, trace_flags: traceFlags };
     },
     ...options,
-  });
+  };
+  return destination ? pino(settings, destination) : pino(settings);
 }

@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url';
+import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import {
   createLogger,
@@ -44,6 +44,7 @@ export async function startUserService(
     databaseUrl: config.DATABASE_URL,
     entities: [UserEntity, OutboxMessage],
     migrations,
+    log: (message) => logger.debug({ component: 'orm' }, message),
   });
   const applied = await migrate(orm);
   if (applied.length > 0) logger.info({ applied }, 'migrations applied');
@@ -61,7 +62,7 @@ export async function startUserService(
     host: config.GRPC_HOST,
     port: config.GRPC_PORT,
     logger,
-    descriptorSetPath: fileURLToPath(import.meta.resolve('@spinroom/contracts/descriptors.binpb')),
+    descriptorSetPath,
     services: [
       {
         name: 'spinroom.user.v1.UserService',

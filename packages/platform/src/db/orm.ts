@@ -12,6 +12,8 @@ export interface OrmOptions {
   /** Checked-in migrations of the service, in order. */
   migrations: MigrationObject[];
   poolMax?: number;
+  /** Where MikroORM's own messages (migrations run, slow queries) go. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function createOrm(options: OrmOptions): Promise<MikroORM> {
     // Entities are defined with defineEntity, so nothing needs reflecting or caching.
     metadataCache: { enabled: false },
     debug: false,
+    logger: options.log ?? (() => undefined),
   });
 }
 

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logging.js';
 
 /**
@@ -52,7 +52,12 @@ export class KafkaClient {
 
   /** An idempotent producer waiting for all in-sync replicas. */
   async producer(): Promise<EventProducer> {
-    const producer: Producer = this.kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+    const producer: Producer = this.kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    });
     await producer.connect();
     return {
       async send(messages) {

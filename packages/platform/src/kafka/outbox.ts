@@ -116,9 +116,8 @@ export class OutboxRelay {
       if (rows.length === 0) return 0;
       const messages: EventMessage[] = rows.map((r) => ({ topic: r.topic, key: r.key, value: r.payload, headers: r.headers }));
       await this.producer.send(messages);
-      await tx.execute(`update "outbox_message" set "published_at" = now() where "seq" = any(?::bigint[])`, [
-        rows.map((r) => r.seq),
-      ]);
+      // An array parameter expands to a list: `in (?, ?, ...)`.
+      await tx.execute(`update "outbox_message" set "published_at" = now() where "seq" in (?)`, [rows.map((r) => r.seq)]);
       return rows.length;
     });
   }

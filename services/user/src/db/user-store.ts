@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
-import { addToOutbox, type OutboxEntry } from '@spinroom/platform';
+import { addToOutbox, type OutboxEntry, type Role } from '@spinroom/platform';
 import { EmailTakenError, type NewAccount, type UserStore } from '../domain/accounts.js';
 import { DEFAULT_AVATAR_ID, DEFAULT_COLOR, GUEST_PROFILE, guestNickname } from '../domain/profiles.js';
 import type { User } from '../domain/user.js';
@@ -47,7 +47,7 @@ export class PgUserStore implements UserStore {
           kind: account.kind,
           email: account.email,
           passwordHash: account.passwordHash,
-          roles: [account.kind === 'bot' ? 'bot' : 'user'],
+          roles: account.roles,
           capabilities: [],
           badges: [],
           nickname: account.nickname,
@@ -88,6 +88,13 @@ export class PgUserStore implements UserStore {
     });
     await em.flush();
     return guest;
+  }
+
+  async addRole(uuid: string, role: Role): Promise<void> {
+    await this.em().execute(
+      `update "user_account" set "roles" = array_append("roles", ?), "updated_at" = now() where "uuid" = ? and not (? = any("roles"))`,
+      [role, uuid, role],
+    );
   }
 
   async saveProfile(user: User): Promise<User> {

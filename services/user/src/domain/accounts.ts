@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, unauthorized, type OutboxEntry, type TokenIssuer } from '@spinroom/platform';
+import { badRequest, forbidden, notFound, unauthorized, type OutboxEntry, type Role, type TokenIssuer } from '@spinroom/platform';
 import type { PasswordHasher } from './passwords.js';
 import { checkPasswordPolicy } from './passwords.js';
 import { applyProfilePatch, checkNickname, defaultNickname, type ProfilePatch } from './profiles.js';
@@ -9,6 +9,7 @@ export interface NewAccount {
   email: string;
   passwordHash: string;
   nickname: string;
+  roles: Role[];
 }
 
 /** Where accounts are kept. The database implementation lives in db/. */
@@ -20,6 +21,7 @@ export interface UserStore {
   createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User>;
   createGuest(): Promise<User>;
   saveProfile(user: User): Promise<User>;
+  addRole(uuid: string, role: Role): Promise<void>;
 }
 
 export class EmailTakenError extends Error {}
@@ -52,7 +54,7 @@ export class Accounts {
     private readonly announceSignUp: (user: User) => OutboxEntry,
   ) {}
 
-  async signUp(input: { email: string; password: string; nickname?: string }): Promise<AccessGrant> {
+  async signUp(input: { email: string; password: string; nickname?: string }, roles: Role[] = ['user']): Promise<AccessGrant> {
     if (!input.email || !input.password) throw badRequest('Sign-up requires email and password');
     const email = normalizeEmail(input.email);
     checkPasswordPolicy(input.password);
@@ -61,7 +63,7 @@ export class Accounts {
     if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      const user = await this.store.createAccount({ kind: 'user', email, passwordHash, nickname }, this.announceSignUp);
+      const user = await this.store.createAccount({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
       return this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
@@ -77,6 +79,17 @@ export class Accounts {
       : await this.hasher.verifyDecoy(input.password);
     if (!user || !ok) throw unauthorized(BAD_CREDENTIALS);
     return this.grant(user);
+  }
+
+  /** Makes sure the platform's admin account exists (start-up seeding); an existing account keeps its password. */
+  async ensureAdmin(input: { email: string; password: string; nickname: string }): Promise<{ created: boolean }> {
+    const existing = await this.store.findByEmail(normalizeEmail(input.email));
+    if (!existing) {
+      await this.signUp(input, ['user', 'admin']);
+      return { created: true };
+    }
+    if (!existing.roles.includes('admin')) await this.store.addRole(existing.uuid, 'admin');
+    return { created: false };
   }
 
   async createGuest(): Promise<AccessGrant> {

@@ -1,0 +1,42 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+/**
+ * The real PostgreSQL, Redis and Kafka that `npm test` started (deploy/local,
+ * profile `test`), as its environment describes them.
+ */
+export function testInfra() {
+  const { PG_ADMIN_URL, REDIS_URL, KAFKA_BROKERS, JWT_PRIVATE_KEY_FILE } = process.env;
+  if (!PG_ADMIN_URL || !REDIS_URL || !KAFKA_BROKERS || !JWT_PRIVATE_KEY_FILE) {
+    throw new Error('Test infrastructure is not configured: run the tests with `npm test`, which starts it.');
+  }
+  return {
+    pgAdminUrl: PG_ADMIN_URL,
+    redisUrl: REDIS_URL,
+    kafkaBrokers: KAFKA_BROKERS.split(','),
+    signingKeyPem: readFileSync(JWT_PRIVATE_KEY_FILE, 'utf8'),
+  };
+}
+
+/** A database name no other test uses (created on first connection by ensureDatabase). */
+export function uniqueDatabaseUrl(prefix: string): string {
+  const url = new URL(testInfra().pgAdminUrl);
+  url.pathname = `/${prefix}_${randomBytes(5).toString('hex')}`;
+  return url.toString();
+}
+
+/** Polls until the check passes or the timeout ends (for effects that arrive asynchronously). */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, intervalMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+}

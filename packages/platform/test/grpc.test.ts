@@ -1,0 +1,91 @@
+import { credentials, makeGenericClientConstructor, type ServiceError } from '@grpc/grpc-js';
+import { descriptorSetPath } from '@spinroom/contracts/descriptors';
+import { UserKind, UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
+import { service as healthService } from 'grpc-health-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenIssuer, TokenVerifier } from '../src/auth.js';
+import { runWithContext } from '../src/context.js';
+import { forbidden } from '../src/errors.js';
+import { createGrpcClient, type PromiseClient } from '../src/grpc/client.js';
+import { createUnaryFactory, startGrpcServer, type RunningGrpcServer } from '../src/grpc/server.js';
+import { createLogger } from '../src/logging.js';
+import { testInfra } from '../src/testing/index.js';
+
+describe('gRPC server bootstrap and client factory', () => {
+  let server: RunningGrpcServer;
+  let client: PromiseClient<UserServiceClient>;
+  let issuer: TokenIssuer;
+
+  beforeAll(async () => {
+    issuer = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 60 });
+    const verifier = await TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom' });
+    const logger = createLogger('test', { level: 'silent' });
+    const unary = createUnaryFactory({ verifier: () => verifier, logger });
+    // Only the methods this test needs; the others answer UNIMPLEMENTED.
+    const implementation = {
+      getSession: unary(async (_req, ctx) => ({ userUuid: ctx.requireCaller().userUuid, kind: UserKind.USER_KIND_USER, roles: [ctx.requireCaller().role] })),
+      signUp: unary(async () => {
+        throw forbidden('This email is already registered');
+      }),
+      logIn: unary(async () => {
+        await new Promise((r) => setTimeout(r, 400));
+        return {};
+      }),
+      createGuest: unary(async () => {
+        throw new Error('secret internals');
+      }),
+    };
+    server = await startGrpcServer({
+      port: 0,
+      logger,
+      descriptorSetPath,
+      services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation }],
+    });
+    client = createGrpcClient(UserServiceClient, `127.0.0.1:${server.port}`);
+  });
+
+  afterAll(async () => {
+    client.close();
+    await server.shutdown(1_000);
+  });
+
+  it("passes the current request's caller as metadata", async () => {
+    const token = await issuer.sign({ sub: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'moderator', capabilities: [] });
+    const caller = { userUuid: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'moderator' as const, kind: 'user' as const, capabilities: [], token };
+    const session = await runWithContext({ caller }, () => client.getSession({}));
+    expect(session).toEqual({ userUuid: caller.userUuid, kind: UserKind.USER_KIND_USER, roles: ['moderator'] });
+  });
+
+  it('answers 401 without a caller and with a bad token', async () => {
+    await expect(client.getSession({})).rejects.toMatchObject({ status: 401 });
+    await expect(client.getSession({}, { token: 'not-a-jwt' })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it("returns the service's status and exact message", async () => {
+    await expect(client.signUp({ email: 'a@b.co', password: 'x' })).rejects.toMatchObject({
+      status: 403,
+      messages: 'This email is already registered',
+    });
+  });
+
+  it('hides unexpected errors', async () => {
+    await expect(client.createGuest({})).rejects.toMatchObject({ status: 502, messages: 'Bad Gateway' });
+  });
+
+  it('enforces deadlines', async () => {
+    await expect(client.logIn({ email: 'a', password: 'b' }, { deadlineMs: 50 })).rejects.toMatchObject({ status: 504 });
+  });
+
+  it('serves the standard health service', async () => {
+    const Health = makeGenericClientConstructor(healthService, 'Health');
+    const health = new Health(`127.0.0.1:${server.port}`, credentials.createInsecure()) as unknown as {
+      check(req: { service: string }, cb: (e: ServiceError | null, r: { status: string | number }) => void): void;
+      close(): void;
+    };
+    const answer = await new Promise<{ status: string | number }>((resolve, reject) =>
+      health.check({ service: 'spinroom.user.v1.UserService' }, (e, r) => (e ? reject(e) : resolve(r))),
+    );
+    health.close();
+    expect(['SERVING', 1]).toContain(answer.status);
+  });
+});

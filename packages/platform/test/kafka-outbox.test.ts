@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { Migration } from '@mikro-orm/migrations';
+import type { Consumer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrm, dropDatabase, ensureDatabase, migrate, type MikroORM } from '../src/db/orm.js';
+import { headersToRecord, KafkaClient, type EventProducer, type ReceivedEvent } from '../src/kafka/client.js';
+import { startIdempotentConsumer } from '../src/kafka/consumer.js';
+import { addToOutbox, newEventMetadata, OUTBOX_TABLES_SQL, OutboxMessage, OutboxRelay } from '../src/kafka/outbox.js';
+import { createLogger } from '../src/logging.js';
+import { eventually, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
+
+class CreateOutbox extends Migration {
+  override async up() {
+    for (const sql of OUTBOX_TABLES_SQL) this.addSql(sql);
+  }
+}
+
+const logger = createLogger('test', { level: 'silent' });
+
+async function collect(kafka: KafkaClient, topic: string, into: ReceivedEvent[]): Promise<Consumer> {
+  const consumer = kafka.consumer(`test-${randomUUID()}`);
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await consumer.run({
+    eachMessage: async ({ topic: t, partition, message }) => {
+      const headers = headersToRecord(message.headers);
+      into.push({
+        topic: t, partition, offset: message.offset, key: message.key?.toString() ?? '', value: message.value!, headers,
+        eventId: headers['event-id'] ?? '', eventType: headers['event-type'] ?? '',
+      });
+    },
+  });
+  return consumer;
+}
+
+describe('transactional outbox, relay and idempotent consumer', () => {
+  const databaseUrl = uniqueDatabaseUrl('platform_outbox');
+  const topic = `test-outbox-${randomUUID().slice(0, 8)}`;
+  let orm: MikroORM;
+  let kafka: KafkaClient;
+  let producer: EventProducer;
+  const consumers: Array<{ disconnect?: () => Promise<void>; stop?: () => Promise<void> }> = [];
+
+  beforeAll(async () => {
+    await ensureDatabase(databaseUrl);
+    orm = await createOrm({ databaseUrl, entities: [OutboxMessage], migrations: [{ name: 'outbox', class: CreateOutbox }] });
+    await migrate(orm);
+    kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'platform-test', logger });
+    await kafka.ensureTopics([{ topic }]);
+    producer = await kafka.producer();
+  });
+
+  afterAll(async () => {
+    for (const c of consumers) await (c.stop ?? c.disconnect)!();
+    await producer.disconnect();
+    await orm.close();
+    await dropDatabase(databaseUrl);
+  });
+
+  it('publishes nothing from a rolled-back transaction, and the committed event once, in order', async () => {
+    const relay = new OutboxRelay(orm, producer, logger);
+    await orm.em.fork().transactional(async (em) => {
+      addToOutbox(em, { topic, key: 'k', metadata: newEventMetadata('test.rolled-back'), payload: Buffer.from('no') });
+      await em.flush();
+      throw new Error('rollback');
+    }).catch(() => undefined);
+    expect(await relay.relayOnce()).toBe(0);
+
+    const first = newEventMetadata('test.happened');
+    const second = newEventMetadata('test.happened');
+    await orm.em.fork().transactional(async (em) => {
+      addToOutbox(em, { topic, key: 'user-1', metadata: first, payload: Buffer.from('one') });
+      addToOutbox(em, { topic, key: 'user-1', metadata: second, payload: Buffer.from('two') });
+    });
+    expect(await relay.relayOnce()).toBe(2);
+    expect(await relay.relayOnce()).toBe(0);
+
+    const seen: ReceivedEvent[] = [];
+    consumers.push(await collect(kafka, topic, seen));
+    const got = await eventually(async () => (seen.length >= 2 ? seen : undefined));
+    expect(got.map((e) => [e.eventId, e.eventType, e.key, e.value.toString()])).toEqual([
+      [first.eventId, 'test.happened', 'user-1', 'one'],
+      [second.eventId, 'test.happened', 'user-1', 'two'],
+    ]);
+  });
+
+  it('handles a redelivered event once and sends a failing one to the DLQ', async () => {
+    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
+    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
+    const handled: string[] = [];
+    const consumer = await startIdempotentConsumer({
+      kafka, orm, groupId: `platform-test-${randomUUID().slice(0, 8)}`, topics: [eventTopic], deadLetters: producer, logger, retries: 1,
+      handle: async (event) => {
+        if (event.eventType === 'test.poison') throw new Error('cannot handle poison');
+        handled.push(event.eventId);
+      },
+    });
+    consumers.push(consumer);
+    const dlq: ReceivedEvent[] = [];
+    consumers.push(await collect(kafka, `${eventTopic}.dlq`, dlq));
+
+    const good = newEventMetadata('test.good');
+    const message = (type: string, id: string) => ({
+      topic: eventTopic, key: 'k', value: Buffer.from('x'), headers: { 'event-id': id, 'event-type': type },
+    });
+    await producer.send([message('test.good', good.eventId), message('test.good', good.eventId)]);
+    const poisonId = randomUUID();
+    await producer.send([message('test.poison', poisonId)]);
+    const after = newEventMetadata('test.good');
+    await producer.send([message('test.good', after.eventId)]);
+
+    await eventually(async () => (handled.includes(after.eventId) ? true : undefined), 30_000);
+    expect(handled).toEqual([good.eventId, after.eventId]);
+    const dead = await eventually(async () => dlq[0], 30_000);
+    expect(dead.eventId).toBe(poisonId);
+    expect(dead.headers['dlq-error']).toBe('cannot handle poison');
+  });
+});

@@ -1,0 +1,18 @@
+// Runs before `npm start` and `npm test`, on whatever Node the machine has:
+// installs the dependencies (and with them Node 24 and the generated contracts)
+// when they are missing or older than package-lock.json.
+import { execSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+
+const marker = 'node_modules/.package-lock.json';
+const stale =
+  !existsSync(marker) ||
+  !existsSync('node_modules/.bin/node') ||
+  statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs;
+
+if (stale) {
+  console.log('Installing dependencies (npm ci)...');
+  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+} else if (!existsSync('packages/contracts/src/gen/descriptors.binpb')) {
+  execSync('npm run generate', { stdio: 'inherit' });
+}

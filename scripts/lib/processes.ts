@@ -1,0 +1,53 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { repoRoot } from './infra.js';
+
+export interface ServiceProcess {
+  name: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs one service from source on Node 24 with tsx and the telemetry
+ * preload, prefixing each line it prints with its name.
+ */
+export function startServiceProcess(name: string, entry: string, env: Record<string, string>): ServiceProcess {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', '--import', 'tsx', '--import', '@spinroom/platform/telemetry/register', entry],
+    { cwd: repoRoot, env: { ...process.env, OTEL_SERVICE_NAME: name, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  for (const stream of [child.stdout!, child.stderr!]) {
+    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    name,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Polls a URL until it answers 2xx, or fails after the timeout naming what it waited for. */
+export async function waitForHttp(url: string, timeoutMs: number, exitedEarly?: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const early = exitedEarly?.();
+    if (early) throw new Error(early);
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs / 1000}s`);
+}

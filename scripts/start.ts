@@ -1,0 +1,75 @@
+// `npm start`: the whole platform on this machine. Starts PostgreSQL, Redis and
+// Kafka (deploy/local, profile `dev`), seeds the demo admin, runs every service
+// and the BFF, and serves the web client and the API on http://localhost:$PORT.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { databaseUrl, ensureSigningKey, infraUp, repoRoot } from './lib/infra.js';
+import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+
+const port = process.env.PORT ?? '8080';
+const admin = {
+  email: process.env.SPINROOM_ADMIN_EMAIL ?? 'admin@spinroom.local',
+  password: process.env.SPINROOM_ADMIN_PASSWORD ?? 'spinroom-admin',
+};
+// Internal gRPC ports of the services (loopback only).
+const grpcPorts = { user: process.env.USER_GRPC_PORT ?? '50051' };
+
+const infra = infraUp('dev');
+const signingKey = ensureSigningKey('dev');
+const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+const userEnv = {
+  ...common,
+  DATABASE_URL: databaseUrl(infra, 'spinroom_user'),
+  GRPC_PORT: grpcPorts.user,
+  JWT_PRIVATE_KEY: signingKey.pem,
+};
+
+console.log('Seeding the demo admin...');
+execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-admin.ts'], {
+  cwd: repoRoot,
+  stdio: 'inherit',
+  env: { ...process.env, ...userEnv, SPINROOM_ADMIN_EMAIL: admin.email, SPINROOM_ADMIN_PASSWORD: admin.password },
+});
+
+const services: ServiceProcess[] = [
+  startServiceProcess('user', 'services/user/src/main.ts', userEnv),
+  startServiceProcess('bff', 'bff/src/main.ts', {
+    ...common,
+    PORT: port,
+    HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    WEB_DIR: join(repoRoot, 'web/public'),
+  }),
+];
+
+let stopping = false;
+async function stopAll(code: number) {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all([...services].reverse().map((s) => s.stop()));
+  console.log('Services stopped. PostgreSQL, Redis and Kafka keep running: `npm run infra:down` stops them.');
+  process.exit(code);
+}
+process.on('SIGINT', () => void stopAll(0));
+process.on('SIGTERM', () => void stopAll(0));
+for (const service of services) {
+  service.child.once('exit', (code) => {
+    if (!stopping) {
+      console.error(`${service.name} exited (code ${code}); stopping the platform.`);
+      void stopAll(1);
+    }
+  });
+}
+
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/readyz`, 120_000);
+} catch (error) {
+  console.error(String(error));
+  await stopAll(1);
+}
+console.log(`
+Spinroom is running at http://localhost:${port}
+  API:        http://localhost:${port}/api/openapi.json
+  Demo admin: ${admin.email} / ${admin.password}
+Press Ctrl+C to stop.
+`);

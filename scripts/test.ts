@@ -1,0 +1,48 @@
+// `npm test`: starts PostgreSQL, Redis and Kafka on the `test` profile's own
+// ports and data dirs, runs every vitest project against them, and ends with
+// one plain line: `N passed, N failed`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureSigningKey, infraDown, infraUp, localDir, repoRoot } from './lib/infra.js';
+
+const wasRunning = existsSync(join(localDir, 'test', 'infra.env')) && infraIsUp();
+const infra = infraUp('test');
+const signingKey = ensureSigningKey('test');
+const results = join(localDir, 'test', 'vitest-results.json');
+rmSync(results, { force: true });
+
+const run = spawnSync(
+  join(repoRoot, 'node_modules/.bin/vitest'),
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}`, ...process.argv.slice(2)],
+  {
+    cwd: repoRoot,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      ...infra,
+      JWT_PRIVATE_KEY_FILE: signingKey.path,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    },
+  },
+);
+
+let passed = 0;
+let failed = 0;
+if (existsSync(results)) {
+  const report = JSON.parse(readFileSync(results, 'utf8')) as { numPassedTests: number; numFailedTests: number; numFailedTestSuites: number };
+  passed = report.numPassedTests;
+  failed = report.numFailedTests + (report.numFailedTests === 0 && run.status !== 0 ? report.numFailedTestSuites : 0);
+}
+if (run.status !== 0 && failed === 0) failed = 1; // vitest itself failed (config, crash)
+
+if (!wasRunning && process.env.SPINROOM_KEEP_INFRA !== '1') infraDown('test');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
+
+function infraIsUp(): boolean {
+  const env = readFileSync(join(localDir, 'test', 'infra.env'), 'utf8');
+  const port = env.match(/KAFKA_BROKERS=[^:]+:(\d+)/)?.[1];
+  return port !== undefined && spawnSync('bash', ['-c', `exec 3<>/dev/tcp/127.0.0.1/${port}`]).status === 0;
+}

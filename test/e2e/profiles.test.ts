@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { freshEmail, usePlatform } from '../support/platform.js';
+
+describe('profiles through the BFF', () => {
+  const { call } = usePlatform();
+  const signUp = async (nickname?: string) =>
+    (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', nickname } })).body as {
+      accessToken: string;
+      userUuid: string;
+    };
+
+  it('reads and partly updates the own profile in the original shape', async () => {
+    const me = await signUp('DJ Ana');
+    const own = await call('GET', '/api/user-service/users/profile', { token: me.accessToken });
+    expect(own.status).toBe(200);
+    expect(Object.keys(own.body).sort()).toEqual(
+      [
+        'id', 'uuid', 'color', 'avatarId', 'badges', 'createdAt', 'nickname', 'discord', 'discordNickname', 'firstName',
+        'lastName', 'pronoun', 'displayPronouns', 'songOfTheWeek', 'song', 'coverPicture', 'facebook', 'instagram',
+        'twitter', 'snapchat', 'tiktok', 'priceForGig', 'zodiac',
+      ].sort(),
+    );
+    expect(own.body).toMatchObject({ uuid: me.userUuid, nickname: 'DJ Ana', badges: [], song: null, twitter: null });
+
+    const song = { id: 's1', isrc: 'USRC17607839', genre: 'house', duration: 215, trackUrl: 'https://x/y', trackName: 'Song', artistName: 'Artist', musicProvider: 'spotify' };
+    const updated = await call('POST', '/api/user-service/users/profile', {
+      token: me.accessToken,
+      body: { avatarId: 'stadium-dj', color: 'ff00aa', twitter: '@ana', song },
+    });
+    expect(updated).toMatchObject({ status: 200, body: { nickname: 'DJ Ana', avatarId: 'stadium-dj', color: '#FF00AA', twitter: '@ana', song } });
+
+    const cleared = await call('POST', '/api/user-service/users/profile', { token: me.accessToken, body: { twitter: null, song: null } });
+    expect(cleared.body).toMatchObject({ twitter: null, song: null, avatarId: 'stadium-dj' });
+
+    const bad = await call('POST', '/api/user-service/users/profile', { token: me.accessToken, body: { color: 'purple' } });
+    expect(bad).toMatchObject({ status: 400, body: { message: 'Color must be a hex colour like #A1B2C3' } });
+    expect((await call('POST', '/api/user-service/users/profile', { body: { nickname: 'x' } })).status).toBe(401);
+  });
+
+  it("reads other people's profiles one by one and in batches", async () => {
+    const me = await signUp();
+    const ana = await signUp('Ana');
+    const bo = await signUp('Bo');
+    const one = await call('GET', `/api/user-service/profile/${ana.userUuid}`, { token: me.accessToken });
+    expect(one).toMatchObject({ status: 200, body: { uuid: ana.userUuid, nickname: 'Ana' } });
+
+    const missing = await call('GET', '/api/user-service/profile/00000000-0000-4000-8000-000000000000', { token: me.accessToken });
+    expect(missing).toMatchObject({ status: 404, body: { statusCode: 404, message: 'User profile not found', error: 'Not Found' } });
+    expect((await call('GET', '/api/user-service/profile/not-a-uuid', { token: me.accessToken })).body.message).toBe('User profile not found');
+
+    const batch = await call(
+      'GET',
+      `/api/user-service/users/profiles?users=${ana.userUuid}&users=${bo.userUuid}&users=00000000-0000-4000-8000-000000000000`,
+      { token: me.accessToken },
+    );
+    expect(batch.status).toBe(200);
+    expect(batch.body.map((p: { userProfile: { nickname: string } }) => p.userProfile.nickname)).toEqual(['Ana', 'Bo']);
+    const single = await call('GET', `/api/user-service/users/profiles?users=${bo.userUuid}`, { token: me.accessToken });
+    expect(single.body).toEqual([{ userProfile: expect.objectContaining({ uuid: bo.userUuid }) }]);
+    expect((await call('GET', `/api/user-service/users/profiles?users=${bo.userUuid}`)).status).toBe(401);
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { createGrpcClient, createLogger, dropDatabase } from '@spinroom/platform';
+import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
+import { createApp } from '../../bff/src/app.js';
+import { PublicKeyCache } from '../../bff/src/public-key.js';
+import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
+
+export interface TestUserService {
+  databaseUrl: string;
+  start(options?: { relay?: boolean }): Promise<RunningUserService>;
+}
+
+/** The user service on a fresh database of the test PostgreSQL, on a free port. */
+export function userServiceOnFreshDatabase(): TestUserService {
+  const databaseUrl = uniqueDatabaseUrl('e2e_user');
+  const infra = testInfra();
+  return {
+    databaseUrl,
+    start: (options) =>
+      startUserService(
+        {
+          DATABASE_URL: databaseUrl,
+          KAFKA_BROKERS: infra.kafkaBrokers,
+          GRPC_HOST: '127.0.0.1',
+          GRPC_PORT: 0,
+          JWT_PRIVATE_KEY: infra.signingKeyPem,
+          JWT_ISSUER: 'spinroom',
+          JWT_TTL_SECONDS: 3600,
+          PASSWORD_HASH_CONCURRENCY: undefined,
+          OUTBOX_POLL_MS: 100,
+          LOG_LEVEL: 'silent',
+        },
+        options,
+      ),
+  };
+}
+
+export interface TestPlatform {
+  baseUrl: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
+export async function startPlatform(): Promise<TestPlatform> {
+  const userService = userServiceOnFreshDatabase();
+  const running = await userService.start();
+  const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
+  const keys = new PublicKeyCache(users, 'spinroom', createLogger('bff', { level: 'silent' }));
+  keys.start();
+  await eventually(async () => keys.verifier);
+  const app = createApp({
+    config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined },
+    upstreams: { users },
+    verifier: () => keys.verifier,
+    ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    databaseUrl: userService.databaseUrl,
+    async stop() {
+      keys.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      users.close();
+      await running.stop();
+      await dropDatabase(userService.databaseUrl);
+    },
+  };
+}
+
+/** JSON over fetch, answering status and parsed body. */
+export async function api(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.rawBody !== undefined) {
+    body = options.rawBody;
+    headers['content-type'] ??= 'application/json';
+  } else if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON (static page)
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
+let counter = 0;
+/** An email no other test uses. */
+export function freshEmail(): string {
+  counter += 1;
+  return `person${Date.now()}${counter}@example.com`;
+}
+
+/**
+ * Starts a platform for the enclosing describe block (stopped after it) and
+ * returns a `call` that speaks JSON to its BFF.
+ */
+export function usePlatform() {
+  let platform: TestPlatform;
+  beforeAll(async () => {
+    platform = await startPlatform();
+  });
+  afterAll(async () => {
+    await platform.stop();
+  });
+  return {
+    call: (method: string, path: string, options?: Parameters<typeof api>[3]) => api(platform.baseUrl, method, path, options),
+  };
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config';
+
+// One project per workspace, plus the repository-level checks and the
+// end-to-end tests in test/. `npm test` runs them all against real
+// infrastructure (see scripts/test.ts).
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+    projects: [
+      { extends: true, test: { name: 'platform', root: 'packages/platform', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'user', root: 'services/user', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },
+    ],
+  },
+});
