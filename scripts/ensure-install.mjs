@@ -11,8 +11,11 @@ const stale =
   statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs;
 
 if (stale) {
-  console.log('Installing dependencies (npm ci)...');
-  execSync('npm ci --no-audit --no-fund', { stdio: 'inherit' });
+  // `npm install`, not `npm ci`: the registry here lacks some other platforms'
+  // optional binaries (e.g. @bufbuild/buf-darwin-arm64@1.75.0), which the lock
+  // file therefore cannot list, and `npm ci` refuses such a lock file.
+  console.log('Installing dependencies (npm install)...');
+  execSync('npm install --no-audit --no-fund', { stdio: 'inherit' });
 } else if (!existsSync('packages/contracts/src/gen/descriptors.binpb')) {
   execSync('npm run generate', { stdio: 'inherit' });
 }
