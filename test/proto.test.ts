@@ -19,3 +19,22 @@ describe('TypeScript', () => {
     }
   }, 120_000);
 });
+
+describe('proto compatibility', () => {
+  it('has no breaking change against main (buf breaking, FILE rules)', () => {
+    const hasMain = (() => {
+      try {
+        execFileSync('git', ['rev-parse', '--verify', '--quiet', 'main'], { cwd: root, stdio: 'pipe' });
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    if (!hasMain) return; // a checkout without a main branch has nothing to compare against
+    try {
+      execFileSync(join(root, 'node_modules/.bin/buf'), ['breaking', 'proto', '--against', '.git#branch=main,subdir=proto'], { cwd: root, stdio: 'pipe' });
+    } catch (error) {
+      throw new Error(String((error as { stdout?: Buffer }).stdout ?? error));
+    }
+  });
+});

@@ -23,7 +23,7 @@ export class PublicKeyCache {
         this.verifier = await TokenVerifier.fromPem(publicKeyPem, { issuer: this.issuer });
         this.timer = setTimeout(load, this.refreshMs);
       } catch (error) {
-        this.logger.warn({ err: error }, 'user service public key not available yet; retrying');
+        this.logger.warn({ reason: (error as Error).message }, 'user service public key not available yet; retrying');
         this.timer = setTimeout(load, 500);
       }
       this.timer.unref();

@@ -44,6 +44,8 @@ export class KafkaClient {
       logLevel: logLevel.WARN,
       logCreator: () => ({ level, log: entry }) => {
         const { message, ...rest } = entry;
+        // Retries are bounded on purpose: the outbox relay retries the whole batch.
+        if (message.startsWith('Limiting retries for the idempotent producer')) return;
         if (level <= logLevel.ERROR) log.error(rest, message);
         else if (level === logLevel.WARN) log.warn(rest, message);
       },

@@ -4,7 +4,11 @@
 import { register } from 'node:module';
 import { startTelemetry } from './sdk.js';
 
-register('@opentelemetry/instrumentation/hook.mjs', import.meta.url);
+// Only the instrumented packages go through import-in-the-middle: wrapping
+// every module (our own TypeScript included) is slow and warns on `export *`.
+register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
+  data: { include: ['express', '@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'] },
+});
 
 if (process.env.OTEL_SDK_DISABLED !== 'true') {
   const sdk = startTelemetry({ serviceName: process.env.OTEL_SERVICE_NAME ?? 'spinroom' });
