@@ -12,7 +12,7 @@ const admin = {
   password: process.env.SPINROOM_ADMIN_PASSWORD ?? 'spinroom-admin',
 };
 // Internal gRPC ports of the services (loopback only).
-const grpcPorts = { user: process.env.USER_GRPC_PORT ?? '50051' };
+const grpcPorts = { user: process.env.USER_GRPC_PORT ?? '50051', playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052' };
 
 const infra = infraUp('dev');
 const signingKey = ensureSigningKey('dev');
@@ -33,11 +33,18 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 
 const services: ServiceProcess[] = [
   startServiceProcess('user', 'services/user/src/main.ts', userEnv),
+  startServiceProcess('playlist', 'services/playlist/src/main.ts', {
+    ...common,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
+    GRPC_PORT: grpcPorts.playlist,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
     PORT: port,
     HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
 ];

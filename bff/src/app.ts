@@ -9,11 +9,14 @@ import { errorHandler, notFoundHandler } from './http/errors.js';
 import type { RouteDeps } from './http/route.js';
 import { authRoutes } from './routes/user/auth.js';
 import type { UserClient } from './routes/user/clients.js';
+import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
+import { songRoutes } from './routes/playlist/songs.js';
 import { profileRoutes } from './routes/user/profile.js';
 import { usersRoutes } from './routes/user/users.js';
 
 export interface Upstreams {
   users: UserClient;
+  playlists: PlaylistClient;
 }
 
 /**
@@ -55,6 +58,8 @@ export function createApp(options: {
   authRoutes(deps, upstreams.users);
   usersRoutes(deps, upstreams.users);
   profileRoutes(deps, upstreams.users);
+  crateRoutes(deps, upstreams.playlists);
+  songRoutes(deps, upstreams.playlists);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -6,6 +6,7 @@ export const bffConfig = {
   PORT: env.port(8080),
   HTTP_HOST: z.string().default('127.0.0.1'),
   USER_ADDR: env.address(),
+  PLAYLIST_ADDR: env.address(),
   JWT_ISSUER: z.string().min(1).default('spinroom'),
   /** Origins allowed to call the API from a browser; none (CORS closed) unless listed. */
   CORS_ORIGINS: z

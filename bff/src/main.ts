@@ -1,18 +1,19 @@
+import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { closeOnSignals, createGrpcClient, createLogger, loadConfigOrExit } from '@spinroom/platform';
+import { closeOnSignals, createGrpcClient, createLogger, loadConfigOrExit, PublicKeyCache } from '@spinroom/platform';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
-import { PublicKeyCache } from './public-key.js';
 
 const logger = createLogger('bff');
 const config = loadConfigOrExit(bffConfig);
 const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
-const keys = new PublicKeyCache(users, config.JWT_ISSUER, logger);
+const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
+const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
 keys.start();
 
 const app = createApp({
   config,
-  upstreams: { users },
+  upstreams: { users, playlists },
   verifier: () => keys.verifier,
   ready: async () => (await users.getPublicKey({}, { deadlineMs: 1_000 })).publicKeyPem.length > 0,
 });
@@ -25,4 +26,5 @@ closeOnSignals(logger, async () => {
   keys.stop();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   users.close();
+  playlists.close();
 });

@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
+import type { PlaylistClient } from '../src/routes/playlist/crates.js';
 import type { UserClient } from '../src/routes/user/clients.js';
 
 // The edge alone, before the user service's key is known: nothing here may
 // reach an upstream, so the client refuses every call.
-const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('no upstream in this test')) }) as UserClient;
+const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('no upstream in this test')) });
 
 describe('BFF before the user service answers', () => {
   let baseUrl: string;
@@ -14,7 +15,7 @@ describe('BFF before the user service answers', () => {
   beforeAll(async () => {
     const app = createApp({
       config: { CORS_ORIGINS: ['https://app.spinroom.example'], JSON_BODY_LIMIT: '1kb', WEB_DIR: undefined },
-      upstreams: { users: unreachable },
+      upstreams: { users: unreachable as UserClient, playlists: unreachable as PlaylistClient },
       verifier: () => undefined,
       ready: async () => false,
     });

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, createLogger, dropDatabase } from '@spinroom/platform';
+import { createGrpcClient, createLogger, dropDatabase, PublicKeyCache } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
-import { PublicKeyCache } from '../../bff/src/public-key.js';
+import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 
 export interface TestUserService {
@@ -49,12 +50,25 @@ export async function startPlatform(): Promise<TestPlatform> {
   const userService = userServiceOnFreshDatabase();
   const running = await userService.start();
   const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
-  const keys = new PublicKeyCache(users, 'spinroom', createLogger('bff', { level: 'silent' }));
+  const playlistDatabaseUrl = uniqueDatabaseUrl('e2e_playlist');
+  const playlistService = await startPlaylistService({
+    DATABASE_URL: playlistDatabaseUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: 0,
+    USER_ADDR: `127.0.0.1:${running.port}`,
+    JWT_ISSUER: 'spinroom',
+    KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
+    OUTBOX_POLL_MS: 100,
+    LOG_LEVEL: 'silent',
+  });
+  const playlists = createGrpcClient(PlaylistServiceClient, `127.0.0.1:${playlistService.port}`);
+  const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const app = createApp({
     config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined },
-    upstreams: { users },
+    upstreams: { users, playlists },
     verifier: () => keys.verifier,
     ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
   });
@@ -69,6 +83,9 @@ export async function startPlatform(): Promise<TestPlatform> {
       keys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       users.close();
+      playlists.close();
+      await playlistService.stop();
+      await dropDatabase(playlistDatabaseUrl);
       await running.stop();
       await dropDatabase(userService.databaseUrl);
     },

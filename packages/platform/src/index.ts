@@ -12,3 +12,4 @@ export * from './kafka/client.js';
 export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';
 export * from './lifecycle.js';
+export * from './public-key-cache.js';

@@ -1,7 +1,8 @@
 import { UserKind } from '@spinroom/contracts/user/v1/user_service';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
-import { present, type UserClient } from './clients.js';
+import { present } from '../../http/upstream.js';
+import type { UserClient } from './clients.js';
 import { AccessGrantSchema, CredentialsSchema } from './schemas.js';
 
 const BASE = '/api/user-service/auth';

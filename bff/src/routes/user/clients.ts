@@ -1,10 +1,4 @@
 import type { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { AppError, type PromiseClient } from '@spinroom/platform';
+import type { PromiseClient } from '@spinroom/platform';
 
 export type UserClient = PromiseClient<UserServiceClient>;
-
-/** A message field proto3 may leave unset but the service always fills; unset means a broken upstream. */
-export function present<T>(value: T | undefined): T {
-  if (value === undefined) throw new AppError(502, 'Bad Gateway');
-  return value;
-}

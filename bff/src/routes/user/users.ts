@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
-import { present, type UserClient } from './clients.js';
+import { present } from '../../http/upstream.js';
+import type { UserClient } from './clients.js';
 import { toProfileJson } from './profile-view.js';
 import { AccessGrantSchema, ProfileUpdateSchema, SignUpSchema, UserProfileSchema } from './schemas.js';
 

@@ -8,13 +8,15 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
   type ServerUnaryCall,
+  type handleClientStreamingCall,
+  type ServerReadableStream,
 } from '@grpc/grpc-js';
 import { loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { Caller, TokenVerifier } from '../auth.js';
 import { runWithContext } from '../context.js';
-import { unauthorized } from '../errors.js';
+import { AppError, unauthorized } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { toGrpcError } from './status.js';
 
@@ -58,10 +60,63 @@ export function createUnaryFactory(options: { verifier: () => TokenVerifier | un
   };
 }
 
+export interface StreamCallContext extends CallContext {
+  /** Aborted when the client cancels the call or its deadline passes: stop work and clean up. */
+  signal: AbortSignal;
+}
+
+export type ClientStreamingHandler<Req, Res> = (messages: AsyncIterable<Req>, context: StreamCallContext) => Promise<Res>;
+
+/**
+ * The client-streaming counterpart of createUnaryFactory: the handler reads
+ * the client's messages as an async iterable (with backpressure) and returns
+ * the one answer. The caller is verified and errors are mapped the same way.
+ * A cancelled call aborts `context.signal` and makes the iteration throw, so a
+ * handler's `finally` can remove what it had started to store.
+ */
+export function createClientStreamingFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }) {
+  return function clientStream<Req, Res>(handler: ClientStreamingHandler<Req, Res>): handleClientStreamingCall<Req, Res> {
+    return (call: ServerReadableStream<Req, Res>, callback: sendUnaryData<Res>) => {
+      const abort = new AbortController();
+      const cancelled = new AppError(499, 'The client cancelled the call');
+      call.once('cancelled', () => abort.abort(cancelled));
+      async function* messages(): AsyncGenerator<Req> {
+        try {
+          for await (const message of call) yield message as Req;
+        } catch (error) {
+          throw abort.signal.aborted ? cancelled : error;
+        }
+        if (abort.signal.aborted) throw cancelled;
+      }
+      void (async () => {
+        try {
+          const caller = await verifyCaller(call.metadata, options.verifier());
+          const context: StreamCallContext = {
+            metadata: call.metadata,
+            caller,
+            requireCaller: () => caller ?? (() => { throw unauthorized(); })(),
+            signal: abort.signal,
+          };
+          const response = await runWithContext({ caller }, () => handler(messages(), context));
+          callback(null, response);
+        } catch (error) {
+          if (abort.signal.aborted) return; // nobody is waiting for an answer
+          const payload = toGrpcError(error);
+          if (payload.details === 'Internal Server Error') {
+            options.logger.error({ err: error, method: call.getPath() }, 'rpc failed');
+          }
+          callback({ code: payload.code, details: payload.details, metadata: payload.metadata });
+        }
+      })();
+    };
+  };
+}
+
 async function verifyCaller(metadata: Metadata, verifier: TokenVerifier | undefined): Promise<Caller | undefined> {
   const header = metadata.get('authorization')[0];
   if (header === undefined) return undefined;
-  if (!verifier) throw unauthorized();
+  // The public key is not known yet (the user service has not answered): try again shortly.
+  if (!verifier) throw new AppError(503, 'Sign-in is not available yet, please try again');
   return verifier.verifyHeader(String(header));
 }
 

@@ -1,0 +1,156 @@
+import { SpecialCrate, type CrateRef, type PlaylistServiceClient, type SongToAdd } from '@spinroom/contracts/playlist/v1/playlist_service';
+import type { PromiseClient } from '@spinroom/platform';
+import { z } from 'zod';
+import { route, type RouteDeps } from '../../http/route.js';
+import { AddSongsSchema, CrateSchema, CrateSongSchema, CreateCrateSchema, PageQuerySchema, SongToAddSchema, UpdateCrateSchema } from './schemas.js';
+import { crateJson, crateSongJson } from './views.js';
+
+export type PlaylistClient = PromiseClient<PlaylistServiceClient>;
+
+const BASE = '/api/playlist-service';
+
+/** The three ways a crate is named in paths: by uuid, or the caller's queue or likes. */
+const CRATE_PATHS: Array<{ path: string; label: string; ref: (params: Record<string, string>) => CrateRef; params?: z.ZodObject }> = [
+  { path: '/crate/special/queue', label: 'the queue', ref: () => ({ crateUuid: '', special: SpecialCrate.SPECIAL_CRATE_QUEUE }) },
+  { path: '/crate/special/likes', label: 'the likes crate', ref: () => ({ crateUuid: '', special: SpecialCrate.SPECIAL_CRATE_LIKES }) },
+  {
+    path: '/crate/{crateUuid}',
+    label: 'a crate',
+    ref: (p) => ({ crateUuid: p.crateUuid!, special: SpecialCrate.SPECIAL_CRATE_UNSPECIFIED }),
+    params: z.object({ crateUuid: z.uuid() }),
+  },
+];
+
+function toSongToAdd(song: z.infer<typeof SongToAddSchema>): SongToAdd {
+  // With a provider, `songId` is that provider's id for the song; without, a catalogue id.
+  return {
+    songId: song.musicProvider ? '' : song.songId,
+    musicProvider: song.musicProvider ?? '',
+    providerSongId: song.musicProvider ? song.songId : '',
+    artistName: song.artistName ?? '',
+    trackName: song.trackName ?? '',
+    duration: song.duration ?? 0,
+    isrc: song.isrc ?? '',
+    genre: song.genre ?? '',
+    playbackToken: song.playbackToken ?? '',
+    explicit: song.explicit ?? false,
+    thumbnails: song.thumbnails ?? {},
+  };
+}
+
+/** /crate: crates, the queue and likes, and their songs. */
+export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
+  const tags = ['crates'];
+  const page = (q: z.infer<typeof PageQuerySchema>) => ({ limit: q.limit ?? 20, offset: q.offset ?? 0 });
+
+  route(deps, {
+    method: 'post', path: `${BASE}/crate`, summary: "Create a crate (default name 'New Playlist #n')", tags, auth: 'caller', status: 201,
+    body: CreateCrateSchema, response: CrateSchema,
+    handler: async ({ body }) => crateJson((await playlists.createCrate({ crateName: body.crateName ?? '', isPublic: body.isPublic ?? false, description: body.description ?? '' })).crate),
+  });
+
+  route(deps, {
+    method: 'get', path: `${BASE}/crate/user`, summary: "The caller's crates (queue and likes first)", tags, auth: 'caller',
+    query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
+    handler: async ({ query }) => {
+      const { crates, total } = await playlists.listOwnCrates(page(query));
+      return { crates: crates.map(crateJson), count: total };
+    },
+  });
+
+  route(deps, {
+    method: 'get', path: `${BASE}/crate/user/{userUuid}`, summary: "Another user's public crates", tags, auth: 'caller',
+    params: z.object({ userUuid: z.string() }), query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
+    handler: async ({ params, query }) => {
+      const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, ...page(query) });
+      return { crates: crates.map(crateJson), count: total };
+    },
+  });
+
+  for (const target of CRATE_PATHS) {
+    const path = `${BASE}${target.path}`;
+    const params = target.params;
+    const ref = (p: unknown) => target.ref((p ?? {}) as Record<string, string>);
+
+    route(deps, {
+      method: 'get', path, summary: `Read ${target.label}, with its first songs`, tags, auth: 'caller', params,
+      response: CrateSchema.extend({ songs: z.array(CrateSongSchema) }),
+      handler: async ({ params: p }) => {
+        const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), limit: 100, offset: 0 });
+        return { ...crateJson(crate), songs: songs.map(crateSongJson) };
+      },
+    });
+
+    route(deps, {
+      method: 'get', path: `${path}/songs`, summary: `Songs of ${target.label}, in order`, tags, auth: 'caller', params,
+      query: PageQuerySchema, response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+      handler: async ({ params: p, query }) => {
+        const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), ...page(query) });
+        return { songs: songs.map(crateSongJson), count: crate?.crateSongsNumber ?? songs.length };
+      },
+    });
+
+    route(deps, {
+      method: 'post', path: `${path}/songs`, summary: `Add songs to ${target.label} (at the end, or the top with append: false)`, tags,
+      auth: 'caller', status: 201, params, body: AddSongsSchema, errors: [403, 404],
+      response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+      handler: async ({ params: p, body }) => {
+        const { crate, added } = await playlists.addCrateSongs({ crate: ref(p), songs: body.songs.map(toSongToAdd), append: body.append });
+        return { songs: added.map(crateSongJson), count: crate?.crateSongsNumber ?? added.length };
+      },
+    });
+
+    route(deps, {
+      method: 'delete', path: `${path}/songs/{crateSongUuid}`, summary: `Remove a song from ${target.label}`, tags, auth: 'caller',
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.string() }), errors: [403, 404], response: CrateSchema,
+      handler: async ({ params: p }) => crateJson((await playlists.removeCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid })).crate),
+    });
+
+    route(deps, {
+      method: 'put', path: `${path}/songs/{crateSongUuid}/position`, summary: `Move a song of ${target.label}`, tags, auth: 'caller',
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.string() }), body: z.object({ position: z.number().int().min(0) }),
+      errors: [403, 404], response: z.object({ songs: z.array(CrateSongSchema) }),
+      handler: async ({ params: p, body }) => ({
+        songs: (await playlists.moveCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid, position: body.position })).songs.map(crateSongJson),
+      }),
+    });
+
+    route(deps, {
+      method: 'post', path: `${path}/songs/shuffle`, summary: `Shuffle ${target.label}`, tags, auth: 'caller', params, errors: [403, 404],
+      response: z.object({ songs: z.array(CrateSongSchema) }),
+      handler: async ({ params: p }) => ({ songs: (await playlists.shuffleCrate({ crate: ref(p) })).songs.map(crateSongJson) }),
+    });
+
+    route(deps, {
+      method: 'post', path: `${path}/songs/clear`, summary: `Empty ${target.label}`, tags, auth: 'caller', params, errors: [403, 404],
+      response: CrateSchema,
+      handler: async ({ params: p }) => crateJson((await playlists.clearCrate({ crate: ref(p) })).crate),
+    });
+
+    route(deps, {
+      method: 'put', path: `${path}/current-position`, summary: `Set the playing position in ${target.label}`, tags, auth: 'caller', params,
+      body: z.object({ currentPosition: z.number().int().min(0) }), errors: [403, 404], response: CrateSchema,
+      handler: async ({ params: p, body }) => crateJson((await playlists.setCurrentPosition({ crate: ref(p), currentPosition: body.currentPosition })).crate),
+    });
+
+    if (!params) continue; // the queue and likes cannot be renamed, shared, deleted or copied
+    route(deps, {
+      method: 'patch', path, summary: 'Rename, describe or share a crate', tags, auth: 'caller', params, body: UpdateCrateSchema,
+      errors: [403, 404], response: CrateSchema,
+      handler: async ({ params: p, body }) => crateJson((await playlists.updateCrate({ crate: ref(p), ...body })).crate),
+    });
+    route(deps, {
+      method: 'delete', path, summary: 'Delete a crate', tags, auth: 'caller', params, errors: [403, 404],
+      response: z.object({ crateUuid: z.string() }),
+      handler: async ({ params: p }) => {
+        await playlists.deleteCrate({ crate: ref(p) });
+        return { crateUuid: (p as { crateUuid: string }).crateUuid };
+      },
+    });
+    route(deps, {
+      method: 'put', path: `${path}/copy`, summary: 'Copy a crate into a new crate of the caller', tags, auth: 'caller', status: 201,
+      params, errors: [404], response: CrateSchema,
+      handler: async ({ params: p }) => crateJson((await playlists.copyCrate({ crate: ref(p) })).crate),
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import '../../http/route.js'; // extends zod with .openapi()
+
+const providerMap = z.record(z.string(), z.string());
+
+/** A song as crates, the queue and the feed carry it (the original's MinimalCrateSongResDTO, plus its catalogue ids). */
+export const CrateSongSchema = z
+  .object({
+    id: z.number().int(),
+    songId: z.string(),
+    songShortId: z.string(),
+    isrc: z.string(),
+    trackName: z.string(),
+    artistName: z.string(),
+    duration: z.number().int(),
+    explicit: z.boolean(),
+    genre: z.string(),
+    releaseYear: z.number().int().nullable(),
+    albumName: z.string(),
+    musicProviders: providerMap,
+    thumbnails: providerMap,
+    links: providerMap,
+    previews: providerMap,
+    streamUrls: providerMap,
+    status: z.string(),
+    playbackToken: z.string(),
+    crateSongUuid: z.string().optional(),
+    position: z.number().int().optional(),
+  })
+  .openapi('CrateSong');
+
+export const CrateSchema = z
+  .object({
+    crateUuid: z.string(),
+    crateName: z.string(),
+    description: z.string(),
+    userUuid: z.string(),
+    isPublic: z.boolean(),
+    special: z.enum(['queue', 'likes']).nullable(),
+    crateSongsNumber: z.number().int(),
+    currentPosition: z.number().int(),
+    importStatus: z.enum(['IN_PROGRESS', 'FAILED', 'COMPLETE']),
+    thumbnails: providerMap,
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi('Crate');
+
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+});
+
+/** `{songId}` for a catalogue song, or a provider song whose `songId` is the provider's own id. */
+export const SongToAddSchema = z
+  .object({
+    songId: z.union([z.string().min(1).max(255), z.number().int()]).transform(String),
+    musicProvider: z.string().max(32).optional(),
+    artistName: z.string().max(512).optional(),
+    trackName: z.string().max(512).optional(),
+    duration: z.number().min(0).max(86_400).optional(),
+    isrc: z.string().max(16).optional(),
+    genre: z.string().max(255).optional(),
+    playbackToken: z.string().max(1024).optional(),
+    explicit: z.boolean().optional(),
+    thumbnails: providerMap.optional(),
+  })
+  .openapi('SongToAdd');
+
+export const AddSongsSchema = z
+  .object({ songs: z.array(SongToAddSchema).min(1).max(100), append: z.boolean().default(true) })
+  .openapi('AddSongs');
+
+export const CreateCrateSchema = z
+  .object({ crateName: z.string().max(100).optional(), isPublic: z.boolean().optional(), description: z.string().max(1000).optional() })
+  .openapi('CreateCrate');
+
+export const UpdateCrateSchema = CreateCrateSchema.openapi('UpdateCrate');

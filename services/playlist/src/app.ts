@@ -1,0 +1,65 @@
+import { descriptorSetPath } from '@spinroom/contracts/descriptors';
+import { PlaylistServiceService } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import {
+  createGrpcClient,
+  createLogger,
+  createUnaryFactory,
+  KafkaClient,
+  PublicKeyCache,
+  startGrpcServer,
+  startIdempotentConsumer,
+} from '@spinroom/platform';
+import type { PlaylistServiceConfig } from './config.js';
+import { PgCrateStore } from './db/crate-store.js';
+import { openPlaylistDatabase } from './db/orm.js';
+import { PgSongStore } from './db/song-store.js';
+import { Crates } from './domain/crates.js';
+import { UPLOAD_EVENTS_TOPIC, uploadEventsHandler } from './events/upload-events.js';
+import { playlistServiceHandlers } from './rpc/playlist-service.js';
+
+export interface RunningPlaylistService {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Composition root: config -> dependencies -> gRPC server. */
+export async function startPlaylistService(config: PlaylistServiceConfig): Promise<RunningPlaylistService> {
+  const logger = createLogger('playlist');
+  const orm = await openPlaylistDatabase(config.DATABASE_URL, logger);
+  const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
+  const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
+  keys.start();
+
+  const songs = new PgSongStore(orm);
+  const crates = new Crates(new PgCrateStore(orm), songs);
+  const kafka = new KafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'playlist', logger });
+  await kafka.ensureTopics([{ topic: UPLOAD_EVENTS_TOPIC }]);
+  const deadLetters = await kafka.producer();
+  const uploads = await startIdempotentConsumer({
+    kafka, orm, groupId: config.KAFKA_CONSUMER_GROUP, topics: [UPLOAD_EVENTS_TOPIC], handle: uploadEventsHandler(songs), deadLetters, logger,
+  });
+
+  const unary = createUnaryFactory({ verifier: () => keys.verifier, logger });
+  const server = await startGrpcServer({
+    host: config.GRPC_HOST,
+    port: config.GRPC_PORT,
+    logger,
+    descriptorSetPath,
+    services: [
+      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, unary }) },
+    ],
+  });
+
+  return {
+    port: server.port,
+    async stop() {
+      await server.shutdown();
+      await uploads.stop();
+      await deadLetters.disconnect();
+      keys.stop();
+      users.close();
+      await orm.close();
+    },
+  };
+}

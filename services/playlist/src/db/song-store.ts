@@ -1,0 +1,93 @@
+import { randomUUID, randomBytes } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { isSameSong, type Song, type SongIdentity } from '../domain/song.js';
+import { SongEntity } from './entities.js';
+
+export type NewSong = Omit<Song, 'id' | 'songId' | 'songShortId'>;
+
+const SHORT_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+function shortId(): string {
+  return [...randomBytes(10)].map((b) => SHORT_ID_ALPHABET[b % SHORT_ID_ALPHABET.length]).join('');
+}
+
+/** The song catalogue. */
+export class PgSongStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  async findBySongIds(songIds: string[], em: EntityManager = this.orm.em.fork()): Promise<Song[]> {
+    const valid = songIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+    return valid.length === 0 ? [] : em.find(SongEntity, { songId: { $in: valid } });
+  }
+
+  async list(limit: number, offset: number): Promise<{ songs: Song[]; total: number }> {
+    const [songs, total] = await this.orm.em.fork().findAndCount(SongEntity, {}, { orderBy: { id: 'asc' }, limit, offset });
+    return { songs, total };
+  }
+
+  /**
+   * The catalogue song that is the same as `song` by the sameness rule, or a
+   * new one. Runs in the caller's transaction; an advisory lock on the song's
+   * names serialises two adds of one new song.
+   */
+  async findOrCreate(em: EntityManager, song: NewSong): Promise<Song> {
+    await em.execute(`select pg_advisory_xact_lock(hashtext(lower(?) || '|' || lower(?)))`, [song.trackName, song.artistName]);
+    const found = await this.findSame(em, song);
+    if (found) return this.mergeProviders(em, found, song);
+    const now = new Date();
+    const created = em.create(SongEntity, { ...song, songId: randomUUID(), songShortId: shortId(), createdAt: now, updatedAt: now });
+    await em.flush();
+    return created;
+  }
+
+  /** Creates or updates the song a provider knows by `providerSongId` (e.g. an upload's tags edited). */
+  async upsertProviderSong(em: EntityManager, provider: string, providerSongId: string, song: NewSong): Promise<Song> {
+    const existing = await em.findOne(SongEntity, { musicProviders: { [provider]: providerSongId } });
+    if (!existing) return this.findOrCreate(em, song);
+    em.assign(existing, {
+      trackName: song.trackName, artistName: song.artistName, duration: song.duration, genre: song.genre || existing.genre,
+      isrc: song.isrc || existing.isrc, status: song.status,
+      streamUrls: { ...existing.streamUrls, ...song.streamUrls }, updatedAt: new Date(),
+    });
+    await em.flush();
+    return existing;
+  }
+
+  /** A provider stopped offering a song: it can no longer be streamed from there. */
+  async withdrawProviderSong(em: EntityManager, provider: string, providerSongId: string): Promise<void> {
+    const existing = await em.findOne(SongEntity, { musicProviders: { [provider]: providerSongId } });
+    if (!existing) return;
+    const { [provider]: _gone, ...streamUrls } = existing.streamUrls;
+    em.assign(existing, { streamUrls, status: Object.keys(streamUrls).length === 0 ? 'UNVERIFIED' : existing.status, updatedAt: new Date() });
+    await em.flush();
+  }
+
+  private async findSame(em: EntityManager, song: NewSong): Promise<Song | null> {
+    const providerMatches = Object.entries(song.musicProviders).map(([provider, id]) => ({ musicProviders: { [provider]: id } }));
+    const candidates = await em.find(SongEntity, {
+      $or: [
+        ...(song.isrc ? [{ isrc: song.isrc.toUpperCase() }] : []),
+        ...providerMatches,
+        { trackName: { $ilike: escapeLike(song.trackName.trim()) }, artistName: { $ilike: escapeLike(song.artistName.trim()) } },
+      ],
+    }, { limit: 20, orderBy: { id: 'asc' } });
+    const identity: SongIdentity = song;
+    return candidates.find((c) => isSameSong(c, identity)) ?? null;
+  }
+
+  /** A known song heard of through another provider learns that provider's id. */
+  private async mergeProviders(em: EntityManager, found: Song, song: NewSong): Promise<Song> {
+    const missing = Object.entries(song.musicProviders).filter(([provider]) => !(provider in found.musicProviders));
+    if (missing.length === 0) return found;
+    const entity = await em.findOneOrFail(SongEntity, { id: found.id });
+    entity.musicProviders = { ...entity.musicProviders, ...Object.fromEntries(missing) };
+    entity.thumbnails = { ...song.thumbnails, ...entity.thumbnails };
+    entity.updatedAt = new Date();
+    await em.flush();
+    return entity;
+  }
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

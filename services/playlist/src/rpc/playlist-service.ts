@@ -1,0 +1,88 @@
+import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { badRequest, notFound, type createUnaryFactory } from '@spinroom/platform';
+import type { PgSongStore } from '../db/song-store.js';
+import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
+import { toCrateMessage, toCrateRef, toCrateSongMessage, toSongMessage, toSongToAdd } from './messages.js';
+
+const MAX_PAGE = 100;
+
+function page(request: { limit: number; offset: number }, fallback = 20) {
+  const limit = request.limit === 0 ? fallback : request.limit;
+  if (limit < 1 || limit > MAX_PAGE || request.offset < 0) throw badRequest(`limit must be 1 to ${MAX_PAGE} and offset 0 or more`);
+  return { limit, offset: request.offset };
+}
+
+/** gRPC handlers of spinroom.playlist.v1.PlaylistService: the caller comes from the token; rules live in domain/. */
+export function playlistServiceHandlers(deps: {
+  crates: Crates;
+  songs: PgSongStore;
+  unary: ReturnType<typeof createUnaryFactory>;
+}): PlaylistServiceServer {
+  const { crates, songs, unary } = deps;
+  return {
+    createCrate: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.create(ctx.requireCaller().userUuid, req)),
+    })),
+    listOwnCrates: unary(async (req, ctx) => {
+      const { crates: list, total } = await crates.listOwn(ctx.requireCaller().userUuid, page(req));
+      return { crates: list.map(toCrateMessage), total };
+    }),
+    listUserCrates: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (!/^[0-9a-f-]{36}$/i.test(req.userUuid)) return { crates: [], total: 0 };
+      const { crates: list, total } = await crates.listPublic(req.userUuid, page(req));
+      return { crates: list.map(toCrateMessage), total };
+    }),
+    getCrate: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.resolve(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+    })),
+    updateCrate: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.update(toCrateRef(req.crate), ctx.requireCaller().userUuid, req)),
+    })),
+    deleteCrate: unary(async (req, ctx) => {
+      await crates.delete(toCrateRef(req.crate), ctx.requireCaller().userUuid);
+      return {};
+    }),
+    copyCrate: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.copy(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+    })),
+    listCrateSongs: unary(async (req, ctx) => {
+      const { crate, entries } = await crates.entries(toCrateRef(req.crate), ctx.requireCaller().userUuid, page(req, 50));
+      return { crate: toCrateMessage(crate), songs: entries.map(toCrateSongMessage) };
+    }),
+    addCrateSongs: unary(async (req, ctx) => {
+      const { crate, added } = await crates.add(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.songs.map(toSongToAdd), req.append);
+      return { crate: toCrateMessage(crate), added: added.map(toCrateSongMessage) };
+    }),
+    removeCrateSong: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.remove(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.crateSongUuid)),
+    })),
+    moveCrateSong: unary(async (req, ctx) => ({
+      songs: (await crates.move(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.crateSongUuid, req.position)).map(toCrateSongMessage),
+    })),
+    shuffleCrate: unary(async (req, ctx) => ({
+      songs: (await crates.shuffle(toCrateRef(req.crate), ctx.requireCaller().userUuid)).map(toCrateSongMessage),
+    })),
+    clearCrate: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.clear(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+    })),
+    setCurrentPosition: unary(async (req, ctx) => ({
+      crate: toCrateMessage(await crates.setCurrentPosition(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.currentPosition)),
+    })),
+    getSong: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const [song] = await songs.findBySongIds([req.songId]);
+      if (!song) throw notFound(SONG_NOT_FOUND);
+      return { song: toSongMessage(song) };
+    }),
+    listSongs: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (req.songIds.length > 0) {
+        const found = await songs.findBySongIds(req.songIds.slice(0, MAX_PAGE));
+        return { songs: found.map(toSongMessage), total: found.length };
+      }
+      const { songs: list, total } = await songs.list(page(req).limit, page(req).offset);
+      return { songs: list.map(toSongMessage), total };
+    }),
+  };
+}
