@@ -24,6 +24,7 @@ const run = spawnSync(
       JWT_PRIVATE_KEY_FILE: signingKey.path,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      NODE_OPTIONS: [process.env.NODE_OPTIONS, '--disable-warning=TimeoutNegativeWarning'].filter(Boolean).join(' '),
     },
   },
 );

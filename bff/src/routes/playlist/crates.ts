@@ -25,6 +25,7 @@ function toSongToAdd(song: z.infer<typeof SongToAddSchema>): SongToAdd {
   // With a provider, `songId` is that provider's id for the song; without, a catalogue id.
   return {
     songId: song.musicProvider ? '' : song.songId,
+    catalogueId: 0,
     musicProvider: song.musicProvider ?? '',
     providerSongId: song.musicProvider ? song.songId : '',
     artistName: song.artistName ?? '',
@@ -64,6 +65,21 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     handler: async ({ params, query }) => {
       const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, ...page(query) });
       return { crates: crates.map(crateJson), count: total };
+    },
+  });
+
+  route(deps, {
+    method: 'post', path: `${BASE}/api/v1/playlists/{crateUuid}/tracks`, summary: 'Add a catalogue song by its numeric id', tags,
+    auth: 'caller', status: 201, params: z.object({ crateUuid: z.uuid() }), errors: [403, 404],
+    body: z.object({ songId: z.coerce.number().int().positive(), append: z.boolean().default(true) }),
+    response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+    handler: async ({ params, body }) => {
+      const { crate, added } = await playlists.addCrateSongs({
+        crate: { crateUuid: params.crateUuid, special: SpecialCrate.SPECIAL_CRATE_UNSPECIFIED },
+        songs: [{ ...toSongToAdd({ songId: '' }), catalogueId: body.songId }],
+        append: body.append,
+      });
+      return { songs: added.map(crateSongJson), count: crate?.crateSongsNumber ?? added.length };
     },
   });
 

@@ -20,6 +20,31 @@ export class PgSongStore {
     return valid.length === 0 ? [] : em.find(SongEntity, { songId: { $in: valid } });
   }
 
+  async findByIds(ids: number[], em: EntityManager): Promise<Song[]> {
+    return ids.length === 0 ? [] : em.find(SongEntity, { id: { $in: ids } });
+  }
+
+  /**
+   * Ranked search over playable songs: full-text matches (names weigh most)
+   * and trigram similarity, so typos and partial words still find a song.
+   */
+  async search(query: string, options: { limit: number; offset: number; includeExplicit: boolean }): Promise<Song[]> {
+    const em = this.orm.em.fork();
+    const q = query.trim().toLowerCase();
+    const rows = await em.execute<{ id: number }[]>(
+      `select "id" from (
+         select "id", ts_rank("search_vector", websearch_to_tsquery('simple', ?)) * 2 + similarity("search_text", ?) as score
+         from "song"
+         where "status" <> 'UNVERIFIED' and (? or not "explicit")
+           and ("search_vector" @@ websearch_to_tsquery('simple', ?) or "search_text" % ? or "search_text" like ?)
+       ) ranked order by score desc, "id" limit ? offset ?`,
+      [q, q, options.includeExplicit, q, q, `%${escapeLike(q)}%`, options.limit, options.offset],
+    );
+    const songs = await this.findByIds(rows.map((r) => r.id), em);
+    const byId = new Map(songs.map((s) => [s.id, s]));
+    return rows.flatMap((r) => byId.get(r.id) ?? []);
+  }
+
   async list(limit: number, offset: number): Promise<{ songs: Song[]; total: number }> {
     const [songs, total] = await this.orm.em.fork().findAndCount(SongEntity, {}, { orderBy: { id: 'asc' }, limit, offset });
     return { songs, total };

@@ -20,6 +20,7 @@ export type CrateRef = { crateUuid: string } | { special: SpecialCrateKind };
 /** A song to add: a catalogue id, or a provider's song described in full. */
 export type SongToAdd =
   | { songId: string }
+  | { catalogueId: number }
   | {
       musicProvider: string;
       providerSongId: string;
@@ -164,13 +165,16 @@ export class Crates {
 
   /** Catalogue ids for the songs to add, cataloguing provider songs on the way. */
   private async catalogue(em: EntityManager, songs: SongToAdd[]): Promise<Song[]> {
-    const byId = new Map(
+    const bySongId = new Map(
       (await this.songs.findBySongIds(songs.flatMap((s) => ('songId' in s ? [s.songId] : [])), em)).map((s) => [s.songId, s]),
+    );
+    const byCatalogueId = new Map(
+      (await this.songs.findByIds(songs.flatMap((s) => ('catalogueId' in s ? [s.catalogueId] : [])), em)).map((s) => [s.id, s]),
     );
     const result: Song[] = [];
     for (const song of songs) {
-      if ('songId' in song) {
-        const found = byId.get(song.songId);
+      if ('songId' in song || 'catalogueId' in song) {
+        const found = 'songId' in song ? bySongId.get(song.songId) : byCatalogueId.get(song.catalogueId);
         if (!found) throw notFound(SONG_NOT_FOUND);
         result.push(found);
       } else {
@@ -181,7 +185,7 @@ export class Crates {
   }
 }
 
-function providerSong(song: Exclude<SongToAdd, { songId: string }>): NewSong {
+function providerSong(song: Extract<SongToAdd, { musicProvider: string }>): NewSong {
   if (!(MUSIC_PROVIDERS as readonly string[]).includes(song.musicProvider)) throw badRequest(`Unknown music provider: ${song.musicProvider}`);
   if (!song.providerSongId || !song.trackName?.trim() || !song.artistName?.trim()) {
     throw badRequest('A provider song needs songId, trackName and artistName');

@@ -29,6 +29,7 @@ export function toCrateRef(ref: CrateRefMessage | undefined): CrateRef {
 
 export function toSongToAdd(song: SongToAddMessage): SongToAdd {
   if (song.songId) return { songId: song.songId };
+  if (song.catalogueId) return { catalogueId: song.catalogueId };
   return {
     musicProvider: song.musicProvider,
     providerSongId: song.providerSongId,

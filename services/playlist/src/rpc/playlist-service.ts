@@ -84,5 +84,12 @@ export function playlistServiceHandlers(deps: {
       const { songs: list, total } = await songs.list(page(req).limit, page(req).offset);
       return { songs: list.map(toSongMessage), total };
     }),
+    searchSongs: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (!req.query.trim()) throw badRequest('q must not be empty');
+      if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
+      const found = await songs.search(req.query, { ...page(req), includeExplicit: req.includeExplicit });
+      return { songs: found.map(toSongMessage) };
+    }),
   };
 }

@@ -1,4 +1,8 @@
 import { Migration20261121100000_crates_and_songs } from './Migration20261121100000_crates_and_songs.js';
+import { Migration20261121110000_song_search } from './Migration20261121110000_song_search.js';
 
 /** Every migration of the playlist service, oldest first. */
-export const migrations = [{ name: 'Migration20261121100000_crates_and_songs', class: Migration20261121100000_crates_and_songs }];
+export const migrations = [
+  { name: 'Migration20261121100000_crates_and_songs', class: Migration20261121100000_crates_and_songs },
+  { name: 'Migration20261121110000_song_search', class: Migration20261121110000_song_search },
+];
