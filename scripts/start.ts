@@ -3,7 +3,7 @@
 // and the BFF, and serves the web client and the API on http://localhost:$PORT.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { databaseUrl, ensureSigningKey, infraUp, repoRoot } from './lib/infra.js';
+import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 
 const port = process.env.PORT ?? '8080';
@@ -12,7 +12,11 @@ const admin = {
   password: process.env.SPINROOM_ADMIN_PASSWORD ?? 'spinroom-admin',
 };
 // Internal gRPC ports of the services (loopback only).
-const grpcPorts = { user: process.env.USER_GRPC_PORT ?? '50051', playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052' };
+const grpcPorts = {
+  user: process.env.USER_GRPC_PORT ?? '50051',
+  playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
+  upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
+};
 
 const infra = infraUp('dev');
 const signingKey = ensureSigningKey('dev');
@@ -39,12 +43,22 @@ const services: ServiceProcess[] = [
     GRPC_PORT: grpcPorts.playlist,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
   }),
+  startServiceProcess('upload', 'services/upload/src/main.ts', {
+    ...common,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_upload'),
+    GRPC_PORT: grpcPorts.upload,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', 'uploads'),
+    HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
+    TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
+  }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
     PORT: port,
     HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
+    UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
 ];

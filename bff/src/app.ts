@@ -4,19 +4,22 @@ import { AppError, type TokenVerifier } from '@spinroom/platform';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
-import type { BffConfig } from './config.js';
+import { DEFAULT_UPLOAD_MAX_BYTES, type BffConfig } from './config.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import type { RouteDeps } from './http/route.js';
 import { authRoutes } from './routes/user/auth.js';
 import type { UserClient } from './routes/user/clients.js';
+import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { songRoutes } from './routes/playlist/songs.js';
+import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
 import { usersRoutes } from './routes/user/users.js';
 
 export interface Upstreams {
   users: UserClient;
   playlists: PlaylistClient;
+  uploads: UploadClient;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface Upstreams {
  * public key is known (callers then get a 503).
  */
 export function createApp(options: {
-  config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'>;
+  config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'> & Partial<Pick<BffConfig, 'UPLOAD_MAX_BYTES'>>;
   upstreams: Upstreams;
   verifier: () => TokenVerifier | undefined;
   ready: () => Promise<boolean>;
@@ -37,6 +40,8 @@ export function createApp(options: {
   app.set('query parser', 'extended');
   app.use(helmet());
   app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
+  // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.
+  app.use(uploadBodyParsers);
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
   app.get('/healthz', (_req, res) => {
@@ -60,6 +65,8 @@ export function createApp(options: {
   profileRoutes(deps, upstreams.users);
   crateRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
+  catalogueRoutes(deps, upstreams.playlists);
+  uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

@@ -1,12 +1,17 @@
 import { env } from '@spinroom/platform';
 import { z } from 'zod';
 
+export const DEFAULT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+
 /** The BFF's environment, read once at start-up. */
 export const bffConfig = {
   PORT: env.port(8080),
   HTTP_HOST: z.string().default('127.0.0.1'),
   USER_ADDR: env.address(),
   PLAYLIST_ADDR: env.address(),
+  UPLOAD_ADDR: env.address(),
+  /** Largest song upload, in bytes; enforced while the file streams to the upload service. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
   JWT_ISSUER: z.string().min(1).default('spinroom'),
   /** Origins allowed to call the API from a browser; none (CORS closed) unless listed. */
   CORS_ORIGINS: z

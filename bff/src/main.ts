@@ -1,4 +1,5 @@
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { closeOnSignals, createGrpcClient, createLogger, loadConfigOrExit, PublicKeyCache } from '@spinroom/platform';
 import { createApp } from './app.js';
@@ -8,12 +9,13 @@ const logger = createLogger('bff');
 const config = loadConfigOrExit(bffConfig);
 const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
 const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
+const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
 keys.start();
 
 const app = createApp({
   config,
-  upstreams: { users, playlists },
+  upstreams: { users, playlists, uploads },
   verifier: () => keys.verifier,
   ready: async () => (await users.getPublicKey({}, { deadlineMs: 1_000 })).publicKeyPem.length > 0,
 });
@@ -27,4 +29,5 @@ closeOnSignals(logger, async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   users.close();
   playlists.close();
+  uploads.close();
 });

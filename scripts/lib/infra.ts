@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { generateSigningKeyPem } from '@spinroom/platform';
@@ -38,6 +39,16 @@ export function databaseUrl(infra: Infra, database: string): string {
   const url = new URL(infra.PG_ADMIN_URL);
   url.pathname = `/${database}`;
   return url.toString();
+}
+
+/** A random secret (HMAC keys and the like), made once per profile and kept in `.local/<profile>/<name>`. */
+export function ensureSecret(profile: 'dev' | 'test', name: string): string {
+  const path = join(localDir, profile, name);
+  if (!existsSync(path)) {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, randomBytes(32).toString('base64url'), { mode: 0o600 });
+  }
+  return readFileSync(path, 'utf8').trim();
 }
 
 /** The RS256 key the user service signs with, made once per profile (3072-bit RSA). */

@@ -45,11 +45,13 @@ describe('crates, the queue and likes through the BFF', () => {
     const queue = await call('GET', `${P}/crate/special/queue`, { token: me.accessToken });
     expect(queue).toMatchObject({ status: 200, body: { crateName: 'Queue', special: 'queue', songs: [] } });
 
-    const song = providerSong(1, { isrc: 'usrc17607839', thumbnails: { spotify: 'https://img/1.jpg' } });
+    // Other tests' uploads reach every catalogue through upload-events: keep this song's isrc unique.
+    const isrc = `us${Math.random().toString(36).slice(2, 12)}`.slice(0, 12);
+    const song = providerSong(1, { isrc, thumbnails: { spotify: 'https://img/1.jpg' } });
     const added = await call('POST', `${P}/crate/special/queue/songs`, { token: me.accessToken, body: { songs: [song], append: true } });
     expect(added.status).toBe(201);
     expect(added.body.songs[0]).toMatchObject({
-      trackName: 'Track 1', isrc: 'USRC17607839', musicProviders: { spotify: song.songId }, thumbnails: { spotify: 'https://img/1.jpg' }, position: 0,
+      trackName: 'Track 1', isrc: isrc.toUpperCase(), musicProviders: { spotify: song.songId }, thumbnails: { spotify: 'https://img/1.jpg' }, position: 0,
       crateSongUuid: expect.any(String), songId: expect.any(String),
     });
     const catalogueId = added.body.songs[0].songId;

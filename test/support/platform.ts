@@ -1,12 +1,19 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { createGrpcClient, createLogger, dropDatabase, PublicKeyCache } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
+import { createProviders } from '../../services/playlist/src/providers/index.js';
+import { startUploadService } from '../../services/upload/src/app.js';
+import type { UploadServiceConfig } from '../../services/upload/src/config.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 
 export interface TestUserService {
@@ -42,11 +49,29 @@ export function userServiceOnFreshDatabase(): TestUserService {
 export interface TestPlatform {
   baseUrl: string;
   databaseUrl: string;
+  /** The upload service's database and storage folder (originals, HLS, scratch). */
+  upload: { databaseUrl: string; storageDir: string };
   stop(): Promise<void>;
 }
 
+/** Secrets the test platform's upload service is configured with. */
+export const TEST_UPLOAD_SECRETS = {
+  HLS_KEY_SECRET: 'e2e-hls-key-secret-0123456789abcdefgh',
+  TRANSCODER_CALLBACK_SECRET: 'e2e-transcoder-secret-0123456789abcdef',
+};
+
+export interface PlatformOptions {
+  /** Overrides of the upload service's config (the BFF takes the same UPLOAD_MAX_BYTES). */
+  upload?: Partial<UploadServiceConfig>;
+  /**
+   * The music providers' environment (base URLs of local stand-ins and their
+   * credentials); every provider is off when left out.
+   */
+  providerEnv?: NodeJS.ProcessEnv;
+}
+
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
-export async function startPlatform(): Promise<TestPlatform> {
+export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   const userService = userServiceOnFreshDatabase();
   const running = await userService.start();
   const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
@@ -61,14 +86,42 @@ export async function startPlatform(): Promise<TestPlatform> {
     KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
     OUTBOX_POLL_MS: 100,
     LOG_LEVEL: 'silent',
-  });
+  }, { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) });
   const playlists = createGrpcClient(PlaylistServiceClient, `127.0.0.1:${playlistService.port}`);
+  const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
+  const uploadStorageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
+  const uploadService = await startUploadService({
+    DATABASE_URL: uploadDatabaseUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: 0,
+    USER_ADDR: `127.0.0.1:${running.port}`,
+    JWT_ISSUER: 'spinroom',
+    UPLOAD_STORAGE_DIR: uploadStorageDir,
+    UPLOAD_MAX_BYTES: 50 * 1024 * 1024,
+    ...TEST_UPLOAD_SECRETS,
+    HLS_KEY_TOKEN_TTL_SECONDS: 600,
+    TRANSCODE_CONCURRENCY: 2,
+    TRANSCODE_QUEUE_LIMIT: 50,
+    TRANSCODE_LEASE_SECONDS: 30,
+    TRANSCODE_MAX_ATTEMPTS: 3,
+    TRANSCODE_RETRY_DELAY_MS: 500,
+    TRANSCODE_TIMEOUT_SECONDS: 120,
+    TRANSCODE_POLL_MS: 100,
+    TRANSCODE_READRATE: undefined,
+    FFMPEG_PATH: 'ffmpeg',
+    FFPROBE_PATH: 'ffprobe',
+    OUTBOX_POLL_MS: 100,
+    LOG_LEVEL: 'silent',
+    ...options.upload,
+  });
+  const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const app = createApp({
-    config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined },
-    upstreams: { users, playlists },
+    config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
+    upstreams: { users, playlists, uploads },
     verifier: () => keys.verifier,
     ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
   });
@@ -79,11 +132,16 @@ export async function startPlatform(): Promise<TestPlatform> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: userService.databaseUrl,
+    upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
     async stop() {
       keys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       users.close();
       playlists.close();
+      uploads.close();
+      await uploadService.stop();
+      await dropDatabase(uploadDatabaseUrl);
+      rmSync(uploadStorageDir, { recursive: true, force: true });
       await playlistService.stop();
       await dropDatabase(playlistDatabaseUrl);
       await running.stop();
@@ -131,15 +189,17 @@ export function freshEmail(): string {
  * Starts a platform for the enclosing describe block (stopped after it) and
  * returns a `call` that speaks JSON to its BFF.
  */
-export function usePlatform() {
+export function usePlatform(options: PlatformOptions = {}) {
   let platform: TestPlatform;
   beforeAll(async () => {
-    platform = await startPlatform();
+    platform = await startPlatform(options);
   });
   afterAll(async () => {
     await platform.stop();
   });
   return {
     call: (method: string, path: string, options?: Parameters<typeof api>[3]) => api(platform.baseUrl, method, path, options),
+    /** The running platform (inside tests). */
+    platform: () => platform,
   };
 }

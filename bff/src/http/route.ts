@@ -29,7 +29,22 @@ interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
   response: R;
   /** Statuses (besides 400/401/500) the path may answer, for the document. */
   errors?: number[];
-  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; caller: Caller | undefined; req: Request }) => Promise<z.input<R>>;
+  /**
+   * A body the handler reads from `req` itself (multipart/form-data, a raw
+   * signed body), documented under its content type instead of a JSON `body`.
+   */
+  rawBody?: { contentType: string; schema: z.ZodType };
+  /** The success answer's content type when it is not JSON: the handler returns a RawReply. */
+  produces?: string;
+  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; caller: Caller | undefined; req: Request }) => Promise<z.input<R> | RawReply>;
+}
+
+/** A non-JSON answer (a playlist, a key, a media segment), sent as is with its headers. */
+export class RawReply {
+  constructor(
+    readonly body: Buffer,
+    readonly headers: Record<string, string>,
+  ) {}
 }
 
 export const ErrorBodySchema = z
@@ -52,7 +67,7 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   const status = spec.status ?? 200;
   const errorStatuses = [400, ...(spec.auth === 'caller' ? [401] : []), ...(spec.errors ?? []), 500];
   const responses: Record<string, ResponseConfig> = {
-    [status]: { description: 'Success', content: { 'application/json': { schema: spec.response } } },
+    [status]: { description: 'Success', content: { [spec.produces ?? 'application/json']: { schema: spec.response } } },
   };
   for (const code of errorStatuses) {
     responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: ErrorBodySchema } } };
@@ -65,6 +80,7 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
     security: spec.auth === 'caller' ? [{ bearerAuth: [] }] : [],
     request: {
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
+      ...(spec.rawBody ? { body: { content: { [spec.rawBody.contentType]: { schema: spec.rawBody.schema } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as unknown as z.ZodObject } : {}),
       ...(spec.params ? { params: spec.params as unknown as z.ZodObject } : {}),
     },
@@ -82,7 +98,8 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
       req,
     };
     const result = await runWithContext({ caller }, () => spec.handler(input as Parameters<typeof spec.handler>[0]));
-    res.status(status).json(result);
+    if (result instanceof RawReply) res.status(status).set(result.headers).send(result.body);
+    else res.status(status).json(result);
   });
 }
 

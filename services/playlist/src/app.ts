@@ -11,11 +11,14 @@ import {
   startIdempotentConsumer,
 } from '@spinroom/platform';
 import type { PlaylistServiceConfig } from './config.js';
+import { PgCatalogueStore } from './db/catalogue-store.js';
 import { PgCrateStore } from './db/crate-store.js';
 import { openPlaylistDatabase } from './db/orm.js';
 import { PgSongStore } from './db/song-store.js';
 import { Crates } from './domain/crates.js';
+import { SongData } from './domain/song-data.js';
 import { UPLOAD_EVENTS_TOPIC, uploadEventsHandler } from './events/upload-events.js';
+import { createProviders, type MusicProviders } from './providers/index.js';
 import { playlistServiceHandlers } from './rpc/playlist-service.js';
 
 export interface RunningPlaylistService {
@@ -24,15 +27,22 @@ export interface RunningPlaylistService {
 }
 
 /** Composition root: config -> dependencies -> gRPC server. */
-export async function startPlaylistService(config: PlaylistServiceConfig): Promise<RunningPlaylistService> {
+/** `providers` defaults to the outside catalogues configured in the environment. */
+export async function startPlaylistService(
+  config: PlaylistServiceConfig,
+  options: { providers?: MusicProviders } = {},
+): Promise<RunningPlaylistService> {
   const logger = createLogger('playlist');
+  const providers = options.providers ?? createProviders(process.env, { logger });
   const orm = await openPlaylistDatabase(config.DATABASE_URL, logger);
   const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
   keys.start();
 
-  const songs = new PgSongStore(orm);
+  const catalogue = new PgCatalogueStore(orm);
+  const songs = new PgSongStore(orm, catalogue);
   const crates = new Crates(new PgCrateStore(orm), songs);
+  const songData = new SongData(providers, songs, orm);
   const kafka = new KafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'playlist', logger });
   await kafka.ensureTopics([{ topic: UPLOAD_EVENTS_TOPIC }]);
   const deadLetters = await kafka.producer();
@@ -47,7 +57,7 @@ export async function startPlaylistService(config: PlaylistServiceConfig): Promi
     logger,
     descriptorSetPath,
     services: [
-      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, unary }) },
+      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, catalogue, songData, unary }) },
     ],
   });
 

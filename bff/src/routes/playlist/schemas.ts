@@ -29,6 +29,13 @@ export const CrateSongSchema = z
   })
   .openapi('CrateSong');
 
+/** `GET /song-data/...`: the song with the names the original's clients read there. */
+export const SongDataSchema = CrateSongSchema.extend({
+  musicProvidersIds: providerMap,
+  album: z.object({ name: z.string() }).nullable(),
+  artist: z.object({ name: z.string() }),
+}).openapi('SongData');
+
 export const CrateSchema = z
   .object({
     crateUuid: z.string(),

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { PlaylistClient } from './crates.js';
-import { CrateSongSchema, PageQuerySchema } from './schemas.js';
-import { songJson } from './views.js';
+import { CrateSongSchema, PageQuerySchema, SongDataSchema } from './schemas.js';
+import { songDataJson, songJson } from './views.js';
 
 const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(200),
+  /** A provider's search tab (spotify, apple, ...); the catalogue when left out. */
+  provider: z.string().max(32).optional(),
   explicit: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   country: z.string().length(2).optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
@@ -23,8 +25,15 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       return { songs: songs.map(songJson), count: total };
     },
   });
-  const search = async (query: z.infer<typeof SearchQuerySchema>) =>
-    (await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })).songs.map(songJson);
+  const search = async (query: z.infer<typeof SearchQuerySchema>) => {
+    if (query.provider && query.provider !== 'catalogue') {
+      const { songs } = await playlists.searchProvider({
+        musicProvider: query.provider, query: query.q, limit: query.limit, offset: query.offset, country: query.country ?? '',
+      });
+      return songs.map(songJson).filter((s) => query.explicit || !s.explicit);
+    }
+    return (await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })).songs.map(songJson);
+  };
   route(deps, {
     method: 'get', path: '/api/playlist-service/search', summary: 'Search the catalogue (best match first)', tags, auth: 'caller',
     query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
@@ -34,6 +43,40 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     method: 'get', path: '/api/playlist-service/search/v2', summary: 'Search the catalogue (the same answer; clients of v2 read the numeric `id`)',
     tags, auth: 'caller', query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: async ({ query }) => ({ songs: await search(query) }),
+  });
+  route(deps, {
+    method: 'get', path: '/api/playlist-service/song-data/providers', summary: 'The outside catalogues and whether each is configured',
+    tags, auth: 'caller',
+    response: z.object({ providers: z.array(z.object({ name: z.string(), label: z.string(), enabled: z.boolean() })) }),
+    handler: async () => playlists.listMusicProviders({}),
+  });
+  route(deps, {
+    method: 'get', path: '/api/playlist-service/song-data/{providerSongId}/{musicProvider}',
+    summary: "A provider's song, looked up there and catalogued", tags, auth: 'caller', errors: [404, 502, 503],
+    params: z.object({ providerSongId: z.string().min(1).max(255), musicProvider: z.string().max(32) }),
+    query: z.object({ country: z.string().length(2).optional() }),
+    response: SongDataSchema,
+    handler: async ({ params, query }) =>
+      songDataJson((await playlists.getSongData({ musicProvider: params.musicProvider, providerSongId: params.providerSongId, country: query.country ?? '' })).song),
+  });
+  route(deps, {
+    method: 'post', path: '/api/playlist-service/api/v1/track-import',
+    summary: 'Catalogue a song from the first provider that knows it (sevenDigital, soundCloudPublic, spotify, apple, uploadService)',
+    tags, auth: 'caller', status: 201, errors: [404, 502],
+    body: z
+      .object({
+        musicProvider: z.string().max(32).optional(),
+        providerId: z.string().max(255).optional(),
+        musicProviders: z.record(z.string(), z.string()).optional(),
+        country: z.string().length(2).optional(),
+      })
+      .openapi('TrackImport'),
+    response: z.object({ id: z.number().int(), song: CrateSongSchema }),
+    handler: async ({ body }) => {
+      const musicProviders = { ...body.musicProviders, ...(body.musicProvider && body.providerId ? { [body.musicProvider]: body.providerId } : {}) };
+      const song = songJson((await playlists.importTrack({ musicProviders, country: body.country ?? '' })).song);
+      return { id: song.id, song };
+    },
   });
   route(deps, {
     method: 'get', path: '/api/playlist-service/api/v1/songs/{songId}', summary: 'One catalogue song', tags, auth: 'caller',

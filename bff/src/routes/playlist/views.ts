@@ -7,7 +7,7 @@ import {
 } from '@spinroom/contracts/playlist/v1/playlist_service';
 import type { z } from 'zod';
 import { present } from '../../http/upstream.js';
-import type { CrateSchema, CrateSongSchema } from './schemas.js';
+import type { CrateSchema, CrateSongSchema, SongDataSchema } from './schemas.js';
 
 const SPECIAL_NAMES: Partial<Record<SpecialCrate, 'queue' | 'likes'>> = {
   [SpecialCrate.SPECIAL_CRATE_QUEUE]: 'queue',
@@ -44,4 +44,9 @@ export function songJson(song: Song | undefined): z.infer<typeof CrateSongSchema
 
 export function crateSongJson(entry: CrateSong): z.infer<typeof CrateSongSchema> {
   return { ...songJson(entry.song), crateSongUuid: entry.crateSongUuid, position: entry.position };
+}
+
+export function songDataJson(song: Song | undefined): z.infer<typeof SongDataSchema> {
+  const s = songJson(song);
+  return { ...s, musicProvidersIds: s.musicProviders, album: s.albumName ? { name: s.albumName } : null, artist: { name: s.artistName } };
 }

@@ -71,8 +71,12 @@ export type ClientStreamingHandler<Req, Res> = (messages: AsyncIterable<Req>, co
  * The client-streaming counterpart of createUnaryFactory: the handler reads
  * the client's messages as an async iterable (with backpressure) and returns
  * the one answer. The caller is verified and errors are mapped the same way.
- * A cancelled call aborts `context.signal` and makes the iteration throw, so a
- * handler's `finally` can remove what it had started to store.
+ * A cancelled call aborts `context.signal` (and the iteration throws if it
+ * is still reading), so a handler can stop work and remove what it stored.
+ * Beware: grpc-js reports a client's cancel as the end of the request stream
+ * a few milliseconds before the cancellation itself, so the end of the
+ * iteration does not prove the client finished: a protocol whose completeness
+ * matters ends with a message of its own (as UploadSong's `end` does).
  */
 export function createClientStreamingFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }) {
   return function clientStream<Req, Res>(handler: ClientStreamingHandler<Req, Res>): handleClientStreamingCall<Req, Res> {

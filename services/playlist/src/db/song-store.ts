@@ -1,23 +1,30 @@
-import { randomUUID, randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { isSameSong, type Song, type SongIdentity } from '../domain/song.js';
+import type { PgCatalogueStore } from './catalogue-store.js';
 import { SongEntity } from './entities.js';
+import { shortId } from './short-id.js';
 
 export type NewSong = Omit<Song, 'id' | 'songId' | 'songShortId'>;
 
-const SHORT_ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-
-function shortId(): string {
-  return [...randomBytes(10)].map((b) => SHORT_ID_ALPHABET[b % SHORT_ID_ALPHABET.length]).join('');
-}
-
 /** The song catalogue. */
 export class PgSongStore {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly catalogue: PgCatalogueStore,
+  ) {}
 
   async findBySongIds(songIds: string[], em: EntityManager = this.orm.em.fork()): Promise<Song[]> {
     const valid = songIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     return valid.length === 0 ? [] : em.find(SongEntity, { songId: { $in: valid } });
+  }
+
+  async findByProviderId(provider: string, providerSongId: string): Promise<Song | null> {
+    return this.orm.em.fork().findOne(SongEntity, { musicProviders: { [provider]: providerSongId } });
+  }
+
+  async findByShortId(songShortId: string): Promise<Song | null> {
+    return this.orm.em.fork().findOne(SongEntity, { songShortId });
   }
 
   async findByIds(ids: number[], em: EntityManager): Promise<Song[]> {
@@ -62,6 +69,7 @@ export class PgSongStore {
     const now = new Date();
     const created = em.create(SongEntity, { ...song, songId: randomUUID(), songShortId: shortId(), createdAt: now, updatedAt: now });
     await em.flush();
+    await this.catalogue.link(em, created);
     return created;
   }
 
@@ -75,6 +83,7 @@ export class PgSongStore {
       streamUrls: { ...existing.streamUrls, ...song.streamUrls }, updatedAt: new Date(),
     });
     await em.flush();
+    await this.catalogue.link(em, existing);
     return existing;
   }
 

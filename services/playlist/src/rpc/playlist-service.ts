@@ -1,7 +1,9 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { badRequest, notFound, type createUnaryFactory } from '@spinroom/platform';
+import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongStore } from '../db/song-store.js';
 import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
+import type { SongData } from '../domain/song-data.js';
 import { toCrateMessage, toCrateRef, toCrateSongMessage, toSongMessage, toSongToAdd } from './messages.js';
 
 const MAX_PAGE = 100;
@@ -16,9 +18,11 @@ function page(request: { limit: number; offset: number }, fallback = 20) {
 export function playlistServiceHandlers(deps: {
   crates: Crates;
   songs: PgSongStore;
+  catalogue: PgCatalogueStore;
+  songData: SongData;
   unary: ReturnType<typeof createUnaryFactory>;
 }): PlaylistServiceServer {
-  const { crates, songs, unary } = deps;
+  const { crates, songs, catalogue, songData, unary } = deps;
   return {
     createCrate: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.create(ctx.requireCaller().userUuid, req)),
@@ -90,6 +94,55 @@ export function playlistServiceHandlers(deps: {
       if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
       const found = await songs.search(req.query, { ...page(req), includeExplicit: req.includeExplicit });
       return { songs: found.map(toSongMessage) };
+    }),
+    getSongByShortId: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const song = await songs.findByShortId(req.songShortId);
+      if (!song) throw notFound(SONG_NOT_FOUND);
+      return { song: toSongMessage(song) };
+    }),
+    listGenres: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const limit = req.limit === 0 ? 1024 : req.limit;
+      if (limit < 1 || limit > 1024) throw badRequest('limit must be 1 to 1024');
+      return { genres: await catalogue.genres({ limit, idIn: req.idIn, prefix: req.prefix.trim() }) };
+    }),
+    listArtists: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const { limit, offset } = page({ limit: req.take, offset: req.skip });
+      return catalogue.artists(limit, offset);
+    }),
+    listAlbums: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const { limit, offset } = page({ limit: req.take, offset: req.skip });
+      return catalogue.albums({ take: limit, skip: offset, artistShortIds: req.artistShortIds.slice(0, MAX_PAGE) });
+    }),
+    listMusicProviders: unary(async (_req, ctx) => {
+      ctx.requireCaller();
+      return { providers: songData.list() };
+    }),
+    searchProvider: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (!req.query.trim()) return { songs: [] };
+      const found = await songData.search(req.musicProvider, req.query, {
+        limit: req.limit || undefined, offset: req.offset, country: req.country || undefined,
+      });
+      return { songs: found.map((song) => toSongMessage({ ...song, id: 0, songId: '', songShortId: '' })) };
+    }),
+    getSongData: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { song: toSongMessage(await songData.songData(req.musicProvider, req.providerSongId, req.country || undefined)) };
+    }),
+    importTrack: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { song: toSongMessage(await songData.importTrack(req.musicProviders, req.country || undefined)) };
+    }),
+    listAlbumSongs: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const album = await catalogue.album(req.albumShortId);
+      if (!album) throw notFound('Album not found');
+      const { limit, offset } = page({ limit: req.take, offset: req.skip }, 50);
+      return { album, songs: (await catalogue.albumSongs(req.albumShortId, limit, offset)).map(toSongMessage) };
     }),
   };
 }

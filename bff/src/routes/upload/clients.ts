@@ -1,0 +1,4 @@
+import type { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
+import type { PromiseClient } from '@spinroom/platform';
+
+export type UploadClient = PromiseClient<UploadServiceClient>;

@@ -1,0 +1,97 @@
+import { AppError, badRequest, notFound } from '@spinroom/platform';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { NewSong, PgSongStore } from '../db/song-store.js';
+import type { MusicProviders } from '../providers/index.js';
+import type { ProviderTrack } from '../providers/provider.js';
+import { SONG_NOT_FOUND } from './crates.js';
+import type { Song } from './song.js';
+
+/** Spec 002: the providers an import may use, in the order tried. */
+export const IMPORT_ORDER = ['sevenDigital', 'soundCloudPublic', 'spotify', 'apple', 'uploadService'] as const;
+export const NO_IMPORT_PROVIDER = 'Sorry, this song does not have any supported music providers to import from';
+export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported";
+
+/** A provider's track as a catalogue song to be (a track that is not catalogued yet). */
+export function fromProviderTrack(track: ProviderTrack): NewSong {
+  return {
+    isrc: track.isrc ?? '',
+    trackName: track.trackName,
+    artistName: track.artistName,
+    duration: track.duration,
+    explicit: track.explicit ?? false,
+    genre: track.genre ?? '',
+    releaseYear: track.releaseYear ?? null,
+    albumName: track.albumName ?? '',
+    musicProviders: { [track.provider]: track.providerSongId },
+    thumbnails: track.thumbnails ?? {},
+    links: track.links ?? {},
+    previews: track.previews ?? {},
+    streamUrls: {},
+    status: 'SUCCESS',
+    playbackToken: track.playbackToken ?? '',
+  };
+}
+
+/** Song data from the outside catalogues: search tabs, enrichment and import. */
+export class SongData {
+  constructor(
+    private readonly providers: MusicProviders,
+    private readonly songs: PgSongStore,
+    private readonly orm: MikroORM,
+  ) {}
+
+  list() {
+    return this.providers.all.map((p) => ({ name: p.name, label: p.label, enabled: p.enabled }));
+  }
+
+  async search(provider: string, query: string, options: { limit?: number; offset?: number; country?: string }): Promise<NewSong[]> {
+    return (await this.provider(provider).search(query, options)).map(fromProviderTrack);
+  }
+
+  /** The provider's song, catalogued (a song seen before is enriched with what the provider says). */
+  async songData(provider: string, providerSongId: string, country?: string): Promise<Song> {
+    if (provider === 'uploadService') {
+      const known = await this.songs.findByProviderId('uploadService', providerSongId);
+      if (!known) throw notFound(SONG_NOT_FOUND);
+      return known;
+    }
+    const track = await this.provider(provider).track(providerSongId, { country });
+    if (!track) throw notFound(SONG_NOT_FOUND);
+    return this.catalogue(track);
+  }
+
+  async importTrack(musicProviders: Record<string, string>, country?: string): Promise<Song> {
+    const candidates = IMPORT_ORDER.filter((p) => musicProviders[p]);
+    if (candidates.length === 0) throw badRequest(NO_IMPORT_PROVIDER);
+    let failure: AppError | undefined;
+    for (const name of candidates) {
+      const id = musicProviders[name]!;
+      if (name === 'uploadService') {
+        const known = await this.songs.findByProviderId('uploadService', id);
+        if (known) return known;
+        continue;
+      }
+      const provider = this.providers.get(name);
+      if (!provider?.enabled) continue;
+      try {
+        const track = await provider.track(id, { country });
+        if (track) return this.catalogue(track);
+      } catch (error) {
+        // A provider that fails is skipped; the next one in the order may know the song.
+        if (!(error instanceof AppError) || error.status < 500) throw error;
+        failure = error;
+      }
+    }
+    throw failure ?? notFound(NOT_IN_CATALOG);
+  }
+
+  private provider(name: string) {
+    const provider = this.providers.get(name);
+    if (!provider) throw badRequest(`Unknown music provider: ${name}`);
+    return provider;
+  }
+
+  private catalogue(track: ProviderTrack): Promise<Song> {
+    return this.orm.em.fork().transactional((em) => this.songs.findOrCreate(em, fromProviderTrack(track)));
+  }
+}
