@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 
 const port = process.env.PORT ?? '8080';
 const admin = {
@@ -88,9 +89,26 @@ try {
   console.error(String(error));
   await stopAll(1);
 }
+
+console.log('Seeding the demo catalogue (synthesized songs, uploaded and transcoded like any other)...');
+let demo: Awaited<ReturnType<typeof seedDemoCatalogue>> | undefined;
+try {
+  demo = await seedDemoCatalogue({
+    baseUrl: `http://127.0.0.1:${port}`,
+    email: admin.email,
+    password: admin.password,
+    workDir: join(localDir, 'dev'),
+    log: (line) => console.log(`  ${line}`),
+  });
+} catch (error) {
+  // The platform works without it; say why the demo songs are missing.
+  console.error(`Demo catalogue not seeded: ${(error as Error).message}`);
+}
 console.log(`
 Spinroom is running at http://localhost:${port}
   API:        http://localhost:${port}/api/openapi.json
-  Demo admin: ${admin.email} / ${admin.password}
+  Demo admin: ${admin.email} / ${admin.password}${demo ? `
+  Demo songs: ${demo.songs} in the public crate ${demo.crateUuid}
+              (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)` : ''}
 Press Ctrl+C to stop.
 `);

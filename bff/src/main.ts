@@ -1,7 +1,7 @@
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { closeOnSignals, createGrpcClient, createLogger, loadConfigOrExit, PublicKeyCache } from '@spinroom/platform';
+import { closeOnSignals, createGrpcClient, createLogger, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache } from '@spinroom/platform';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 
@@ -12,12 +12,14 @@ const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
 keys.start();
+const health = new GrpcHealthChecker();
 
 const app = createApp({
   config,
   upstreams: { users, playlists, uploads },
   verifier: () => keys.verifier,
-  ready: async () => (await users.getPublicKey({}, { deadlineMs: 1_000 })).publicKeyPem.length > 0,
+  // Ready when every upstream service answers SERVING.
+  ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR]),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
   logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
@@ -30,4 +32,5 @@ closeOnSignals(logger, async () => {
   users.close();
   playlists.close();
   uploads.close();
+  health.close();
 });

@@ -14,6 +14,7 @@ import { garbage } from '../../services/upload/test/support.js';
 import { freshEmail, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
 
 const work = mkdtempSync(join(tmpdir(), 'spinroom-e2e-audio-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** A test tone from ffmpeg's synthesizer, as file bytes. */
 function tone(seconds: number, options: { format?: 'mp3' | 'wav'; title?: string; artist?: string } = {}): Buffer {
@@ -36,7 +37,12 @@ interface FilePart {
   field?: string;
 }
 
-async function postForm(baseUrl: string, token: string | undefined, file: FilePart | undefined, fields: Record<string, string> = {}) {
+async function postForm(
+  baseUrl: string,
+  token: string | undefined,
+  file: FilePart | undefined,
+  fields: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   if (file) form.append(file.field ?? 'file', new Blob([file.bytes], { type: file.type ?? 'audio/mpeg' }), file.name ?? 'song.mp3');
@@ -340,6 +346,19 @@ describe('bad uploads through the BFF', () => {
       body: { message: 'Expected a multipart/form-data body with the audio file in the field "file"' },
     });
     expect((await postForm(platform().baseUrl, undefined, { bytes: tone(1) })).status).toBe(401);
+    // A stray file part first, then the real one: refused, and the rest of the form is still read through.
+    const form = new FormData();
+    form.append('cover', new Blob([Buffer.alloc(10_000)], { type: 'image/png' }), 'cover.png');
+    form.append('file', new Blob([tone(2)], { type: 'audio/mpeg' }), 'song.mp3');
+    const stray = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(stray.status).toBe(400);
+    expect(((await stray.json()) as { message: string }).message).toBe('Unexpected file field "cover"; send the audio in the field "file"');
+    const two = new FormData();
+    two.append('file', new Blob([tone(1)], { type: 'audio/mpeg' }), 'a.mp3');
+    two.append('file', new Blob([tone(1)], { type: 'audio/mpeg' }), 'b.mp3');
+    const twice = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: two });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { message: string }).message).toBe('Only one file can be uploaded at a time');
     const guest = await accounts.guest();
     expect(await postForm(platform().baseUrl, guest.accessToken, { bytes: tone(1) })).toEqual({
       status: 403,

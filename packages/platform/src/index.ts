@@ -13,3 +13,4 @@ export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';
 export * from './lifecycle.js';
 export * from './public-key-cache.js';
+export * from './grpc/health.js';

@@ -1,12 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkProbe, familyOf } from '../src/domain/audio-files.js';
 import { FfmpegProbe } from '../src/media/probe.js';
 import { garbage, makeAudio } from './support.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spinroom-probe-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const probe = new FfmpegProbe();
 
 function file(name: string, bytes: Buffer): string {

@@ -4,6 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
+import { afterAll } from 'vitest';
 import { createLogger, createUnaryFactory, startGrpcServer, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import type { UploadServiceConfig } from '../src/config.js';
@@ -71,6 +72,7 @@ export function testUploadConfig(userAddress: string, overrides: Partial<UploadS
 }
 
 const audioDir = mkdtempSync(join(tmpdir(), 'spinroom-audio-'));
+afterAll(() => rmSync(audioDir, { recursive: true, force: true }));
 
 /**
  * A test tone made by ffmpeg's synthesizer: `seconds` of a sine in the given

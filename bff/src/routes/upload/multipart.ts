@@ -42,6 +42,7 @@ export async function streamUpload(
       limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 1024, parts: 24 },
     });
   } catch {
+    req.resume();
     throw badRequest('Malformed multipart/form-data body');
   }
   const call = open();
@@ -50,10 +51,13 @@ export async function streamUpload(
   let sizeBytes = 0;
   let failure: unknown;
   // Parts are sent in the order they arrive; each waits for the one before.
-  const then = (step: () => Promise<void>) => {
-    chain = chain.then(() => (failure === undefined ? step() : undefined)).catch((error: unknown) => {
-      failure ??= error;
-    });
+  // A step skipped after a failure still lets busboy read on (`skip`).
+  const then = (step: () => Promise<void>, skip: () => void = () => undefined) => {
+    chain = chain
+      .then(() => (failure === undefined ? step() : skip()))
+      .catch((error: unknown) => {
+        failure ??= error;
+      });
   };
 
   const finished = new Promise<void>((resolve, reject) => {
@@ -82,15 +86,18 @@ export async function streamUpload(
         }
         if ((stream as { truncated?: boolean }).truncated) failure ??= tooLarge(maxBytes);
         sizeBytes = sent;
-      });
+      }, () => stream.resume());
     });
     parser.on('filesLimit', () => (failure ??= badRequest('Only one file can be uploaded at a time')));
     parser.on('partsLimit', () => (failure ??= badRequest('Too many parts in the form')));
     parser.on('fieldsLimit', () => (failure ??= badRequest('Too many fields in the form')));
     parser.once('close', () => resolve());
     parser.once('error', () => reject(badRequest('Malformed multipart/form-data body')));
-    req.once('aborted', () => reject(new AppError(400, 'The upload was interrupted')));
+    req.once('close', () => {
+      if (!req.complete) reject(new AppError(400, 'The upload was interrupted'));
+    });
   });
+  finished.catch(() => undefined); // also observed below; never an unhandled rejection
   req.pipe(parser);
 
   try {
