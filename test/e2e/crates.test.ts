@@ -38,6 +38,16 @@ describe('crates, the queue and likes through the BFF', () => {
     const other = await signUp();
     const theirs = await call('GET', `${P}/crate/user/${me.userUuid}`, { token: other.accessToken });
     expect(theirs.body.crates.map((c: Json) => c.crateName)).toEqual(['Friday']);
+
+    // The service (SEO) paths see public crates only, by short id.
+    const service = await call('GET', `${P}/crate/user/service/${me.userUuid}`, { token: other.accessToken });
+    expect(service.body).toMatchObject({ crates: [{ crateName: 'Friday', crateShortId: named.body.crateShortId }], total: 1 });
+    const all = await call('GET', `${P}/crate/service/all-crates?take=100`, { token: other.accessToken });
+    expect(all.body.crates.map((c: Json) => c.crateUuid)).toContain(named.body.crateUuid);
+    expect(all.body.crates.map((c: Json) => c.crateUuid)).not.toContain(first.body.crateUuid);
+    const bySlug = await call('GET', `${P}/crate/service/${named.body.crateShortId}/songs`, { token: other.accessToken });
+    expect(bySlug.body).toMatchObject({ crateName: 'Friday', songs: [] });
+    expect((await call('GET', `${P}/crate/service/${first.body.crateShortId}/songs`, { token: other.accessToken })).status).toBe(404);
   });
 
   it('fills the queue with catalogue and provider songs, without duplicating catalogue entries', async () => {

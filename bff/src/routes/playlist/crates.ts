@@ -1,4 +1,4 @@
-import { SpecialCrate, type CrateRef, type PlaylistServiceClient, type SongToAdd } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { CrateRef, SpecialCrate, type PlaylistServiceClient, type SongToAdd } from '@spinroom/contracts/playlist/v1/playlist_service';
 import type { PromiseClient } from '@spinroom/platform';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
@@ -11,12 +11,12 @@ const BASE = '/api/playlist-service';
 
 /** The three ways a crate is named in paths: by uuid, or the caller's queue or likes. */
 const CRATE_PATHS: Array<{ path: string; label: string; ref: (params: Record<string, string>) => CrateRef; params?: z.ZodObject }> = [
-  { path: '/crate/special/queue', label: 'the queue', ref: () => ({ crateUuid: '', special: SpecialCrate.SPECIAL_CRATE_QUEUE }) },
-  { path: '/crate/special/likes', label: 'the likes crate', ref: () => ({ crateUuid: '', special: SpecialCrate.SPECIAL_CRATE_LIKES }) },
+  { path: '/crate/special/queue', label: 'the queue', ref: () => CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_QUEUE }) },
+  { path: '/crate/special/likes', label: 'the likes crate', ref: () => CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_LIKES }) },
   {
     path: '/crate/{crateUuid}',
     label: 'a crate',
-    ref: (p) => ({ crateUuid: p.crateUuid!, special: SpecialCrate.SPECIAL_CRATE_UNSPECIFIED }),
+    ref: (p) => CrateRef.fromPartial({ crateUuid: p.crateUuid! }),
     params: z.object({ crateUuid: z.uuid() }),
   },
 ];
@@ -59,6 +59,33 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     },
   });
 
+  const TakeSkip = z.object({ take: z.coerce.number().int().min(1).max(100).default(20), skip: z.coerce.number().int().min(0).default(0) });
+  route(deps, {
+    method: 'get', path: `${BASE}/crate/service/all-crates`, summary: 'Every public crate, newest first (service and SEO)', tags, auth: 'caller',
+    query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    handler: async ({ query }) => {
+      const { crates, total } = await playlists.listPublicCrates({ limit: query.take, offset: query.skip });
+      return { crates: crates.map(crateJson), total };
+    },
+  });
+  route(deps, {
+    method: 'get', path: `${BASE}/crate/service/{crateShortId}/songs`, summary: "A public crate's songs, by its short id (service and SEO)", tags,
+    auth: 'caller', params: z.object({ crateShortId: z.string().max(16) }), query: TakeSkip, errors: [404],
+    response: CrateSchema.extend({ songs: z.array(CrateSongSchema) }),
+    handler: async ({ params, query }) => {
+      const { crate, songs } = await playlists.listCrateSongs({ crate: CrateRef.fromPartial({ crateShortId: params.crateShortId }), limit: query.take, offset: query.skip });
+      return { ...crateJson(crate), songs: songs.map(crateSongJson) };
+    },
+  });
+  route(deps, {
+    method: 'get', path: `${BASE}/crate/user/service/{userUuid}`, summary: "A user's public crates (service and SEO)", tags, auth: 'caller',
+    params: z.object({ userUuid: z.string() }), query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    handler: async ({ params, query }) => {
+      const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, limit: query.take, offset: query.skip });
+      return { crates: crates.map(crateJson), total };
+    },
+  });
+
   route(deps, {
     method: 'get', path: `${BASE}/crate/user/{userUuid}`, summary: "Another user's public crates", tags, auth: 'caller',
     params: z.object({ userUuid: z.string() }), query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
@@ -75,7 +102,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
     handler: async ({ params, body }) => {
       const { crate, added } = await playlists.addCrateSongs({
-        crate: { crateUuid: params.crateUuid, special: SpecialCrate.SPECIAL_CRATE_UNSPECIFIED },
+        crate: CrateRef.fromPartial({ crateUuid: params.crateUuid }),
         songs: [{ ...toSongToAdd({ songId: '' }), catalogueId: body.songId }],
         append: body.append,
       });

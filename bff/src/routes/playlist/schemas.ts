@@ -39,6 +39,7 @@ export const SongDataSchema = CrateSongSchema.extend({
 export const CrateSchema = z
   .object({
     crateUuid: z.string(),
+    crateShortId: z.string(),
     crateName: z.string(),
     description: z.string(),
     userUuid: z.string(),

@@ -23,6 +23,7 @@ export function crateJson(crate: Crate | undefined): z.infer<typeof CrateSchema>
   const c = present(crate);
   return {
     crateUuid: c.crateUuid,
+    crateShortId: c.crateShortId,
     crateName: c.crateName,
     description: c.description,
     userUuid: c.userUuid,

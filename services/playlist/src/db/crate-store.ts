@@ -3,6 +3,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { SPECIAL_CRATE_NAMES, type Crate, type SpecialCrateKind } from '../domain/crate.js';
 import type { Song } from '../domain/song.js';
 import { CrateEntity, SongEntity } from './entities.js';
+import { shortId } from './short-id.js';
 
 export interface CrateEntry {
   id: number;
@@ -14,6 +15,7 @@ export interface CrateEntry {
 interface CrateRow {
   id: number;
   crateUuid: string;
+  crateShortId: string;
   crateName: string;
   description: string;
   userUuid: string;
@@ -43,17 +45,31 @@ export class PgCrateStore {
   async special(userUuid: string, kind: SpecialCrateKind, em: EntityManager = this.fork()): Promise<Crate> {
     const now = new Date();
     await em.execute(
-      `insert into "crate" ("crate_uuid", "user_uuid", "crate_name", "description", "is_public", "special", "current_position", "import_status", "created_at", "updated_at")
-       values (?, ?, ?, '', false, ?, 0, 'COMPLETE', ?, ?) on conflict ("user_uuid", "special") where "special" is not null do nothing`,
-      [randomUUID(), userUuid, SPECIAL_CRATE_NAMES[kind], kind, now, now],
+      `insert into "crate" ("crate_uuid", "crate_short_id", "user_uuid", "crate_name", "description", "is_public", "special", "current_position", "import_status", "created_at", "updated_at")
+       values (?, ?, ?, ?, '', false, ?, 0, 'COMPLETE', ?, ?) on conflict ("user_uuid", "special") where "special" is not null do nothing`,
+      [randomUUID(), shortId(), userUuid, SPECIAL_CRATE_NAMES[kind], kind, now, now],
     );
     const crate = await em.findOneOrFail(CrateEntity, { userUuid, special: kind });
     return this.withCount(em, crate);
   }
 
-  async listByUser(userUuid: string, options: { publicOnly: boolean; limit: number; offset: number }) {
+  async byShortId(crateShortId: string): Promise<Crate | null> {
     const em = this.fork();
-    const where = options.publicOnly ? { userUuid, isPublic: true } : { userUuid };
+    const crate = await em.findOne(CrateEntity, { crateShortId });
+    return crate ? this.withCount(em, crate) : null;
+  }
+
+  /** Every public crate, newest first (the SEO service's listing). */
+  async listPublic(options: { limit: number; offset: number }) {
+    return this.list({ isPublic: true }, options);
+  }
+
+  async listByUser(userUuid: string, options: { publicOnly: boolean; limit: number; offset: number }) {
+    return this.list(options.publicOnly ? { userUuid, isPublic: true } : { userUuid }, options);
+  }
+
+  private async list(where: { userUuid?: string; isPublic?: boolean }, options: { limit: number; offset: number }) {
+    const em = this.fork();
     const [crates, total] = await em.findAndCount(CrateEntity, where, {
       // Special crates first (queue, then likes), then the newest.
       orderBy: [{ special: 'desc nulls last' }, { createdAt: 'desc' }, { id: 'desc' }],
@@ -69,9 +85,9 @@ export class PgCrateStore {
     return rows.map((r) => r.crateName);
   }
 
-  async insert(em: EntityManager, crate: Omit<CrateRow, 'id' | 'crateUuid' | 'createdAt' | 'updatedAt'>): Promise<Crate> {
+  async insert(em: EntityManager, crate: Omit<CrateRow, 'id' | 'crateUuid' | 'crateShortId' | 'createdAt' | 'updatedAt'>): Promise<Crate> {
     const now = new Date();
-    const entity = em.create(CrateEntity, { ...crate, crateUuid: randomUUID(), createdAt: now, updatedAt: now });
+    const entity = em.create(CrateEntity, { ...crate, crateUuid: randomUUID(), crateShortId: shortId(), createdAt: now, updatedAt: now });
     await em.flush();
     return { ...toRow(entity), songCount: 0 };
   }
@@ -169,7 +185,7 @@ export class PgCrateStore {
 
 function toRow(c: CrateRow): Omit<Crate, 'songCount'> {
   return {
-    id: c.id, crateUuid: c.crateUuid, crateName: c.crateName, description: c.description, userUuid: c.userUuid,
+    id: c.id, crateUuid: c.crateUuid, crateShortId: c.crateShortId, crateName: c.crateName, description: c.description, userUuid: c.userUuid,
     isPublic: c.isPublic, special: c.special ?? null, currentPosition: c.currentPosition, importStatus: c.importStatus,
     createdAt: c.createdAt, updatedAt: c.updatedAt,
   };

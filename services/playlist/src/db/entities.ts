@@ -36,6 +36,7 @@ export const CrateEntity = defineEntity({
   properties: {
     id: p.integer().primary().autoincrement(),
     crateUuid: p.uuid().unique(),
+    crateShortId: p.string().unique(),
     userUuid: p.uuid(),
     crateName: p.string(),
     description: p.string(),

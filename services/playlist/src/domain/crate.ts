@@ -6,6 +6,7 @@ export type ImportStatus = 'IN_PROGRESS' | 'FAILED' | 'COMPLETE';
 export interface Crate {
   id: number;
   crateUuid: string;
+  crateShortId: string;
   crateName: string;
   description: string;
   userUuid: string;

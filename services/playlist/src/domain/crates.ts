@@ -15,7 +15,7 @@ import {
 import { moveItem, shuffle } from './positions.js';
 import { MUSIC_PROVIDERS, type Song } from './song.js';
 
-export type CrateRef = { crateUuid: string } | { special: SpecialCrateKind };
+export type CrateRef = { crateUuid: string } | { crateShortId: string } | { special: SpecialCrateKind };
 
 /** A song to add: a catalogue id, or a provider's song described in full. */
 export type SongToAdd =
@@ -46,6 +46,7 @@ export class Crates {
 
   async resolve(ref: CrateRef, caller: string): Promise<Crate> {
     if ('special' in ref) return this.crates.special(caller, ref.special);
+    if ('crateShortId' in ref) return assertReadable(await this.crates.byShortId(ref.crateShortId), caller);
     return assertReadable(await this.crates.byUuid(ref.crateUuid), caller);
   }
 
@@ -72,6 +73,10 @@ export class Crates {
 
   listPublic(userUuid: string, page: { limit: number; offset: number }) {
     return this.crates.listByUser(userUuid, { publicOnly: true, ...page });
+  }
+
+  listAllPublic(page: { limit: number; offset: number }) {
+    return this.crates.listPublic(page);
   }
 
   async update(ref: CrateRef, caller: string, changes: { crateName?: string; description?: string; isPublic?: boolean }): Promise<Crate> {

@@ -23,6 +23,7 @@ const IMPORT: Record<Crate['importStatus'], ImportStatus> = {
 export function toCrateRef(ref: CrateRefMessage | undefined): CrateRef {
   if (ref?.special === SpecialCrate.SPECIAL_CRATE_QUEUE) return { special: 'queue' };
   if (ref?.special === SpecialCrate.SPECIAL_CRATE_LIKES) return { special: 'likes' };
+  if (ref?.crateShortId) return { crateShortId: ref.crateShortId };
   if (!ref?.crateUuid) throw badRequest('crate is required');
   return { crateUuid: ref.crateUuid };
 }
@@ -47,6 +48,7 @@ export function toSongToAdd(song: SongToAddMessage): SongToAdd {
 export function toCrateMessage(crate: Crate): CrateMessage {
   return {
     crateUuid: crate.crateUuid,
+    crateShortId: crate.crateShortId,
     crateName: crate.crateName,
     description: crate.description,
     userUuid: crate.userUuid,

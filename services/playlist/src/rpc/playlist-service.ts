@@ -37,6 +37,11 @@ export function playlistServiceHandlers(deps: {
       const { crates: list, total } = await crates.listPublic(req.userUuid, page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
+    listPublicCrates: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const { crates: list, total } = await crates.listAllPublic(page(req));
+      return { crates: list.map(toCrateMessage), total };
+    }),
     getCrate: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.resolve(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
     })),
