@@ -1,39 +1,51 @@
-// `npm run bench`: read and login throughput of the REST paths, against a bare
-// baseline, in one run on this machine.
+// `npm run bench`: throughput and latency of the user REST paths (session and
+// profile reads, logins) against a bare baseline, in one run on this machine.
+// BENCHMARKS.md records the runs and explains the numbers.
 //
 // Starts the dev profile's PostgreSQL/Redis/Kafka (shared; left running), then
-// its own user service (gRPC :50151) and BFF (:8180) exactly as `npm start`
-// does (telemetry preload, no exporter) but on a database of their own
-// (spinroom_user_bench), and the baseline (scripts/bench/baseline-server.ts,
-// fastify + pg, :8181). Drives each scenario with autocannon (warm-up, then a
-// measured window), prints a markdown table for BENCHMARKS.md and stops every
-// process it started.
+// its own user service (gRPC :50151) and BFF (:8180) the way `npm start` does
+// (startServiceProcess: telemetry preload, no exporter; LOG_LEVEL=warn) but on
+// a database of their own (spinroom_user_bench), and the baseline
+// (scripts/bench/baseline-server.ts: fastify + pg, :8181). Other upstreams of
+// the BFF are not started, as the measured paths only reach the user service.
+// Each scenario gets a warm-up, then a measured window: closed loop with
+// autocannon, or a fixed rate with scripts/bench/open-loop.ts. Prints a
+// markdown table to paste into BENCHMARKS.md and stops every process it started.
 //
-// Knobs (environment): BENCH_CONNECTIONS (50), BENCH_WARMUP_S (3),
+// Knobs (environment): BENCH_CONNECTIONS (50), BENCH_WARMUP_S (5),
 // BENCH_DURATION_S (12), BENCH_BFF_PORT (8180), BENCH_USER_GRPC_PORT (50151),
-// BENCH_BASELINE_PORT (8181), BENCH_ONLY (comma-separated scenario ids),
-// BENCH_CPU_PROF=<dir> (write V8 CPU profiles of the BFF and user service).
-import { spawn } from 'node:child_process';
+// BENCH_BASELINE_PORT (8181), BENCH_FIXED_RATE (200: req/s offered in the
+// session@rate and profile@rate scenarios), BENCH_QUIET_WAIT_S (30: how long a run may wait
+// for other work on the machine to finish), BENCH_ONLY (scenario ids in the order to run:
+// baseline,session,profile,session@rate,profile@rate,login),
+// BENCH_CPU_PROF=<dir> (V8 CPU profiles of the BFF and user service under <dir>/bff,
+// <dir>/user; summarise with scripts/bench/profile-summary.ts).
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startCpuWindow, postgresPids, type CpuGroup, type CpuReport } from './bench/cpu.js';
+import { openLoop, percentile } from './bench/open-loop.js';
+import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
+import { bffConfig } from '../bff/src/config.js';
 import { databaseUrl, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const connections = num('BENCH_CONNECTIONS', 50);
-const warmupSeconds = num('BENCH_WARMUP_S', 3);
+const warmupSeconds = num('BENCH_WARMUP_S', 5);
 const durationSeconds = num('BENCH_DURATION_S', 12);
 const ports = {
   bff: num('BENCH_BFF_PORT', 8180),
   userGrpc: num('BENCH_USER_GRPC_PORT', 50151),
   baseline: num('BENCH_BASELINE_PORT', 8181),
+  unusedGrpc: num('BENCH_UNUSED_GRPC_PORT', 50159),
 };
+const fixedRate = num('BENCH_FIXED_RATE', 200);
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const LOAD_GENERATOR = 'load generator';
 const TARGET = { percentOfBaseline: 40, p99Ms: 50 };
 const benchUser = { email: 'bench@spinroom.local', password: 'bench-password-7f3a', nickname: 'Bench' };
 
@@ -86,6 +98,17 @@ function startBaseline(env: Record<string, string>) {
   };
 }
 
+/** The commit the code was measured at, and whether the working tree differed from it. */
+function gitRevision(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return 'unknown revision';
+  }
+}
+
 async function json(res: Response): Promise<any> {
   const text = await res.text();
   try {
@@ -93,6 +116,19 @@ async function json(res: Response): Promise<any> {
   } catch {
     return text;
   }
+}
+
+async function waitForUserPaths(bff: string, timeoutMs: number, exitedEarly: () => string | undefined): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const early = exitedEarly();
+    if (early) throw new Error(early);
+    const res = await fetch(`${bff}/api/user-service/auth/session`, { headers: { authorization: 'Bearer not-a-token' } }).catch(() => undefined);
+    await res?.arrayBuffer();
+    if (res?.status === 401) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the BFF's user paths did not become ready within ${timeoutMs / 1000}s`);
 }
 
 /** One account, made through the REST sign-up path (or logged into on a re-run). */
@@ -115,6 +151,8 @@ interface Scenario {
   body?: string;
   /** Compared against the baseline's throughput. */
   restRead?: boolean;
+  /** A fixed offered rate in req/s (scripts/bench/open-loop.ts); unset = closed loop, as fast as answered. */
+  rate?: number;
 }
 
 interface Outcome {
@@ -130,8 +168,24 @@ interface Outcome {
   cpu: CpuReport;
 }
 
-function cannon(s: Scenario, seconds: number): Promise<autocannon.Result> {
-  return autocannon({
+type Measured = Omit<Outcome, 'scenario' | 'cpu'>;
+
+/** Closed loop (autocannon: each connection sends its next request when answered), or a fixed rate. */
+async function load(s: Scenario, seconds: number): Promise<Measured> {
+  if (s.rate) {
+    const r = await openLoop({ url: s.url, method: s.method, headers: s.headers, body: s.body, rate: s.rate, seconds, connections });
+    return {
+      rps: r.ok / r.durationSeconds,
+      p50: percentile(r.latencies, 50),
+      p99: percentile(r.latencies, 99),
+      max: r.latencies.at(-1) ?? 0,
+      ok: r.ok,
+      non2xx: r.non2xx,
+      errors: r.errors,
+      timeouts: r.timeouts,
+    };
+  }
+  const r = await autocannon({
     url: s.url,
     method: s.method ?? 'GET',
     headers: s.headers,
@@ -140,22 +194,7 @@ function cannon(s: Scenario, seconds: number): Promise<autocannon.Result> {
     duration: seconds,
     timeout: 10,
   });
-}
-
-async function run(s: Scenario, cpuGroups: CpuGroup[]): Promise<Outcome> {
-  // One request first: a scenario that answers errors would measure nothing.
-  const probe = await fetch(s.url, { method: s.method ?? 'GET', headers: s.headers, body: s.body });
-  if (!probe.ok) throw new Error(`${s.label}: ${probe.status} ${JSON.stringify(await json(probe))}`);
-  await probe.arrayBuffer().catch(() => undefined);
-
-  process.stdout.write(`${s.label}: warm-up ${warmupSeconds}s, `);
-  await cannon(s, warmupSeconds);
-  process.stdout.write(`measuring ${durationSeconds}s at ${connections} connections... `);
-  const endCpu = startCpuWindow(cpuGroups);
-  const r = await cannon(s, durationSeconds);
-  const cpu = endCpu();
-  const outcome: Outcome = {
-    scenario: s,
+  return {
     rps: r['2xx'] / r.duration,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -164,27 +203,74 @@ async function run(s: Scenario, cpuGroups: CpuGroup[]): Promise<Outcome> {
     non2xx: r.non2xx,
     errors: r.errors,
     timeouts: r.timeouts,
-    cpu,
   };
-  console.log(`${fmt(outcome.rps)} req/s, p50 ${outcome.p50} ms, p99 ${outcome.p99} ms`);
+}
+
+// The machine is shared: before each scenario, wait (within a budget for the
+// whole run) until other work leaves it mostly idle. Our idle servers use ~1%.
+let quietBudgetMs = num('BENCH_QUIET_WAIT_S', 30) * 1000;
+async function waitForQuietMachine(): Promise<void> {
+  const maxBusyPercent = 15;
+  let busy = await machineBusyOver(1000);
+  if (busy <= maxBusyPercent) return;
+  process.stdout.write(`(machine ${Math.round(busy)}% busy with other work; waiting up to ${Math.round(quietBudgetMs / 1000)}s) `);
+  while (busy > maxBusyPercent && quietBudgetMs > 0) {
+    quietBudgetMs -= 1000;
+    busy = await machineBusyOver(1000);
+  }
+  if (busy > maxBusyPercent) process.stdout.write(`(still ${Math.round(busy)}% busy; measuring anyway) `);
+}
+
+async function run(s: Scenario, cpuGroups: CpuGroup[]): Promise<Outcome> {
+  // One request first: a scenario that answers errors would measure nothing.
+  const probe = await fetch(s.url, { method: s.method ?? 'GET', headers: s.headers, body: s.body });
+  if (!probe.ok) throw new Error(`${s.label}: ${probe.status} ${JSON.stringify(await json(probe))}`);
+  await probe.arrayBuffer().catch(() => undefined);
+
+  await waitForQuietMachine();
+  process.stdout.write(`${s.label}: warm-up ${warmupSeconds}s, `);
+  await load(s, warmupSeconds);
+  process.stdout.write(
+    `measuring ${durationSeconds}s ${s.rate ? `at a fixed ${s.rate} req/s (up to ${connections} connections)` : `at ${connections} connections`}... `,
+  );
+  const endCpu = startCpuWindow(cpuGroups);
+  const measured = await load(s, durationSeconds);
+  const outcome: Outcome = { scenario: s, ...measured, cpu: endCpu() };
+  console.log(`${fmt(outcome.rps)} req/s, p50 ${ms(outcome.p50)} ms, p99 ${ms(outcome.p99)} ms`);
   return outcome;
 }
 
+const fail = (message: string): never => {
+  throw new Error(message);
+};
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ms = (n: number) => fmt(n, n < 10 ? 1 : 0);
 
-function markdown(outcomes: Outcome[], baseline: Outcome | undefined, started: Date, cpuNames: string[]): string {
+/** Cores busy with anything but our processes: kernel networking, Kafka, Redis, other people's work. */
+function otherCores(o: Outcome, cpuNames: string[]): number {
+  const ours = cpuNames.reduce((sum, n) => sum + (o.cpu.cores[n] ?? 0), 0);
+  return Math.max(0, (o.cpu.machineBusyPercent / 100) * availableParallelism() - ours);
+}
+
+function markdown(outcomes: Outcome[], baseline: Outcome | undefined, started: Date, cpuNames: string[], revision: string): string {
   const lines: string[] = [];
   lines.push(
     `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')}, \`npm run bench\`, ${connections} connections, ` +
       `${warmupSeconds}s warm-up + ${durationSeconds}s measured per scenario, Node ${process.version}, ` +
-      `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB.`,
+      `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+      `code at ${revision}; PASSWORD_HASH_CONCURRENCY ${process.env.PASSWORD_HASH_CONCURRENCY ?? `unset (= ${availableParallelism()})`}` +
+      `${process.env.OTEL_SDK_DISABLED === 'true' ? '; **telemetry disabled (OTEL_SDK_DISABLED=true), a diagnostic run**' : ''}.`,
     '',
-    '| scenario | req/s (2xx) | % of baseline | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+    '| scenario | req/s (2xx) | % of baseline | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target | other work on the machine (cores) |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|',
   );
   for (const o of outcomes) {
-    const pct = baseline && o.scenario.restRead ? (100 * o.rps) / baseline.rps : undefined;
-    const target = o.scenario.restRead
+    const pct = baseline && o.scenario.restRead && !o.scenario.rate ? (100 * o.rps) / baseline.rps : undefined;
+    const target = o.scenario.rate
+      ? o.p99 < TARGET.p99Ms
+        ? `p99 < ${TARGET.p99Ms} ms met`
+        : `**p99 >= ${TARGET.p99Ms} ms**`
+      : o.scenario.restRead
       ? pct !== undefined && pct >= TARGET.percentOfBaseline && o.p99 < TARGET.p99Ms
         ? 'met'
         : `**missed** (${[
@@ -197,20 +283,26 @@ function markdown(outcomes: Outcome[], baseline: Outcome | undefined, started: D
         ? '(reference)'
         : 'n/a';
     lines.push(
-      `| ${o.scenario.label} | ${fmt(o.rps)} | ${pct === undefined ? '' : `${fmt(pct)}%`} | ${o.p50} | ${o.p99} | ${o.max} | ` +
-        `${o.ok} | ${o.non2xx} | ${o.errors} | ${o.timeouts} | ${target} |`,
+      `| ${o.scenario.label} | ${fmt(o.rps)} | ${pct === undefined ? '' : `${fmt(pct)}%`} | ${ms(o.p50)} | ${ms(o.p99)} | ${ms(o.max)} | ` +
+        `${o.ok} | ${o.non2xx} | ${o.errors} | ${o.timeouts} | ${target} | ${fmt(otherCores(o, cpuNames), 2)} |`,
     );
   }
   lines.push(
     '',
     'CPU during each measured window (cores kept busy; the machine has ' + availableParallelism() + '):',
     '',
-    `| scenario | machine busy | ${cpuNames.join(' | ')} |`,
-    `|---|--:|${cpuNames.map(() => '--:').join('|')}|`,
+    `| scenario | CPU ms per request (server side) | machine busy (user/sys/irq/steal %) | ${cpuNames.join(' | ')} | everything else |`,
+    `|---|--:|--:|${cpuNames.map(() => '--:').join('|')}|--:|`,
   );
   for (const o of outcomes) {
+    const m = o.cpu.machine;
+    // Kernel networking, Kafka, Redis, and whatever else runs on the machine meanwhile.
+    const other = otherCores(o, cpuNames);
+    // CPU time the servers (BFF, service, baseline, PostgreSQL) spent per answered request.
+    const serverCores = cpuNames.filter((n) => n !== LOAD_GENERATOR).reduce((sum, n) => sum + (o.cpu.cores[n] ?? 0), 0);
+    const msPerRequest = o.rps > 0 ? (1000 * serverCores) / o.rps : 0;
     lines.push(
-      `| ${o.scenario.label} | ${fmt(o.cpu.machineBusyPercent)}% | ${cpuNames.map((n) => fmt(o.cpu.cores[n] ?? 0, 2)).join(' | ')} |`,
+      `| ${o.scenario.label} | ${fmt(msPerRequest, 2)} | ${fmt(o.cpu.machineBusyPercent)}% (${[m.user, m.system, m.softirq, m.steal].map((v) => fmt(v)).join('/')}) | ${cpuNames.map((n) => fmt(o.cpu.cores[n] ?? 0, 2)).join(' | ')} | ${fmt(other, 2)} |`,
     );
   }
   return lines.join('\n');
@@ -221,11 +313,12 @@ async function main(): Promise<void> {
   const infra = infraUp('dev');
   const signingKey = ensureSigningKey('dev');
   await Promise.all(Object.values(ports).map(assertPortFree));
+  const revision = gitRevision();
 
   const dbUrl = databaseUrl(infra, 'spinroom_user_bench');
   const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
   const profiling = (name: string): Record<string, string> =>
-    cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir} --cpu-prof-name=${name}.cpuprofile` } : {};
+    cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, name)}` } : {}; // one file per thread
 
   const user = startServiceProcess('user', 'services/user/src/main.ts', {
     ...common,
@@ -240,6 +333,13 @@ async function main(): Promise<void> {
     ...profiling('bff'),
     PORT: String(ports.bff),
     HTTP_HOST: '127.0.0.1',
+    // The other upstreams the BFF's config requires (PLAYLIST_ADDR, ...) are not
+    // started: no benchmarked path calls them, and grpc-js connects lazily.
+    ...Object.fromEntries(
+      Object.keys(bffConfig)
+        .filter((key) => key.endsWith('_ADDR'))
+        .map((key) => [key, `127.0.0.1:${ports.unusedGrpc}`]),
+    ),
     USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
   });
   children.push({ name: bff.name, pid: bff.child.pid, stop: bff.stop });
@@ -247,8 +347,12 @@ async function main(): Promise<void> {
     [user, bff].map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : '')).find(Boolean);
 
   const bffUrl = `http://127.0.0.1:${ports.bff}`;
-  // The user service creates and migrates its database before it listens.
-  await waitForHttp(`${bffUrl}/readyz`, 120_000, exitedEarly);
+  // Not /readyz: it waits for every upstream (playlist, upload, ...), and only the
+  // user service is started. Ready for us = the BFF verifies tokens with the user
+  // service's key (a bad token gets 401, not 503). The user service creates and
+  // migrates its database before it listens.
+  await waitForHttp(`${bffUrl}/healthz`, 60_000, exitedEarly);
+  await waitForUserPaths(bffUrl, 120_000, exitedEarly);
   const account = await benchAccount(bffUrl);
 
   const baseline = startBaseline({ DATABASE_URL: dbUrl, PORT: String(ports.baseline) });
@@ -261,7 +365,7 @@ async function main(): Promise<void> {
   const postmasterPidFile = join(localDir, 'dev/postgres/data/postmaster.pid');
   const postmasterPid = existsSync(postmasterPidFile) ? Number(readFileSync(postmasterPidFile, 'utf8').split('\n')[0]) : undefined;
   const cpuGroups: CpuGroup[] = [
-    { name: 'load generator', pids: () => [process.pid] },
+    { name: LOAD_GENERATOR, pids: () => [process.pid] },
     { name: 'BFF', pids: () => [bff.child.pid!] },
     { name: 'user service', pids: () => [user.child.pid!] },
     { name: 'baseline', pids: () => [baseline.pid!] },
@@ -273,25 +377,35 @@ async function main(): Promise<void> {
     { id: 'baseline', label: 'baseline: fastify + pg, same row', url: `${baselineUrl}/user/${account.userUuid}` },
     { id: 'session', label: 'GET /api/user-service/auth/session', url: `${bffUrl}/api/user-service/auth/session`, headers: bearer, restRead: true },
     { id: 'profile', label: 'GET /api/user-service/users/profile', url: `${bffUrl}/api/user-service/users/profile`, headers: bearer, restRead: true },
+    // Latency below saturation: the same reads at a fixed rate, evenly spaced.
+    ...(['session', 'profile'] as const).map((id) => ({
+      id: `${id}@rate`,
+      label: `GET /api/user-service/${id === 'session' ? 'auth/session' : 'users/profile'} at ${fixedRate} req/s`,
+      url: `${bffUrl}/api/user-service/${id === 'session' ? 'auth/session' : 'users/profile'}`,
+      headers: bearer,
+      rate: fixedRate,
+    })),
     {
       id: 'login',
-      label: 'POST /api/user-service/auth/login',
+      label: 'POST /api/user-service/auth/login (correct password)',
       url: `${bffUrl}/api/user-service/auth/login`,
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
     },
-  ].filter((s) => !only || only.includes(s.id)) as Scenario[];
+  ] as Scenario[];
+  const chosen = only ? only.map((id) => scenarios.find((s) => s.id === id) ?? fail(`unknown scenario ${id}`)) : scenarios;
 
   console.log(`\nBenchmarking as ${account.userUuid} (${benchUser.email}).`);
   const outcomes: Outcome[] = [];
-  for (const scenario of scenarios) outcomes.push(await run(scenario, cpuGroups));
+  for (const scenario of chosen) outcomes.push(await run(scenario, cpuGroups));
 
   const table = markdown(
     outcomes,
     outcomes.find((o) => o.scenario.id === 'baseline'),
     started,
     cpuGroups.map((g) => g.name),
+    revision,
   );
   console.log(`\n${table}\n`);
 }

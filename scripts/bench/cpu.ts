@@ -35,13 +35,17 @@ export function postgresPids(postmasterPid: number): number[] {
   return pids;
 }
 
-/** Busy and total jiffies of the whole machine (all cores), from /proc/stat. */
-function machineTicks(): { busy: number; total: number } {
+/** Jiffies of the whole machine (all cores) by kind, from /proc/stat's first line. */
+function machineTicks() {
   const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
-  const values = line.trim().split(/\s+/).slice(1).map(Number);
-  const total = values.reduce((a, b) => a + b, 0);
-  const idle = (values[3] ?? 0) + (values[4] ?? 0); // idle + iowait
-  return { busy: total - idle, total };
+  // user nice system idle iowait irq softirq steal (guest counts are included in user)
+  const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  const total = user + nice + system + idle + iowait + irq + softirq + steal;
+  return { busy: total - idle - iowait, total, user: user + nice, system, softirq: irq + softirq, steal };
 }
 
 export interface CpuGroup {
@@ -51,8 +55,10 @@ export interface CpuGroup {
 }
 
 export interface CpuReport {
-  /** Share of the whole machine in use, 0-100 (100 = every core busy). */
+  /** Share of the whole machine in use, 0-100 (100 = every core busy), including steal. */
   machineBusyPercent: number;
+  /** The same, split by kind: user, system (kernel on behalf of processes), irq+softirq (loopback networking), steal (the hypervisor). */
+  machine: { user: number; system: number; softirq: number; steal: number };
   /** Cores each group kept busy on average (1.0 = one core fully). */
   cores: Record<string, number>;
 }
@@ -84,8 +90,22 @@ export function startCpuWindow(groups: CpuGroup[]): () => CpuReport {
       }
       cores[group.name] = used / elapsed;
     }
-    const busy = machineNow.busy - machine.busy;
     const total = machineNow.total - machine.total;
-    return { machineBusyPercent: total > 0 ? (100 * busy) / total : 0, cores };
+    const pct = (key: 'busy' | 'user' | 'system' | 'softirq' | 'steal') =>
+      total > 0 ? (100 * (machineNow[key] - machine[key])) / total : 0;
+    return {
+      machineBusyPercent: pct('busy'),
+      machine: { user: pct('user'), system: pct('system'), softirq: pct('softirq'), steal: pct('steal') },
+      cores,
+    };
   };
+}
+
+/** Share (0-100) of the whole machine busy over the next `ms` milliseconds. */
+export async function machineBusyOver(ms: number): Promise<number> {
+  const start = machineTicks();
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  const end = machineTicks();
+  const total = end.total - start.total;
+  return total > 0 ? (100 * (end.busy - start.busy)) / total : 0;
 }

@@ -12,7 +12,7 @@ import {
   PublicKeyCache,
   startGrpcServer,
 } from '@spinroom/platform';
-import type { UploadServiceConfig } from './config.js';
+import { objectStoreSettings, type UploadServiceConfig } from './config.js';
 import { PgJobQueue } from './db/job-queue.js';
 import { openUploadDatabase } from './db/orm.js';
 import { PgSongStore } from './db/song-store.js';
@@ -23,6 +23,8 @@ import { FfmpegProbe } from './media/probe.js';
 import { FfmpegTranscoder, type Transcoder } from './media/transcoder.js';
 import { uploadServiceHandlers } from './rpc/upload-service.js';
 import { LocalFolderStore } from './storage/local-folder-store.js';
+import type { ObjectStore } from './storage/object-store.js';
+import { S3Store } from './storage/s3-store.js';
 import { ScratchSpace } from './storage/scratch.js';
 import { TranscodeWorker } from './transcoding/worker.js';
 
@@ -37,6 +39,7 @@ export async function startUploadService(
   config: UploadServiceConfig,
   options: { relay?: boolean; transcoder?: Transcoder } = {},
 ): Promise<RunningUploadService> {
+  const storage = objectStoreSettings(config); // before anything opens: a half-set S3 config is a ConfigError
   const logger = createLogger('upload');
   const orm = await openUploadDatabase(config.DATABASE_URL, logger);
   const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
@@ -49,7 +52,12 @@ export async function startUploadService(
   const relay = new OutboxRelay(orm, producer, logger, { intervalMs: config.OUTBOX_POLL_MS });
   if (options.relay !== false) relay.start();
 
-  const objects = new LocalFolderStore(join(config.UPLOAD_STORAGE_DIR, 'objects'));
+  let s3: S3Store | undefined;
+  const objects: ObjectStore = storage.kind === 's3' ? (s3 = new S3Store(storage)) : new LocalFolderStore(storage.root);
+  logger.info(
+    storage.kind === 's3' ? { objectStore: 's3', bucket: storage.bucket, endpoint: storage.endpoint, keyPrefix: storage.keyPrefix } : { objectStore: 'local', root: storage.root },
+    'object store',
+  );
   const scratch = new ScratchSpace(join(config.UPLOAD_STORAGE_DIR, 'work'));
   await scratch.init();
   let worker: TranscodeWorker | undefined;
@@ -113,6 +121,7 @@ export async function startUploadService(
       await relay.stop();
       await producer.disconnect();
       await orm.close();
+      s3?.destroy();
     },
   };
 }

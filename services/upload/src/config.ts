@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
-import { env } from '@spinroom/platform';
+import { join, resolve } from 'node:path';
+import { ConfigError, env } from '@spinroom/platform';
 import { z } from 'zod';
 
 const positiveInt = () => z.coerce.number().int().positive();
@@ -15,6 +15,32 @@ export const uploadServiceConfig = {
   JWT_ISSUER: z.string().min(1).default('spinroom'),
   /** Root of the local-folder object store (originals, HLS output) and of the scratch space. */
   UPLOAD_STORAGE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '../../../.local/uploads')),
+  /**
+   * S3-compatible object store: set a bucket and originals and HLS output go
+   * there instead of `<UPLOAD_STORAGE_DIR>/objects` (the scratch space stays
+   * local). See `objectStoreSettings` for how the variables combine.
+   */
+  UPLOAD_S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be an S3 bucket name (3-63 of a-z 0-9 . -)')
+    .optional(),
+  /** The S3-compatible service's URL (MinIO, R2, Ceph...); unset: AWS S3 in UPLOAD_S3_REGION. */
+  UPLOAD_S3_ENDPOINT: env.url(['http', 'https']).optional(),
+  /** Signing region (us-east-1 when unset). */
+  UPLOAD_S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as eu-west-1').optional(),
+  UPLOAD_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  UPLOAD_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /** Path-style addressing (`<endpoint>/<bucket>/<key>`); default true with an endpoint, false without. */
+  UPLOAD_S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0'], 'must be true or false')
+    .transform((v) => v === 'true' || v === '1')
+    .optional(),
+  /** Prepended to every object key, to share a bucket (`spinroom/` -> `spinroom/hls/<id>/...`). */
+  UPLOAD_S3_KEY_PREFIX: z
+    .string()
+    .transform((v) => (v.endsWith('/') ? v : `${v}/`))
+    .pipe(z.string().regex(/^([a-z0-9][a-z0-9._-]*\/)+$/i, 'must be folder names of a-z 0-9 . _ - separated by /'))
+    .optional(),
   /** Largest accepted file, in bytes (50 MB). */
   UPLOAD_MAX_BYTES: positiveInt().default(50 * 1024 * 1024),
   /** Signs the short-lived tokens in HLS key URIs (HMAC-SHA256). */
@@ -44,3 +70,46 @@ export const uploadServiceConfig = {
 };
 
 export type UploadServiceConfig = z.infer<z.ZodObject<typeof uploadServiceConfig>>;
+
+export type ObjectStoreSettings =
+  | { kind: 'local'; root: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      forcePathStyle: boolean;
+      credentials?: { accessKeyId: string; secretAccessKey: string };
+      keyPrefix: string;
+    };
+
+/**
+ * Which object store the config asks for. A bucket means S3 (credentials from
+ * the two key variables, or when both are unset the SDK's default chain:
+ * AWS_* variables, profiles, instance roles); no UPLOAD_S3_* at all means the
+ * local folder. Anything half-set is a ConfigError naming what is missing.
+ */
+export function objectStoreSettings(config: UploadServiceConfig): ObjectStoreSettings {
+  const issues: string[] = [];
+  const s3Set = (Object.keys(config) as Array<keyof UploadServiceConfig>).filter((name) => name.startsWith('UPLOAD_S3_') && config[name] !== undefined);
+  if (s3Set.length > 0 && !config.UPLOAD_S3_BUCKET) issues.push(`UPLOAD_S3_BUCKET: is required when ${s3Set.join(', ')} ${s3Set.length > 1 ? 'are' : 'is'} set`);
+  if (config.UPLOAD_S3_ACCESS_KEY_ID !== undefined && config.UPLOAD_S3_SECRET_ACCESS_KEY === undefined) {
+    issues.push('UPLOAD_S3_SECRET_ACCESS_KEY: is required when UPLOAD_S3_ACCESS_KEY_ID is set');
+  }
+  if (config.UPLOAD_S3_SECRET_ACCESS_KEY !== undefined && config.UPLOAD_S3_ACCESS_KEY_ID === undefined) {
+    issues.push('UPLOAD_S3_ACCESS_KEY_ID: is required when UPLOAD_S3_SECRET_ACCESS_KEY is set');
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  if (!config.UPLOAD_S3_BUCKET) return { kind: 'local', root: join(config.UPLOAD_STORAGE_DIR, 'objects') };
+  return {
+    kind: 's3',
+    bucket: config.UPLOAD_S3_BUCKET,
+    region: config.UPLOAD_S3_REGION ?? 'us-east-1',
+    ...(config.UPLOAD_S3_ENDPOINT ? { endpoint: config.UPLOAD_S3_ENDPOINT } : {}),
+    forcePathStyle: config.UPLOAD_S3_FORCE_PATH_STYLE ?? config.UPLOAD_S3_ENDPOINT !== undefined,
+    ...(config.UPLOAD_S3_ACCESS_KEY_ID && config.UPLOAD_S3_SECRET_ACCESS_KEY
+      ? { credentials: { accessKeyId: config.UPLOAD_S3_ACCESS_KEY_ID, secretAccessKey: config.UPLOAD_S3_SECRET_ACCESS_KEY } }
+      : {}),
+    keyPrefix: config.UPLOAD_S3_KEY_PREFIX ?? '',
+  };
+}

@@ -40,8 +40,9 @@ export class LocalFolderStore implements ObjectStore {
   }
 
   async exists(key: string): Promise<boolean> {
+    const path = this.path(key); // an invalid key throws, as in every other call
     try {
-      return (await stat(this.path(key))).isFile();
+      return (await stat(path)).isFile();
     } catch {
       return false;
     }

@@ -1,7 +1,7 @@
 /**
  * Where originals and HLS output are kept, by key (`originals/<id>`,
  * `hls/<id>/index.m3u8`, ...). The local-folder implementation serves one
- * machine; an S3-compatible one would implement the same five calls.
+ * machine; `S3Store` keeps the same keys in an S3-compatible bucket.
  */
 export interface ObjectStore {
   /** Stores a local file under a key (moving it when it can), replacing what was there. */
