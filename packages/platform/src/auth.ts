@@ -66,10 +66,16 @@ export class TokenIssuer {
  * `alg: none` and HMAC tokens made with the public key as secret are refused.
  */
 export class TokenVerifier {
+  // Every request carries its token through the BFF and a service: each
+  // checks it, and an RS256 check costs more than the rest of a read. A token
+  // that verified once is remembered until it expires (bounded, oldest out).
+  private readonly verified = new Map<string, { caller: Caller; expiresAtMs: number }>();
+
   private constructor(
     private readonly publicKey: KeyObject,
     private readonly keyId: string,
     private readonly issuer: string,
+    private readonly cacheSize = 10_000,
   ) {}
 
   static async fromPem(publicKeyPem: string, options: { issuer: string }) {
@@ -80,6 +86,13 @@ export class TokenVerifier {
 
   /** The caller a bearer token proves, or a 401. */
   async verify(token: string): Promise<Caller> {
+    const known = this.verified.get(token);
+    if (known && known.expiresAtMs > Date.now()) return known.caller;
+    if (known) this.verified.delete(token);
+    return this.verifySignature(token);
+  }
+
+  private async verifySignature(token: string): Promise<Caller> {
     try {
       const { payload, protectedHeader } = await jwtVerify(token, this.publicKey, {
         algorithms: [ALG],
@@ -90,7 +103,10 @@ export class TokenVerifier {
       const role = payload.role as Role;
       if (!ROLES.includes(role)) throw new Error('unknown role');
       const capabilities = Array.isArray(payload.capabilities) ? payload.capabilities.map(String) : [];
-      return { userUuid: payload.sub!, role, kind: kindOfRole(role), capabilities, token };
+      const caller: Caller = { userUuid: payload.sub!, role, kind: kindOfRole(role), capabilities, token };
+      if (this.verified.size >= this.cacheSize) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, { caller, expiresAtMs: payload.exp! * 1000 });
+      return caller;
     } catch {
       throw unauthorized();
     }

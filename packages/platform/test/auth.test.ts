@@ -50,6 +50,15 @@ describe('RS256 access tokens', () => {
     await expect(verifier.verify(`${unsigned}.${hmac}`)).rejects.toMatchObject({ status: 401 });
   });
 
+  it('remembers a verified token only until it expires', async () => {
+    const shortLived = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 1 });
+    const token = await shortLived.sign({ sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'user', capabilities: [] });
+    expect((await verifier.verify(token)).userUuid).toBe('6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d');
+    expect((await verifier.verify(token)).userUuid).toBe('6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d'); // from the cache
+    await new Promise((r) => setTimeout(r, 2_100));
+    await expect(verifier.verify(token)).rejects.toMatchObject({ status: 401 });
+  });
+
   it('refuses expired tokens, other issuers and malformed headers', async () => {
     const expired = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: -10 });
     await expect(verifier.verify(await expired.sign({ sub: 'x', role: 'user', capabilities: [] }))).rejects.toMatchObject({ status: 401 });
