@@ -6,7 +6,7 @@ import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { AlwaysOffSampler, BatchSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** The instrumentations every Spinroom process runs with. */
 export function instrumentations() {
@@ -29,14 +29,19 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
   if (process.env.OTEL_EXPORTER_OTLP_ENDPOINT || process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) {
     spanProcessors.push(new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }));
   }
-  // With nowhere to send spans, record none: context (and the trace ids in
-  // logs) still propagates, but spans cost nothing. OTEL_TRACES_SAMPLER overrides.
+  // With nowhere to send spans, record none, but keep a tracer provider: spans
+  // still get ids, so context propagates and logs carry trace ids, at no cost.
+  // OTEL_TRACES_SAMPLER overrides.
   const recordNothing = spanProcessors.length === 0 && !process.env.OTEL_TRACES_SAMPLER;
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? options.serviceName,
-    spanProcessors,
-    instrumentations: instrumentations(),
+    spanProcessors: recordNothing ? [new NoopSpanProcessor()] : spanProcessors,
     ...(recordNothing ? { sampler: new AlwaysOffSampler() } : {}),
+    // Metrics and OTel logs are off until they have somewhere to go (the SDK's
+    // defaults would push OTLP to localhost:4318): logs are pino's, on stdout.
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: instrumentations(),
   });
   sdk.start();
   return sdk;
