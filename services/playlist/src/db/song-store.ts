@@ -32,24 +32,37 @@ export class PgSongStore {
   }
 
   /**
-   * Ranked search over playable songs: full-text matches (names weigh most)
-   * and trigram similarity, so typos and partial words still find a song.
+   * Ranked search over playable songs. Words and substrings first (full-text
+   * rank, names weighing most, plus trigram similarity), both served by GIN
+   * indexes; only when they fill less than the page does trigram similarity
+   * alone (the costly, typo-tolerant part) look further.
    */
   async search(query: string, options: { limit: number; offset: number; includeExplicit: boolean }): Promise<Song[]> {
     const em = this.orm.em.fork();
     const q = query.trim().toLowerCase();
-    const rows = await em.execute<{ id: number }[]>(
-      `select "id" from (
-         select "id", ts_rank("search_vector", websearch_to_tsquery('simple', ?)) * 2 + similarity("search_text", ?) as score
-         from "song"
-         where "status" <> 'UNVERIFIED' and (? or not "explicit")
-           and ("search_vector" @@ websearch_to_tsquery('simple', ?) or "search_text" % ? or "search_text" like ?)
-       ) ranked order by score desc, "id" limit ? offset ?`,
-      [q, q, options.includeExplicit, q, q, `%${escapeLike(q)}%`, options.limit, options.offset],
+    const wanted = options.offset + options.limit;
+    const playable = `"status" <> 'UNVERIFIED' and (? or not "explicit")`;
+    const exact = await em.execute<{ id: number }[]>(
+      `select "id" from "song"
+       where ${playable} and ("search_vector" @@ websearch_to_tsquery('simple', ?) or "search_text" like ?)
+       order by ts_rank("search_vector", websearch_to_tsquery('simple', ?)) * 2 + similarity("search_text", ?) desc, "id"
+       limit ?`,
+      [options.includeExplicit, q, `%${escapeLike(q)}%`, q, q, wanted],
     );
-    const songs = await this.findByIds(rows.map((r) => r.id), em);
+    let ids = exact.map((r) => r.id);
+    if (ids.length < wanted) {
+      const fuzzy = await em.execute<{ id: number }[]>(
+        `select "id" from "song"
+         where ${playable} and "search_text" % ? ${ids.length > 0 ? 'and "id" not in (?)' : ''}
+         order by similarity("search_text", ?) desc, "id" limit ?`,
+        [options.includeExplicit, q, ...(ids.length > 0 ? [ids] : []), q, wanted - ids.length],
+      );
+      ids = [...ids, ...fuzzy.map((r) => r.id)];
+    }
+    ids = ids.slice(options.offset, wanted);
+    const songs = await this.findByIds(ids, em);
     const byId = new Map(songs.map((s) => [s.id, s]));
-    return rows.flatMap((r) => byId.get(r.id) ?? []);
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   async list(limit: number, offset: number): Promise<{ songs: Song[]; total: number }> {
