@@ -55,6 +55,11 @@ describe('song data from outside catalogues through the BFF (Spotify stand-in)',
     const unknown = await call('POST', `${P}/api/v1/track-import`, { body: { musicProvider: 'spotify', providerId: '0000000000000000000000' } });
     expect(unknown).toMatchObject({ status: 404, body: { message: "Sorry, this song is not in our catalog and can't be imported" } });
 
+    const byLink = await call('GET', `${P}/song-data/${encodeURIComponent('https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=x')}`);
+    expect(byLink).toMatchObject({ status: 200, body: { id: data.body.id, isrc: 'GBDUW0000053' } });
+    expect((await call('GET', `${P}/song-data/${encodeURIComponent('https://example.com/x')}`)).body.message).toBe('This link does not point at a music service');
+    expect((await call('GET', `${P}/song-data/${encodeURIComponent('https://www.deezer.com/track/1')}`)).body.message).toBe('Songs cannot be looked up from this kind of link yet');
+
     const albums = await call('GET', `${P}/albums/service/all-albums?take=100`);
     expect(albums.body.albums).toContainEqual(expect.objectContaining({ name: 'Discovery', artistName: 'Daft Punk', songCount: 1 }));
   });

@@ -60,6 +60,15 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       songDataJson((await playlists.getSongData({ musicProvider: params.musicProvider, providerSongId: params.providerSongId, country: query.country ?? '' })).song),
   });
   route(deps, {
+    method: 'get', path: '/api/playlist-service/song-data/{link}',
+    summary: 'The song a shared link points at (URL-encoded; Spotify, Apple Music, YouTube), catalogued; only tracks with an ISRC',
+    tags, auth: 'caller', errors: [404, 502, 503],
+    params: z.object({ link: z.string().min(1).max(2048) }),
+    query: z.object({ country: z.string().length(2).optional() }),
+    response: SongDataSchema,
+    handler: async ({ params, query }) => songDataJson((await playlists.getSongDataByLink({ link: params.link, country: query.country ?? '' })).song),
+  });
+  route(deps, {
     method: 'post', path: '/api/playlist-service/api/v1/track-import',
     summary: 'Catalogue a song from the first provider that knows it (sevenDigital, soundCloudPublic, spotify, apple, uploadService)',
     tags, auth: 'caller', status: 201, errors: [404, 502],

@@ -4,12 +4,16 @@ import type { NewSong, PgSongStore } from '../db/song-store.js';
 import type { MusicProviders } from '../providers/index.js';
 import type { ProviderTrack } from '../providers/provider.js';
 import { SONG_NOT_FOUND } from './crates.js';
+import { isMusicLink, parseTrackLink } from './links.js';
 import type { Song } from './song.js';
 
 /** Spec 002: the providers an import may use, in the order tried. */
 export const IMPORT_ORDER = ['sevenDigital', 'soundCloudPublic', 'spotify', 'apple', 'uploadService'] as const;
 export const NO_IMPORT_PROVIDER = 'Sorry, this song does not have any supported music providers to import from';
 export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't be imported";
+export const NOT_A_MUSIC_LINK = 'This link does not point at a music service';
+export const LINK_NOT_SUPPORTED = 'Songs cannot be looked up from this kind of link yet';
+export const NO_ISRC_AT_LINK = 'No track with an ISRC was found at this link';
 
 /** A provider's track as a catalogue song to be (a track that is not catalogued yet). */
 export function fromProviderTrack(track: ProviderTrack): NewSong {
@@ -57,6 +61,16 @@ export class SongData {
     }
     const track = await this.provider(provider).track(providerSongId, { country });
     if (!track) throw notFound(SONG_NOT_FOUND);
+    return this.catalogue(track);
+  }
+
+  /** Spec 002: a shared track link is accepted only when its track has an ISRC. */
+  async fromLink(link: string, country?: string): Promise<Song> {
+    if (!isMusicLink(link)) throw badRequest(NOT_A_MUSIC_LINK);
+    const target = parseTrackLink(link);
+    if (!target) throw badRequest(LINK_NOT_SUPPORTED);
+    const track = await this.provider(target.provider).track(target.providerSongId, { country });
+    if (!track?.isrc) throw notFound(NO_ISRC_AT_LINK);
     return this.catalogue(track);
   }
 

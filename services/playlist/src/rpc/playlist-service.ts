@@ -138,6 +138,11 @@ export function playlistServiceHandlers(deps: {
       ctx.requireCaller();
       return { song: toSongMessage(await songData.songData(req.musicProvider, req.providerSongId, req.country || undefined)) };
     }),
+    getSongDataByLink: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (req.link.length > 2048) throw badRequest('link must be at most 2048 characters');
+      return { song: toSongMessage(await songData.fromLink(req.link, req.country || undefined)) };
+    }),
     importTrack: unary(async (req, ctx) => {
       ctx.requireCaller();
       return { song: toSongMessage(await songData.importTrack(req.musicProviders, req.country || undefined)) };
