@@ -30,7 +30,7 @@ import { openLoop, percentile } from './bench/open-loop.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
 import { databaseUrl, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
-import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const connections = num('BENCH_CONNECTIONS', 50);
@@ -83,19 +83,7 @@ function startBaseline(env: Record<string, string>) {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    name: 'baseline',
-    pid: child.pid,
-    child,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  return { ...managed('baseline', child), pid: child.pid };
 }
 
 /** The commit the code was measured at, and whether the working tree differed from it. */

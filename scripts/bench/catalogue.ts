@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
+import { apiClient } from '../lib/http.js';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
 
@@ -23,17 +24,6 @@ const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-pass
 const children: ServiceProcess[] = [];
 const stopAll = () => Promise.all(children.reverse().map((c) => c.stop()));
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
-
-async function call(method: string, url: string, token?: string, body?: unknown): Promise<any> {
-  const res = await fetch(url, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, any>;
-  if (!res.ok && res.status !== 403) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return { status: res.status, ...json };
-}
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
@@ -60,10 +50,11 @@ async function main() {
     }),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;
+  const call = apiClient(bff);
   await waitForHttp(`${bff}/readyz`, 120_000, () => children.map((c) => (c.child.exitCode !== null ? `${c.name} exited` : '')).find(Boolean));
 
-  await call('POST', `${bff}/api/user-service/users/sign-up`, undefined, account);
-  const { accessToken: token } = await call('POST', `${bff}/api/user-service/auth/login`, undefined, account);
+  await call('POST', '/api/user-service/users/sign-up', undefined, account, [403]); // 403: made by an earlier run
+  const { accessToken: token } = await call('POST', `/api/user-service/auth/login`, undefined, account);
 
   // Upload to verified, for a 3-minute song (MP3, 128 kb/s, about 2.9 MB).
   const dir = join(localDir, 'dev', 'bench');
@@ -79,10 +70,10 @@ async function main() {
     form.append('artistName', 'Bench');
     form.append('file', new Blob([bytes], { type: 'audio/mpeg' }), 'three-minutes.mp3');
     const started = performance.now();
-    const { songId } = await call('POST', `${bff}/api/upload-service/upload/song`, token, form);
+    const { songId } = await call('POST', `/api/upload-service/upload/song`, token, form);
     accepted.push(performance.now() - started);
     for (;;) {
-      const song = await call('GET', `${bff}/api/upload-service/songs/${songId}`, token);
+      const song = await call('GET', `/api/upload-service/songs/${songId}`, token);
       if (song.status === 'VERIFIED') break;
       if (song.status === 'VERIFICATION_ERROR') throw new Error('transcoding failed');
       await new Promise((r) => setTimeout(r, 50));
@@ -98,9 +89,9 @@ async function main() {
       const n = start + k;
       return { musicProvider: 'spotify', songId: `bench-${n}`, trackName: `${pick(n)} ${pick(n * 7 + 3)} ${n}`, artistName: `Artist ${pick(n * 3)} ${n % 97}`, duration: 120 + (n % 200) };
     });
-    const added = await call('POST', `${bff}/api/playlist-service/crate/special/likes/songs`, token, { songs });
+    const added = await call('POST', `/api/playlist-service/crate/special/likes/songs`, token, { songs });
     if (!added.songs) throw new Error('could not fill the catalogue');
-    await call('POST', `${bff}/api/playlist-service/crate/special/likes/songs/clear`, token);
+    await call('POST', `/api/playlist-service/crate/special/likes/songs/clear`, token);
   }
   const queries = ['velvet morning', 'neon', 'glass fire', 'ocean dream 12', 'artist echo', 'nigth city'];
   const result = await autocannon({

@@ -22,6 +22,11 @@ export function startServiceProcess(name: string, entry: string, env: Record<str
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
   }
+  return managed(name, child);
+}
+
+/** A child process with a `stop()` that sends SIGTERM, and SIGKILL after 10 s. */
+export function managed(name: string, child: ChildProcess): ServiceProcess {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     name,

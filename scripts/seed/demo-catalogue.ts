@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { apiClient } from '../lib/http.js';
 import { generateDemoSongs, songBlob } from './demo-songs.js';
 
 export const DEMO_CRATE_NAME = 'Spinroom demo songs';
@@ -15,16 +16,7 @@ interface Json {
  */
 export async function seedDemoCatalogue(options: { baseUrl: string; email: string; password: string; workDir: string; log: (line: string) => void }) {
   const { baseUrl, log } = options;
-  const call = async (method: string, path: string, token?: string, body?: unknown): Promise<Json> => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body instanceof FormData || body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await res.json()) as Json;
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json.message)}`);
-    return json;
-  };
+  const call = apiClient(baseUrl);
 
   const { accessToken: token } = await call('POST', '/api/user-service/auth/login', undefined, { email: options.email, password: options.password });
   const mine = (await call('GET', '/api/upload-service/songs?limit=100', token)).songs as Json[];

@@ -26,8 +26,10 @@ export interface RunningPlaylistService {
   stop(): Promise<void>;
 }
 
-/** Composition root: config -> dependencies -> gRPC server. */
-/** `providers` defaults to the outside catalogues configured in the environment. */
+/**
+ * Composition root: config -> dependencies -> gRPC server and upload-events
+ * consumer. `providers` defaults to the outside catalogues configured in the environment.
+ */
 export async function startPlaylistService(
   config: PlaylistServiceConfig,
   options: { providers?: MusicProviders } = {},
