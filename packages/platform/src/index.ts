@@ -13,4 +13,5 @@ export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';
 export * from './lifecycle.js';
 export * from './public-key-cache.js';
+export * from './service-token.js';
 export * from './grpc/health.js';
