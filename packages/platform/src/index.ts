@@ -2,6 +2,7 @@ export * from './auth.js';
 export * from './config.js';
 export * from './context.js';
 export * from './errors.js';
+export * from './feed.js';
 export * from './logging.js';
 export * from './redis.js';
 export * from './db/orm.js';
