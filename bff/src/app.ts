@@ -14,12 +14,14 @@ import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
+import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
 import { usersRoutes } from './routes/user/users.js';
 
 export interface Upstreams {
   users: UserClient;
   playlists: PlaylistClient;
   uploads: UploadClient;
+  rooms: RoomClient;
 }
 
 /**
@@ -66,6 +68,7 @@ export function createApp(options: {
   crateRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
   catalogueRoutes(deps, upstreams.playlists);
+  roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -10,6 +10,7 @@ export const bffConfig = {
   USER_ADDR: env.address(),
   PLAYLIST_ADDR: env.address(),
   UPLOAD_ADDR: env.address(),
+  ROOM_ADDR: env.address(),
   /** Largest song upload, in bytes; enforced while the file streams to the upload service. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
   JWT_ISSUER: z.string().min(1).default('spinroom'),

@@ -1,15 +1,20 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import type { Consumer } from 'kafkajs';
 import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, createLogger, dropDatabase, PublicKeyCache } from '@spinroom/platform';
+import { randomUUID } from 'node:crypto';
+import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
+import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
+import type { LiveRoomPort } from '../../services/room/src/domain/live-room-port.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
@@ -57,6 +62,8 @@ export interface TestPlatform {
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
   grpc: { user: string; playlist: string; upload: string };
+  /** The room service (its domain, for tests that look past the REST paths) and its database. */
+  room: { databaseUrl: string; service: RunningRoomService };
   stop(): Promise<void>;
 }
 
@@ -74,6 +81,8 @@ export interface PlatformOptions {
    * credentials); every provider is off when left out.
    */
   providerEnv?: NodeJS.ProcessEnv;
+  /** The live engine's port for the room service (none: nobody present, nothing played). */
+  live?: LiveRoomPort;
 }
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
@@ -122,12 +131,27 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ...options.upload,
   });
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
+  const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
+  const roomService = await startRoomService(
+    {
+      DATABASE_URL: roomDatabaseUrl,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 0,
+      USER_ADDR: `127.0.0.1:${running.port}`,
+      JWT_ISSUER: 'spinroom',
+      OUTBOX_POLL_MS: 100,
+      LOG_LEVEL: 'silent',
+    },
+    { live: options.live },
+  );
+  const rooms = createGrpcClient(RoomServiceClient, `127.0.0.1:${roomService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const app = createApp({
     config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-    upstreams: { users, playlists, uploads },
+    upstreams: { users, playlists, uploads, rooms },
     verifier: () => keys.verifier,
     ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
   });
@@ -140,12 +164,16 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
     grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}` },
+    room: { databaseUrl: roomDatabaseUrl, service: roomService },
     async stop() {
       keys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       users.close();
       playlists.close();
       uploads.close();
+      rooms.close();
+      await roomService.stop();
+      await dropDatabase(roomDatabaseUrl);
       await uploadService.stop();
       await dropDatabase(uploadDatabaseUrl);
       rmSync(uploadStorageDir, { recursive: true, force: true });
@@ -185,6 +213,13 @@ export async function api(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
+let issuer: TokenIssuer | undefined;
+/** A token signed with the test platform's key, for roles sign-up cannot give (admin, moderator), for a new user unless `sub` is given. */
+export async function signedToken(role: Role, sub: string = randomUUID()): Promise<string> {
+  issuer ??= await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 3600 });
+  return issuer.sign({ sub, role, capabilities: [] });
+}
+
 let counter = 0;
 /** An email no other test uses. */
 export function freshEmail(): string {
@@ -209,4 +244,34 @@ export function usePlatform(options: PlatformOptions = {}) {
     /** The running platform (inside tests). */
     platform: () => platform,
   };
+}
+
+export interface SeenMessage {
+  key: string;
+  headers: Record<string, string>;
+  value: Buffer;
+}
+
+/**
+ * Reads a topic from the start with a consumer group of its own, as another
+ * service would, for the enclosing describe block; answers what it has seen so far.
+ */
+export function useTopic(topic: string): SeenMessage[] {
+  const seen: SeenMessage[] = [];
+  let consumer: Consumer;
+  beforeAll(async () => {
+    const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'e2e', logger: createLogger('e2e', { level: 'silent' }) });
+    consumer = kafka.consumer(`e2e-${randomUUID()}`);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        seen.push({ key: message.key!.toString(), headers: headersToRecord(message.headers), value: message.value! });
+      },
+    });
+  });
+  afterAll(async () => {
+    await consumer.disconnect();
+  });
+  return seen;
 }
