@@ -17,17 +17,20 @@ const grpcPorts = {
   user: process.env.USER_GRPC_PORT ?? '50051',
   playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
   upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
+  room: process.env.ROOM_GRPC_PORT ?? '50054',
 };
 
 const infra = infraUp('dev');
 const signingKey = ensureSigningKey('dev');
 const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+// Services trade it with the user service for their own short-lived tokens.
+const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
 const userEnv = {
   ...common,
+  ...serviceSecret,
   DATABASE_URL: databaseUrl(infra, 'spinroom_user'),
   GRPC_PORT: grpcPorts.user,
   JWT_PRIVATE_KEY: signingKey.pem,
-  SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
 };
 
 console.log('Seeding the demo admin...');
@@ -54,13 +57,23 @@ const services: ServiceProcess[] = [
     HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
     TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
   }),
+  startServiceProcess('room', 'services/room/src/main.ts', {
+    ...common,
+    ...serviceSecret,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
+    GRPC_PORT: grpcPorts.room,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
+  }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
+    ...serviceSecret,
     PORT: port,
     HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
     UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
+    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
 ];
