@@ -90,4 +90,131 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
       listener.versions.forEach((v, i) => i > 0 && expect(v).toBe(listener.versions[i - 1]! + 1));
     }
   });
+
+  it('skips on the DJ or a moderator, refuses others, and stops the song when the playing DJ leaves', async () => {
+    const owner = await person();
+    const dj = await person();
+    const fan = await person();
+    const { uuid } = await room(owner.token, { numberOfDjs: 2 });
+    await queue(dj.token, 'S1', 'S2', 'S3');
+    const d = await join(dj, uuid);
+    const f = await join(fan, uuid);
+    const o = await join(owner, uuid);
+    await expect(f.action('skipSong')).rejects.toBe('Nothing is playing right now.');
+    await d.action('addDj');
+    await f.until((s) => playing(s) === 'S1');
+    await expect(f.action('skipSong')).rejects.toBe('You are not allowed to do that in this room.');
+    await d.action('skipSong');
+    await f.until((s) => playing(s) === 'S2', 'S2 after the DJ skipped');
+    await o.action('skipSong');
+    await f.until((s) => playing(s) === 'S3', 'S3 after the owner skipped');
+    // The DJ steps down mid-song: the song stops and, with nobody left on stage, the room is silent.
+    await d.action('removeDj');
+    await f.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
+    expect(f.plays.at(-1)).toBeNull();
+    // Unknown actions and bad params are refused with a reason.
+    await expect(f.action('fly')).rejects.toBe('Unknown action: fly');
+    await expect(f.action('voteOnSong', { songVotes: { like: 'yes' } })).rejects.toMatch(/songVotes.like/);
+  });
+
+  it('seats the waitlist when the stage frees up and lets a DJ leave after their next song', async () => {
+    const owner = await person();
+    const [x, y] = [await person(), await person()];
+    const { uuid } = await room(owner.token, { numberOfDjs: 1 });
+    await queue(x.token, 'X1', 'X2');
+    await queue(y.token, 'Y1');
+    const lx = await join(x, uuid);
+    const ly = await join(y, uuid);
+    await lx.action('addDj');
+    await expect(ly.action('addDj')).rejects.toBe('The stage is full. Join the waitlist to take the next free seat.');
+    await ly.action('joinWaitlist');
+    await lx.until((s) => s.waitlist?.[0] === y.uuid, 'waitlist');
+    await lx.action('leaveAfterSong', { enabled: true });
+    await ly.until((s) => playing(s) === 'Y1' && s.djs.map((d: Json) => d.uuid).join() === y.uuid, 'Y on stage after X stepped down');
+    expect(ly.state.waitlist).toEqual([]);
+  });
+
+  it('takes a kicked listener and a banned DJ out of the room mid-song, and keeps the banned one out', async () => {
+    const owner = await person();
+    const dj = await person();
+    const fan = await person();
+    const { uuid, slug } = await room(owner.token);
+    await queue(dj.token, 'K1', 'K2');
+    const d = await join(dj, uuid);
+    const f = await join(fan, uuid);
+    const o = await join(owner, uuid, { bff: 1 });
+    await d.action('addDj');
+    await o.until((s) => playing(s) === 'K1');
+
+    const kicked = await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, { token: owner.token, body: { userUuid: fan.uuid, slug } });
+    expect(kicked.status).toBe(201);
+    await eventually(async () => (f.kicked ? true : undefined));
+    expect(f.named('kickedFromRoom')[0].message.params).toEqual({ reason: 'kicked' });
+    await o.until((s) => !s.allUserData[fan.uuid] && !s.allUsers.some((u: Json) => u.uuid === fan.uuid), 'the kicked fan gone');
+    await expect(FeedListener.join(platform().baseUrl, fan.token, fan.uuid, uuid)).rejects.toBe('You were removed from this room, please try again later');
+
+    const banned = await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'banned' } });
+    expect(banned.status).toBe(201);
+    await o.until((s) => s.djs.length === 0 && s.nowPlaying === null && !s.allUserData[dj.uuid], 'the banned DJ gone and the song stopped');
+    expect(d.kicked).toBe(true);
+    await expect(FeedListener.join(platform().baseUrl, dj.token, dj.uuid, uuid)).rejects.toMatch(/banned/i);
+  });
+
+  it('asks for the password of a password room', async () => {
+    const owner = await person();
+    const guest = await person();
+    const { uuid } = await room(owner.token, { type: 'PRIVATE', password: 'open sesame' });
+    await expect(FeedListener.join(platform().baseUrl, guest.token, guest.uuid, uuid)).rejects.toBe('This room requires a password');
+    await expect(FeedListener.join(platform().baseUrl, guest.token, guest.uuid, uuid, 'wrong')).rejects.toBe('Wrong room password');
+    const inside = await join(guest, uuid, { password: 'open sesame' });
+    expect(inside.state.settings).toMatchObject({ uuid, isPasswordProtected: true });
+    expect(inside.state.settings.password).toBeUndefined();
+  });
+
+  it('lets a user go only after the grace period without any connection', async () => {
+    const owner = await person();
+    const walker = await person();
+    const { uuid } = await room(owner.token);
+    const o = await join(owner, uuid);
+    const w1 = await join(walker, uuid);
+    const w2 = await join(walker, uuid, { bff: 1 });
+    w1.close();
+    // Another connection of theirs is still open: they stay.
+    await new Promise((r) => setTimeout(r, 900));
+    expect(o.state.allUserData[walker.uuid]).toBeDefined();
+    w2.close();
+    await o.until((s) => !s.allUserData[walker.uuid], 'userLeft after the grace period');
+    expect(o.named('userLeft')).toHaveLength(1);
+  });
+
+  it('resets a connection that misses a patch; the client rejoins and carries on', async () => {
+    const owner = await person();
+    const { uuid } = await room(owner.token);
+    const first = await join(owner, uuid);
+    // A frame from the future: this connection missed versions, so its state cannot be trusted.
+    const { createRedis, encodeFeedFrame, feedChannel, roomMessageJson } = await import('@spinroom/platform');
+    const redis = createRedis(process.env.REDIS_URL!);
+    const future = first.version + 5;
+    await redis.publish(feedChannel(uuid), encodeFeedFrame({ kind: 's', version: future, userUuid: '', json: roomMessageJson({ roomUuid: uuid, sentAt: Date.now(), message: { name: 'votedOnSong', statePatch: [] }, version: future }) }));
+    redis.disconnect();
+    await eventually(async () => (first.reset ? true : undefined));
+    const again = await join(owner, uuid);
+    expect(again.state.allUsers.map((u: Json) => u.uuid)).toEqual([owner.uuid]);
+  });
+
+  it('loses nothing when the room service restarts mid-song', async () => {
+    const owner = await person();
+    const dj = await person();
+    const { uuid } = await room(owner.token);
+    await queue(dj.token, 'R1', 'R2');
+    const d = await join(dj, uuid);
+    const o = await join(owner, uuid);
+    await d.action('addDj');
+    await o.until((s) => playing(s) === 'R1');
+    await platform().restartRoomService();
+    await o.until((s) => playing(s) === 'R2', 'the clock advanced after the restart');
+    await o.action('voteOnSong', { songVotes: { like: true } });
+    await o.until((s) => s.voteCounts.likes === 1);
+    o.versions.forEach((v, i) => i > 0 && expect(v).toBe(o.versions[i - 1]! + 1));
+  });
 });

@@ -278,13 +278,13 @@ class FeedConnection implements FrameListener {
       if (parsed.startsWith('primus::pong::')) this.missedPongs = 0;
       return;
     }
+    if (!this.withinBudget()) {
+      if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
+      return this.respond(undefined, { error: TOO_MANY });
+    }
     const message = ClientMessage.safeParse(parsed);
     if (!message.success) return this.respond(undefined, { error: 'Malformed message' });
     const { event, messageId, params } = message.data;
-    if (!this.withinBudget()) {
-      if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
-      return this.respond(messageId, { error: TOO_MANY });
-    }
     try {
       if (event === 'action') await this.action(messageId, params ?? {});
       else if (event === 'detailsView') {

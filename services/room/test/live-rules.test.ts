@@ -205,3 +205,20 @@ describe('live room rules', () => {
     expect(live.checkAfk(touched, { now: 70_000, graceMs: 10_000 })).toBeNull();
   });
 });
+
+describe('feed messages of a change', () => {
+  it('sends a change that stops the song as its own message, then playedSong', async () => {
+    const { splitSongChange } = await import('../src/live/live-store.js');
+    let room = roomWith({}, user('a'), user('b'));
+    room = live.addDj(room, 'a', song('a1'), false, 0).room;
+    room = live.advance(room, { now: 0, queues: { a: [song('a1')] } })!.room;
+    room = live.voteOnSong(room, 'b', { like: true }, 1).room;
+    const t = live.removeDj(room, 'a', 'a', 2);
+    const messages = splitSongChange(t.name, jsonpatch.compare(room.client, t.room.client));
+    expect(messages.map((m) => m.name)).toEqual(['removedDj', 'playedSong']);
+    let state = structuredClone(room.client);
+    for (const m of messages) state = jsonpatch.applyPatch(state, m.statePatch, true, false).newDocument;
+    expect(state).toEqual(t.room.client);
+    expect(splitSongChange('votedOnSong', [])).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import { encodeFeedFrame, feedChannel, roomMessageJson, type Redis } from '@spinroom/platform';
-import jsonpatch from 'fast-json-patch';
+import jsonpatch, { type Operation } from 'fast-json-patch';
 import type { StatelessMessage } from '../domain/live/transitions.js';
 import type { LiveRoom } from '../domain/live/state.js';
 
@@ -61,12 +61,13 @@ export class LiveStore {
     input: { name: string; stateless?: StatelessMessage[]; due: number | null; now: number },
   ): Promise<{ version: number; patched: boolean } | null> {
     const patch = jsonpatch.compare(previous?.room.client ?? {}, next.client);
-    const version = (previous?.version ?? 0) + (patch.length > 0 ? 1 : 0);
+    let version = previous?.version ?? 0;
     const frames: string[] = [];
-    if (patch.length > 0) {
+    for (const message of splitSongChange(input.name, patch)) {
+      version += 1;
       frames.push(encodeFeedFrame({
         kind: 's', version, userUuid: '',
-        json: roomMessageJson({ roomUuid: next.roomUuid, sentAt: input.now, message: { name: input.name, statePatch: patch }, version }),
+        json: roomMessageJson({ roomUuid: next.roomUuid, sentAt: input.now, message, version }),
       }));
     }
     for (const message of input.stateless ?? []) frames.push(statelessFrame(next.roomUuid, message, input.now));
@@ -74,7 +75,7 @@ export class LiveStore {
       SAVE, 3, liveKeys.room(next.roomUuid), liveKeys.clock, feedChannel(next.roomUuid),
       String(previous?.rev ?? 0), JSON.stringify(next), String(version), input.due === null ? '' : String(input.due), next.roomUuid, ...frames,
     )) as number;
-    return result < 0 ? null : { version, patched: patch.length > 0 };
+    return result < 0 ? null : { version, patched: frames.length > 0 };
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
@@ -169,6 +170,23 @@ export class LiveStore {
     } while (cursor !== '0');
     return uuids;
   }
+}
+
+/** What a song change touches: the song, its votes and the DJ's count. */
+const SONG_PATHS = /^\/(nowPlaying|voteCounts|vibeMeter|songsRemainingForDj)(\/|$)|^\/allUserData\/[^/]+\/songVotes(\/|$)/;
+
+/**
+ * A change that also starts or stops a song travels as two messages: its own
+ * (e.g. `removedDj`), then `playedSong` with the song's part, since clients
+ * learn of every change of `nowPlaying` from `playedSong` (ROOM-FEED.md).
+ * The two parts touch different paths, so applying them in turn equals the whole.
+ */
+export function splitSongChange(name: string, patch: Operation[]): Array<{ name: string; statePatch: Operation[] }> {
+  if (patch.length === 0) return [];
+  if (name === 'playedSong' || !patch.some((op) => op.path === '/nowPlaying' || op.path.startsWith('/nowPlaying/'))) return [{ name, statePatch: patch }];
+  const song = patch.filter((op) => SONG_PATHS.test(op.path));
+  const rest = patch.filter((op) => !SONG_PATHS.test(op.path));
+  return [...(rest.length > 0 ? [{ name, statePatch: rest }] : []), { name: 'playedSong', statePatch: song }];
 }
 
 function statelessFrame(roomUuid: string, message: StatelessMessage, now: number): string {

@@ -364,7 +364,10 @@ export function advance(current: LiveRoom, options: AdvanceOptions): Transition 
   for (let tries = room.client.djs.length; tries > 0 && room.client.djs.length > 0; tries -= 1) {
     const dj = room.client.djs[0]!;
     const pinned = room.server.pinnedNextSong.includes(dj.uuid);
-    const candidates = pinned && dj.nextSong ? [dj.nextSong] : afterRequeue(options.queues[dj.uuid] ?? [], dj.uuid === finished ? justPlayed : undefined);
+    const queue = options.queues[dj.uuid];
+    // A DJ seated by this very change (from the waitlist): their queue is read on the clock's next beat.
+    if (!(pinned && dj.nextSong) && queue === undefined) break;
+    const candidates = pinned && dj.nextSong ? [dj.nextSong] : afterRequeue(queue ?? [], dj.uuid === finished ? justPlayed : undefined);
     const playable = candidates.filter((s) => !playedRecently.has(songKey(s)));
     const song = playable[0];
     if (!song) {
