@@ -29,6 +29,7 @@ const userEnv = {
   DATABASE_URL: databaseUrl(infra, 'spinroom_user'),
   GRPC_PORT: grpcPorts.user,
   JWT_PRIVATE_KEY: signingKey.pem,
+  SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
 };
 
 console.log('Seeding the demo admin...');

@@ -21,6 +21,9 @@ import { startUploadService } from '../../services/upload/src/app.js';
 import type { UploadServiceConfig } from '../../services/upload/src/config.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 
+/** The client secret services present for a `service` token in tests. */
+export const TEST_SERVICE_SECRET = 'e2e-service-client-secret-0123456789abcdef';
+
 export interface TestUserService {
   databaseUrl: string;
   start(options?: { relay?: boolean }): Promise<RunningUserService>;
@@ -43,6 +46,7 @@ export function userServiceOnFreshDatabase(): TestUserService {
           JWT_ISSUER: 'spinroom',
           JWT_TTL_SECONDS: 3600,
           PASSWORD_HASH_CONCURRENCY: undefined,
+          SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
           OUTBOX_POLL_MS: 100,
           LOG_LEVEL: 'silent',
         },
@@ -56,6 +60,8 @@ export interface TestPlatform {
   databaseUrl: string;
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
+  /** The services' gRPC addresses, for tests that call them as another service would. */
+  grpc: { user: string; playlist: string; upload: string };
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
   stop(): Promise<void>;
@@ -157,6 +163,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
+    grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}` },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
     async stop() {
       keys.stop();

@@ -3,9 +3,10 @@ import { calculateJwkThumbprint, exportJWK, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from './errors.js';
 
 /** Roles of spec 000, plus guest: the `role` claim of an access token. */
-export const ROLES = ['globalModerator', 'admin', 'moderator', 'staff', 'promoter', 'user', 'superUser', 'bot', 'guest'] as const;
+/** `service` marks another Spinroom service calling on no user's request (see ServiceTokenSource). */
+export const ROLES = ['globalModerator', 'admin', 'moderator', 'staff', 'promoter', 'user', 'superUser', 'bot', 'guest', 'service'] as const;
 export type Role = (typeof ROLES)[number];
-export type CallerKind = 'user' | 'guest' | 'bot';
+export type CallerKind = 'user' | 'guest' | 'bot' | 'service';
 
 /** Who is calling, as proven by a verified access token. */
 export interface Caller {
@@ -25,7 +26,7 @@ export interface AccessClaims {
 }
 
 export function kindOfRole(role: Role): CallerKind {
-  return role === 'guest' ? 'guest' : role === 'bot' ? 'bot' : 'user';
+  return role === 'guest' || role === 'bot' || role === 'service' ? role : 'user';
 }
 
 const ALG = 'RS256';
@@ -49,14 +50,14 @@ export class TokenIssuer {
     return new TokenIssuer(privateKey, publicKeyPem, keyId, options.issuer, options.ttlSeconds);
   }
 
-  sign(claims: AccessClaims): Promise<string> {
+  sign(claims: AccessClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
     const { sub, ...rest } = claims;
     return new SignJWT({ ...rest, subscriptionId: claims.subscriptionId ?? null })
       .setProtectedHeader({ alg: ALG, kid: this.keyId, typ: 'JWT' })
       .setSubject(sub)
       .setIssuer(this.issuer)
       .setIssuedAt()
-      .setExpirationTime(`${this.ttlSeconds}s`)
+      .setExpirationTime(`${ttlSeconds}s`)
       .sign(this.privateKey);
   }
 }

@@ -19,6 +19,7 @@ import { migrations } from './db/migrations/index.js';
 import { UserEntity } from './db/user-entity.js';
 import { Accounts } from './domain/accounts.js';
 import { PasswordHasher } from './domain/passwords.js';
+import { ServiceTokens } from './domain/service-tokens.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
 
@@ -67,7 +68,7 @@ export async function startUserService(
       {
         name: 'spinroom.user.v1.UserService',
         definition: UserServiceService,
-        implementation: userServiceHandlers({ accounts, tokens, unary }),
+        implementation: userServiceHandlers({ accounts, tokens, serviceTokens: new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET), unary }),
       },
     ],
   });

@@ -13,6 +13,8 @@ export const userServiceConfig = {
   JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
   /** How many argon2id hashes may run at once (default: one per core). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().positive().optional(),
+  /** Shared secret other services present for a `service` token; service tokens are off without it. */
+  SERVICE_CLIENT_SECRET: z.string().min(32).optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
   LOG_LEVEL: env.logLevel(),
 };

@@ -1,5 +1,5 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { badRequest, notFound, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, isAppError, notFound, requireService, type createUnaryFactory } from '@spinroom/platform';
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongStore } from '../db/song-store.js';
 import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
@@ -7,6 +7,13 @@ import type { SongData } from '../domain/song-data.js';
 import { toCrateMessage, toCrateRef, toCrateSongMessage, toSongMessage, toSongToAdd } from './messages.js';
 
 const MAX_PAGE = 100;
+const QUEUE = { special: 'queue' as const };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+function userUuid(value: string): string {
+  if (!UUID.test(value)) throw badRequest('user_uuid must be a uuid');
+  return value;
+}
 
 function page(request: { limit: number; offset: number }, fallback = 20) {
   const limit = request.limit === 0 ? fallback : request.limit;
@@ -78,6 +85,22 @@ export function playlistServiceHandlers(deps: {
     setCurrentPosition: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.setCurrentPosition(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.currentPosition)),
     })),
+    getDjQueue: unary(async (req, ctx) => {
+      requireService(ctx.requireCaller());
+      const { entries } = await crates.entries(QUEUE, userUuid(req.userUuid), page({ limit: req.limit, offset: 0 }, 10));
+      return { songs: entries.map(toCrateSongMessage) };
+    }),
+    requeuePlayedSong: unary(async (req, ctx) => {
+      requireService(ctx.requireCaller());
+      try {
+        await crates.move(QUEUE, userUuid(req.userUuid), req.crateSongUuid, Number.MAX_SAFE_INTEGER);
+      } catch (error) {
+        // The DJ may have removed the song while it played: nothing to move.
+        if (!isAppError(error) || error.status !== 404) throw error;
+      }
+      const { entries } = await crates.entries(QUEUE, req.userUuid, { limit: 10, offset: 0 });
+      return { songs: entries.map(toCrateSongMessage) };
+    }),
     getSong: unary(async (req, ctx) => {
       ctx.requireCaller();
       const [song] = await songs.findBySongIds([req.songId]);

@@ -7,6 +7,7 @@ import {
 import { forbidden, type createUnaryFactory, type TokenIssuer } from '@spinroom/platform';
 import type { Accounts } from '../domain/accounts.js';
 import type { ProfilePatch } from '../domain/profiles.js';
+import type { ServiceTokens } from '../domain/service-tokens.js';
 import type { User } from '../domain/user.js';
 
 const KIND: Record<User['kind'], UserKind> = {
@@ -57,9 +58,10 @@ function toProfilePatch(request: UpdateOwnProfileRequest): ProfilePatch {
 export function userServiceHandlers(deps: {
   accounts: Accounts;
   tokens: TokenIssuer;
+  serviceTokens: ServiceTokens;
   unary: ReturnType<typeof createUnaryFactory>;
 }): UserServiceServer {
-  const { accounts, tokens, unary } = deps;
+  const { accounts, tokens, serviceTokens, unary } = deps;
   return {
     signUp: unary(async (request) => ({ grant: await accounts.signUp(request) })),
     logIn: unary(async (request) => ({ grant: await accounts.logIn(request) })),
@@ -85,5 +87,6 @@ export function userServiceHandlers(deps: {
       context.requireCaller();
       return { profiles: (await accounts.profiles(request.userUuids)).map(toProfileMessage) };
     }),
+    issueServiceToken: unary(async (request) => serviceTokens.issue(request.serviceName, request.clientSecret)),
   };
 }

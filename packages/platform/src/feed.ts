@@ -1,0 +1,65 @@
+/**
+ * The room feed's wire between the services that change a room (room, chat)
+ * and the BFF replicas that hold the sockets: one Redis channel per room,
+ * carrying frames the BFF forwards verbatim. A frame is a small routing header
+ * and the exact JSON text the sockets receive, so a message is serialized once
+ * per room, never once per socket:
+ *
+ *   <kind>|<version>|<userUuid>|<json>
+ *
+ * kind: `s` stateful (a patch producing `version`), `e` stateless to everyone,
+ * `u` stateless to one user's connections, `k` sent to one user whose
+ * connections then close (kicked), `r` sent to everyone, then every connection
+ * closes (room reset).
+ */
+
+export type FeedFrameKind = 's' | 'e' | 'u' | 'k' | 'r';
+
+export interface FeedFrame {
+  kind: FeedFrameKind;
+  /** The room version a stateful frame produces; 0 for the others. */
+  version: number;
+  /** The one user a `u` or `k` frame is for; empty otherwise. */
+  userUuid: string;
+  json: string;
+}
+
+export function feedChannel(roomUuid: string): string {
+  return `feed:room:${roomUuid}`;
+}
+
+export function encodeFeedFrame(frame: FeedFrame): string {
+  return `${frame.kind}|${frame.version}|${frame.userUuid}|${frame.json}`;
+}
+
+const KINDS = new Set(['s', 'e', 'u', 'k', 'r']);
+
+/** The frame, or undefined for anything malformed (dropped, never forwarded). */
+export function decodeFeedFrame(raw: string): FeedFrame | undefined {
+  const first = raw.indexOf('|');
+  const second = raw.indexOf('|', first + 1);
+  const third = raw.indexOf('|', second + 1);
+  if (first !== 1 || second < 0 || third < 0) return undefined;
+  const kind = raw[0]!;
+  const version = Number(raw.slice(first + 1, second));
+  if (!KINDS.has(kind) || !Number.isSafeInteger(version)) return undefined;
+  return { kind: kind as FeedFrameKind, version, userUuid: raw.slice(second + 1, third), json: raw.slice(third + 1) };
+}
+
+/** A server message to a room's sockets, in the original's envelope (ROOM-FEED.md). */
+export function roomMessageJson(input: {
+  roomUuid: string;
+  sentAt: number;
+  message: { name: string; statePatch: unknown[] } | { name: string; params: Record<string, unknown> };
+  version?: number;
+}): string {
+  return JSON.stringify({
+    context: 'user',
+    room: input.roomUuid,
+    from: 'server',
+    sentAt: input.sentAt,
+    messageId: input.version ?? 0,
+    message: input.message,
+    ...(input.version !== undefined ? { version: input.version } : {}),
+  });
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { decodeFeedFrame, encodeFeedFrame, feedChannel, roomMessageJson } from '../src/feed.js';
+
+describe('room feed frames', () => {
+  it('round-trips frames and keeps the JSON text exactly as published', () => {
+    const json = roomMessageJson({ roomUuid: 'r1', sentAt: 5, message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] }, version: 7 });
+    const raw = encodeFeedFrame({ kind: 's', version: 7, userUuid: '', json });
+    expect(decodeFeedFrame(raw)).toEqual({ kind: 's', version: 7, userUuid: '', json });
+    expect(JSON.parse(json)).toEqual({
+      context: 'user', room: 'r1', from: 'server', sentAt: 5, messageId: 7, version: 7,
+      message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] },
+    });
+    const toOne = encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
+    expect(decodeFeedFrame(toOne)).toEqual({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
+    expect(feedChannel('r1')).toBe('feed:room:r1');
+  });
+
+  it('refuses malformed frames', () => {
+    for (const raw of ['', 's', 's|1|', 'x|1||{}', 's|one||{}', 'ss|1||{}']) expect(decodeFeedFrame(raw)).toBeUndefined();
+  });
+});
