@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
+import { seedDemoRoom } from './seed/demo-room.js';
 
 const port = process.env.PORT ?? '8080';
 const admin = {
@@ -104,6 +105,13 @@ try {
   await stopAll(1);
 }
 
+let demoRoom: Awaited<ReturnType<typeof seedDemoRoom>> | undefined;
+try {
+  demoRoom = await seedDemoRoom({ baseUrl: `http://127.0.0.1:${port}`, email: admin.email, password: admin.password, log: (line) => console.log(`  ${line}`) });
+} catch (error) {
+  console.error(`Demo room not seeded: ${(error as Error).message}`);
+}
+
 console.log('Seeding the demo catalogue (synthesized songs, uploaded and transcoded like any other)...');
 let demo: Awaited<ReturnType<typeof seedDemoCatalogue>> | undefined;
 try {
@@ -121,7 +129,8 @@ try {
 console.log(`
 Spinroom is running at http://localhost:${port}
   API:        http://localhost:${port}/api/openapi.json
-  Demo admin: ${admin.email} / ${admin.password}${demo ? `
+  Demo admin: ${admin.email} / ${admin.password}${demoRoom ? `
+  Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})` : ''}${demo ? `
   Demo songs: ${demo.songs} in the public crate ${demo.crateUuid}
               (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)` : ''}
 Press Ctrl+C to stop.

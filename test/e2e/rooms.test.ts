@@ -343,6 +343,9 @@ describe('rooms through the BFF', () => {
       // Someone else's access is for services and administrators.
       await expect(ask(owner.token, member.uuid)).rejects.toMatchObject({ status: 403 });
       expect(await ask((await person('admin')).token, member.uuid, 'user')).toMatchObject({ canDj: true });
+      // The live engine and the chat service ask with a service token, naming the user's token role.
+      expect(await ask(await signedToken('service', 'live-engine'), member.uuid, 'guest')).toMatchObject({ canDj: false, highestRole: 'dj' });
+      expect((await client.getRoom({ room: { uuid: '', slug: room.slug, id: 0 } }, { token: await signedToken('service', 'chat') })).room?.uuid).toBe(room.uuid);
     } finally {
       client.close();
     }
