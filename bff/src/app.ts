@@ -11,6 +11,7 @@ import { authRoutes } from './routes/user/auth.js';
 import type { UserClient } from './routes/user/clients.js';
 import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
+import { recentSongRoutes } from './routes/playlist/recent-songs.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
@@ -68,6 +69,7 @@ export function createApp(options: {
   crateRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
   catalogueRoutes(deps, upstreams.playlists);
+  recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
   roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
 

@@ -48,7 +48,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     const owner = await person('Owner');
     const alice = await person('Alice');
     const bob = await person('Bob');
-    const { uuid } = await room(owner.token, { numberOfDjs: 2 });
+    const { uuid, slug } = await room(owner.token, { numberOfDjs: 2 });
     await queue(alice.token, 'A1', 'A2');
     await queue(bob.token, 'B1');
 
@@ -80,6 +80,20 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     // Each played song went to the end of its DJ's queue: Alice's has both, A1 behind A2 once A2 is next.
     const aliceQueue = await call('GET', QUEUE, { token: alice.token });
     expect(aliceQueue.body.songs.map((s: Json) => s.trackName).sort()).toEqual(['A1', 'A2']);
+
+    // Each play is recorded: recent songs (through room-events), played time, and the live state over REST.
+    const recent = await eventually(async () => {
+      const answer = await call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: bob.token });
+      return answer.body.songPlays?.length >= 3 ? answer.body : undefined;
+    });
+    const firstPlay = recent.songPlays.at(-1);
+    expect(firstPlay).toMatchObject({ djUuid: alice.uuid, voteCounts: { likes: 1, dislikes: 0, stars: 0 }, song: { trackName: 'A1' } });
+    expect(recent.songPlays.slice(-3).map((p: Json) => p.song.trackName)).toEqual(['A2', 'B1', 'A1']);
+    expect((await call('GET', `${ROOMS}/rooms/room-played-time/${slug}`, { token: bob.token })).body.playedSeconds).toBeGreaterThanOrEqual(3);
+    const live = await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: bob.token });
+    expect(live.body.djs.map((d: Json) => d.uuid).sort()).toEqual([alice.uuid, bob.uuid].sort());
+    expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: bob.token })).body.usersInRoomUuids.sort()).toEqual([alice.uuid, bob.uuid, owner.uuid].sort());
+    expect((await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: bob.token, body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} } })).status).toBe(403);
 
     // Each replica delivered the same versions, in the same order, with no gaps.
     await eventually(async () => (a.version === o.version && b.version === o.version ? true : undefined));

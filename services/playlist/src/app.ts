@@ -14,9 +14,11 @@ import type { PlaylistServiceConfig } from './config.js';
 import { PgCatalogueStore } from './db/catalogue-store.js';
 import { PgCrateStore } from './db/crate-store.js';
 import { openPlaylistDatabase } from './db/orm.js';
+import { PgSongPlayStore } from './db/song-play-store.js';
 import { PgSongStore } from './db/song-store.js';
 import { Crates } from './domain/crates.js';
 import { SongData } from './domain/song-data.js';
+import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { UPLOAD_EVENTS_TOPIC, uploadEventsHandler } from './events/upload-events.js';
 import { createProviders, type MusicProviders } from './providers/index.js';
 import { playlistServiceHandlers } from './rpc/playlist-service.js';
@@ -45,11 +47,17 @@ export async function startPlaylistService(
   const songs = new PgSongStore(orm, catalogue);
   const crates = new Crates(new PgCrateStore(orm), songs);
   const songData = new SongData(providers, songs, orm);
+  const plays = new PgSongPlayStore(orm);
   const kafka = new KafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'playlist', logger });
-  await kafka.ensureTopics([{ topic: UPLOAD_EVENTS_TOPIC }]);
+  await kafka.ensureTopics([{ topic: UPLOAD_EVENTS_TOPIC }, { topic: ROOM_EVENTS_TOPIC }]);
   const deadLetters = await kafka.producer();
+  const onUpload = uploadEventsHandler(songs);
+  const onRoom = roomEventsHandler(plays);
   const uploads = await startIdempotentConsumer({
-    kafka, orm, groupId: config.KAFKA_CONSUMER_GROUP, topics: [UPLOAD_EVENTS_TOPIC], handle: uploadEventsHandler(songs), deadLetters, logger,
+    kafka, orm, groupId: config.KAFKA_CONSUMER_GROUP, topics: [UPLOAD_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
+    // Event types name their topic (`upload.*`, `room.*`).
+    handle: (event, em) => (event.eventType.startsWith('room.') ? onRoom(event, em) : onUpload(event, em)),
+    deadLetters, logger,
   });
 
   const unary = createUnaryFactory({ verifier: () => keys.verifier, logger });
@@ -59,7 +67,7 @@ export async function startPlaylistService(
     logger,
     descriptorSetPath,
     services: [
-      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, catalogue, songData, unary }) },
+      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, catalogue, songData, plays, unary }) },
     ],
   });
 

@@ -1,6 +1,7 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { badRequest, isAppError, notFound, requireService, type createUnaryFactory } from '@spinroom/platform';
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
+import type { PgSongPlayStore } from '../db/song-play-store.js';
 import type { PgSongStore } from '../db/song-store.js';
 import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
 import type { SongData } from '../domain/song-data.js';
@@ -27,9 +28,10 @@ export function playlistServiceHandlers(deps: {
   songs: PgSongStore;
   catalogue: PgCatalogueStore;
   songData: SongData;
+  plays: PgSongPlayStore;
   unary: ReturnType<typeof createUnaryFactory>;
 }): PlaylistServiceServer {
-  const { crates, songs, catalogue, songData, unary } = deps;
+  const { crates, songs, catalogue, songData, plays, unary } = deps;
   return {
     createCrate: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.create(ctx.requireCaller().userUuid, req)),
@@ -100,6 +102,31 @@ export function playlistServiceHandlers(deps: {
       }
       const { entries } = await crates.entries(QUEUE, req.userUuid, { limit: 10, offset: 0 });
       return { songs: entries.map(toCrateSongMessage) };
+    }),
+    listRecentSongs: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (!UUID.test(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
+      const { plays: list, total } = await plays.recent(req.roomUuid, page(req));
+      return {
+        songPlays: list.map(({ song, voteCounts, ...p }) => ({ ...p, songJson: JSON.stringify(song), ...voteCounts })),
+        total,
+      };
+    }),
+    recordSongPlay: unary(async (req, ctx) => {
+      requireService(ctx.requireCaller());
+      const p = req.songPlay;
+      if (!p || !UUID.test(p.playId) || !UUID.test(p.roomUuid) || !UUID.test(p.djUuid)) throw badRequest('song_play needs play, room and DJ uuids');
+      let song: Record<string, unknown>;
+      try {
+        song = JSON.parse(p.songJson) as Record<string, unknown>;
+      } catch {
+        throw badRequest('song_json must be JSON');
+      }
+      await plays.record({
+        playId: p.playId, roomUuid: p.roomUuid, djUuid: p.djUuid, song,
+        voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars }, playedAt: p.playedAt ?? new Date(),
+      });
+      return {};
     }),
     getSong: unary(async (req, ctx) => {
       ctx.requireCaller();

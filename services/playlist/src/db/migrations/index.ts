@@ -2,6 +2,7 @@ import { Migration20261121100000_crates_and_songs } from './Migration20261121100
 import { Migration20261121110000_song_search } from './Migration20261121110000_song_search.js';
 import { Migration20261121120000_artists_albums_genres } from './Migration20261121120000_artists_albums_genres.js';
 import { Migration20261122000000_crate_short_ids } from './Migration20261122000000_crate_short_ids.js';
+import { Migration20261123200000_song_plays } from './Migration20261123200000_song_plays.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: 'Migration20261121110000_song_search', class: Migration20261121110000_song_search },
   { name: 'Migration20261121120000_artists_albums_genres', class: Migration20261121120000_artists_albums_genres },
   { name: 'Migration20261122000000_crate_short_ids', class: Migration20261122000000_crate_short_ids },
+  { name: 'Migration20261123200000_song_plays', class: Migration20261123200000_song_plays },
 ];

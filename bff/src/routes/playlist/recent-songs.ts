@@ -1,0 +1,68 @@
+import type { SongPlay } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { z } from 'zod';
+import { route, type RouteDeps } from '../../http/route.js';
+import type { RoomClient } from '../room/clients.js';
+import { roomRef } from '../room/views.js';
+import type { PlaylistClient } from './crates.js';
+
+const BASE = '/api/playlist-service';
+
+const VoteCounts = z.object({ likes: z.number().int(), dislikes: z.number().int(), stars: z.number().int() });
+const SongPlaySchema = z
+  .object({
+    playId: z.uuid(),
+    djUuid: z.uuid(),
+    voteCounts: VoteCounts,
+    playedAt: z.string(),
+    song: z.record(z.string(), z.unknown()).describe('The song as the room feed carried it (MinimalCrateSongResDTO)'),
+  })
+  .openapi('SongPlay');
+const RecordSongPlaySchema = z.object({
+  playId: z.uuid(),
+  djUuid: z.uuid(),
+  voteCounts: VoteCounts.default({ likes: 0, dislikes: 0, stars: 0 }),
+  playedAt: z.iso.datetime().optional(),
+  song: z.record(z.string(), z.unknown()),
+});
+const Slug = z.object({ slug: z.string().min(1).max(64) });
+
+function songPlayJson(p: SongPlay): z.infer<typeof SongPlaySchema> {
+  return {
+    playId: p.playId,
+    djUuid: p.djUuid,
+    voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars },
+    playedAt: (p.playedAt ?? new Date(0)).toISOString(),
+    song: JSON.parse(p.songJson || '{}') as Record<string, unknown>,
+  };
+}
+
+/** /rooms/{slug}/recent-songs: what a room played, newest first (the played songs the room service announces). */
+export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, rooms: RoomClient): void {
+  const tags = ['recent songs'];
+  const roomUuidOf = async (slug: string) => (await rooms.getRoom({ room: roomRef(slug) })).room!.uuid;
+
+  route(deps, {
+    method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags, auth: 'caller',
+    params: Slug, query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), offset: z.coerce.number().int().min(0).default(0) }),
+    response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [404],
+    handler: async ({ params, query }) => {
+      const { songPlays, total } = await playlists.listRecentSongs({ roomUuid: await roomUuidOf(params.slug), limit: query.limit, offset: query.offset });
+      return { songPlays: songPlays.map(songPlayJson), total };
+    },
+  });
+
+  route(deps, {
+    method: 'post', path: `${BASE}/rooms/{slug}/recent-songs`,
+    summary: "Records a play in a room's recent songs (Spinroom's services only; the room service records plays itself through room-events)",
+    tags, auth: 'caller', status: 201, params: Slug, body: RecordSongPlaySchema, response: z.object({ recorded: z.literal(true) }), errors: [403, 404],
+    handler: async ({ params, body }) => {
+      await playlists.recordSongPlay({
+        songPlay: {
+          playId: body.playId, roomUuid: await roomUuidOf(params.slug), djUuid: body.djUuid, songJson: JSON.stringify(body.song),
+          ...body.voteCounts, playedAt: body.playedAt ? new Date(body.playedAt) : new Date(),
+        },
+      });
+      return { recorded: true as const };
+    },
+  });
+}

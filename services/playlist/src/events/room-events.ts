@@ -1,0 +1,22 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import type { ReceivedEvent } from '@spinroom/platform';
+import type { PgSongPlayStore } from '../db/song-play-store.js';
+
+export const ROOM_EVENTS_TOPIC = 'room-events';
+
+/** Keeps each room's recent songs from the room service's `room.song-played` events. */
+export function roomEventsHandler(plays: PgSongPlayStore) {
+  return async (event: ReceivedEvent, em: EntityManager): Promise<void> => {
+    if (event.eventType !== 'room.song-played') return; // other room events are not the catalogue's business
+    const e = SongPlayed.decode(event.value);
+    await plays.record({
+      playId: e.playId,
+      roomUuid: e.roomUuid,
+      djUuid: e.djUuid,
+      song: JSON.parse(e.songJson || '{}') as Record<string, unknown>,
+      voteCounts: { likes: e.likes, dislikes: e.dislikes, stars: e.stars },
+      playedAt: e.startedAt ?? new Date(),
+    }, em);
+  };
+}
