@@ -11,7 +11,8 @@ import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProce
 /** The instrumentations every Spinroom process runs with. */
 export function instrumentations() {
   return [
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' }),
+    // The room feed's URL carries the access token: never into a span.
+    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/primus') }),
     new ExpressInstrumentation(),
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),

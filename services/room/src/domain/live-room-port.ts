@@ -1,8 +1,7 @@
 /**
- * What the room service needs from the live engine (Redis room state, DJ
- * rotation), as a port: the engine supplies an implementation to
- * startRoomService({ live }). Until it does, NO_LIVE_ROOMS answers that nobody
- * is present and nothing has played: no invented data.
+ * What the room records need from the live rooms (Redis state, the DJ
+ * rotation), as a port, so domain/rooms.ts stays free of Redis: app.ts
+ * supplies it from LiveRooms.
  */
 export interface LiveRoomPort {
   /** Users present in the live room, in join order. */
@@ -24,13 +23,3 @@ export interface LiveRoomPort {
    */
   onChanged(change: { roomUuid: string; userUuids?: string[]; deleted?: boolean }): Promise<void>;
 }
-
-/** The port's stand-in while the live engine is not wired: nobody present, nothing played, kicks do nothing more. */
-export const NO_LIVE_ROOMS: LiveRoomPort = {
-  presentUserUuids: async () => [],
-  noDancefloorUserUuids: async () => [],
-  roomState: async () => ({}),
-  playedSeconds: async () => 0,
-  onKicked: async () => undefined,
-  onChanged: async () => undefined,
-};
