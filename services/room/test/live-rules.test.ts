@@ -21,6 +21,8 @@ function applyAndCheck(before: LiveRoom, t: live.Transition): LiveRoom {
   const patch = jsonpatch.compare(before.client, t.room.client);
   const applied = jsonpatch.applyPatch(structuredClone(before.client), patch, true, false).newDocument;
   expect(applied).toEqual(t.room.client);
+  // The state diffs the same in memory as after a JSON round trip (no `undefined` values).
+  expect(JSON.parse(JSON.stringify(t.room.client))).toStrictEqual(t.room.client);
   return t.room;
 }
 

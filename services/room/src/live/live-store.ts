@@ -41,13 +41,34 @@ if ARGV[2] == '' then redis.call('ZREM', KEYS[2], ARGV[3]) else redis.call('ZADD
 return 1
 `;
 
+/** Rooms whose parsed state this replica keeps (most recently used). */
+const CACHED_ROOMS = 1000;
+
 export class LiveStore {
+  // A busy room's state is large (every listener's profile): parsing it for
+  // each action would cost more than the action. The parsed state stays here
+  // while Redis says its revision is still current. Never mutated: the rules
+  // work on copies.
+  private readonly cache = new Map<string, StoredRoom>();
+
   constructor(private readonly redis: Redis) {}
 
   async load(roomUuid: string): Promise<StoredRoom | null> {
+    const cached = this.cache.get(roomUuid);
+    if (cached && Number(await this.redis.hget(liveKeys.room(roomUuid), 'rev')) === cached.rev) return cached;
     const [state, rev, version] = await this.redis.hmget(liveKeys.room(roomUuid), 'state', 'rev', 'version');
-    if (!state) return null;
-    return { room: JSON.parse(state) as LiveRoom, rev: Number(rev), version: Number(version) };
+    if (!state) {
+      this.cache.delete(roomUuid);
+      return null;
+    }
+    return this.remember({ room: JSON.parse(state) as LiveRoom, rev: Number(rev), version: Number(version) });
+  }
+
+  private remember(stored: StoredRoom): StoredRoom {
+    this.cache.delete(stored.room.roomUuid);
+    this.cache.set(stored.room.roomUuid, stored);
+    if (this.cache.size > CACHED_ROOMS) this.cache.delete(this.cache.keys().next().value!);
+    return stored;
   }
 
   /**
@@ -75,7 +96,9 @@ export class LiveStore {
       SAVE, 3, liveKeys.room(next.roomUuid), liveKeys.clock, feedChannel(next.roomUuid),
       String(previous?.rev ?? 0), JSON.stringify(next), String(version), input.due === null ? '' : String(input.due), next.roomUuid, ...frames,
     )) as number;
-    return result < 0 ? null : { version, patched: frames.length > 0 };
+    if (result < 0) return null;
+    this.remember({ room: next, rev: (previous?.rev ?? 0) + 1, version });
+    return { version, patched: frames.length > 0 };
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
@@ -100,6 +123,7 @@ export class LiveStore {
   }
 
   async delete(roomUuid: string): Promise<void> {
+    this.cache.delete(roomUuid);
     await this.redis.multi().del(liveKeys.room(roomUuid), liveKeys.connections(roomUuid)).zrem(liveKeys.clock, roomUuid).exec();
   }
 

@@ -25,7 +25,8 @@ export interface MinimalCrateSong {
 export interface ClientRoomUser {
   uuid: string;
   tokenRole: TokenRole;
-  highestRole: string | undefined;
+  /** Absent for users without a room role. */
+  highestRole?: string;
   canDj: boolean;
 }
 

@@ -75,7 +75,8 @@ function isDj(room: LiveRoom, userUuid: string): boolean {
   return room.client.djs.some((d) => d.uuid === userUuid);
 }
 
-const asUser = (m: Member): ClientRoomUser => ({ uuid: m.uuid, tokenRole: m.tokenRole, highestRole: m.highestRole, canDj: m.canDj });
+// No key holds `undefined`: the state must diff the same in memory as after a JSON round trip.
+const asUser = (m: Member): ClientRoomUser => ({ uuid: m.uuid, tokenRole: m.tokenRole, ...(m.highestRole ? { highestRole: m.highestRole } : {}), canDj: m.canDj });
 
 /** Recomputes the lists that follow from the members and the stage. */
 export function derive(room: LiveRoom): void {
