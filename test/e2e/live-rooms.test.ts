@@ -17,8 +17,9 @@ const song = (name: string) => ({
   duration: 200,
 });
 
+// Two room-service replicas run their clocks against the same rooms: each song change must happen once.
 describe('live rooms over the room feed, driven by the published ttfm-socket client', () => {
-  const { call, platform } = usePlatform({ room: { LIVE_MAX_PLAY_MS: PLAY_MS }, bffReplicas: 2 });
+  const { call, platform } = usePlatform({ room: { LIVE_MAX_PLAY_MS: PLAY_MS }, bffReplicas: 2, extraRoomReplicas: 1 });
   const open: FeedListener[] = [];
   afterEach(() => {
     for (const listener of open.splice(0)) listener.close();
@@ -230,5 +231,39 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await o.action('voteOnSong', { songVotes: { like: true } });
     await o.until((s) => s.voteCounts.likes === 1);
     o.versions.forEach((v, i) => i > 0 && expect(v).toBe(o.versions[i - 1]! + 1));
+  });
+
+  it('lets only invited users DJ in an INVITE_ONLY room, follows a granted role live, and keeps guests off the signed-in lists', async () => {
+    const owner = await person();
+    const member = await person();
+    const { uuid, slug } = await room(owner.token, { djType: 'INVITE_ONLY' });
+    await queue(member.token, 'I1');
+    const m = await join(member, uuid);
+    const guestGrant = (await call('GET', '/api/user-service/auth/guest')).body;
+    const g = await join({ token: guestGrant.accessToken, uuid: guestGrant.userUuid }, uuid, { bff: 1 });
+    await m.until((s) => s.allUserData[guestGrant.userUuid], 'the guest');
+    expect(m.state.allUserData[guestGrant.userUuid].userProfile).toMatchObject({ avatarId: 'ghost', color: '#FFFFFF' });
+    expect(m.state.allUsers.map((u: Json) => u.uuid)).toEqual([member.uuid]);
+    expect(m.state.floorUsers.map((u: Json) => u.uuid)).toEqual([member.uuid]);
+    expect(m.state.audienceUsers.map((u: Json) => u.uuid)).toEqual([member.uuid, guestGrant.userUuid]);
+    await expect(g.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
+
+    expect(m.state.allUsers[0].canDj).toBe(false);
+    await expect(m.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
+    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: member.uuid, role: 'dj' } })).status).toBe(201);
+    await m.until((s) => s.allUsers[0].canDj === true && s.allUsers[0].highestRole === 'dj', 'the dj role, live');
+    await m.action('addDj');
+    await g.until((s) => playing(s) === 'I1');
+    // Two clocks race for this room: the single song plays again and again, once per turn.
+    await g.until(() => g.plays.length >= 3, 'three plays');
+    const recent = await eventually(async () => {
+      const body = (await call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: owner.token })).body;
+      return body.total >= 2 ? body : undefined;
+    });
+    const starts = g.messages.filter((x: Json) => x.message.name === 'playedSong').length;
+    expect(recent.total).toBeLessThanOrEqual(starts);
+    expect(new Set(recent.songPlays.map((p: Json) => p.playId)).size).toBe(recent.songPlays.length);
+    const times = recent.songPlays.map((p: Json) => Date.parse(p.playedAt)).sort();
+    times.forEach((t: number, i: number) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(PLAY_MS - 50));
   });
 });

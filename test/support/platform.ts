@@ -91,6 +91,8 @@ export interface PlatformOptions {
   room?: Partial<RoomServiceConfig>;
   /** How many BFF processes serve the API and the room feed (1). */
   bffReplicas?: number;
+  /** Room-service replicas beyond the one the BFFs call: their clocks race it for every room (0). */
+  extraRoomReplicas?: number;
   /** The feed's limits (shorter clocks, smaller budgets in tests). */
   feed?: Partial<FeedLimits>;
 }
@@ -162,6 +164,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ...options.room,
   };
   let roomService = await startRoomService(roomConfig);
+  const extraRooms: RunningRoomService[] = [];
+  for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
   const roomAddress = `127.0.0.1:${roomService.port}`;
   const rooms = createGrpcClient(RoomServiceClient, roomAddress);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
@@ -208,6 +212,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       uploads.close();
       rooms.close();
       await roomService.stop();
+      for (const extra of extraRooms) await extra.stop();
       await dropDatabase(roomDatabaseUrl);
       await uploadService.stop();
       await dropDatabase(uploadDatabaseUrl);
