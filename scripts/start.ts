@@ -17,6 +17,7 @@ const grpcPorts = {
   user: process.env.USER_GRPC_PORT ?? '50051',
   playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
   upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
+  chat: process.env.CHAT_GRPC_PORT ?? '50055',
 };
 
 const infra = infraUp('dev');
@@ -54,6 +55,13 @@ const services: ServiceProcess[] = [
     HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
     TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
   }),
+  startServiceProcess('chat', 'services/chat/src/main.ts', {
+    ...common,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
+    GRPC_PORT: grpcPorts.chat,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
+  }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
     PORT: port,
@@ -61,6 +69,7 @@ const services: ServiceProcess[] = [
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
     UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
+    CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
 ];

@@ -4,12 +4,15 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { createGrpcClient, createLogger, dropDatabase, PublicKeyCache } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
+import { startChatService } from '../../services/chat/src/app.js';
+import type { RoomAccess, RoomAccessPort } from '../../services/chat/src/domain/ports.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
@@ -56,8 +59,36 @@ export interface TestPlatform {
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string };
+  grpc: { user: string; playlist: string; upload: string; chat: string };
+  /** The chat service's database and Redis (room feed frames are published there). */
+  chat: { databaseUrl: string; redisUrl: string };
+  /** What the chat service hears from "the room service" (see TestRoomAccess). */
+  rooms: TestRoomAccess;
   stop(): Promise<void>;
+}
+
+/**
+ * The room service's GetRoomAccess as the chat service sees it, until the room
+ * service is part of the test platform: every uuid names an open room unless a
+ * test says otherwise for a user (banned, chat disabled, a room role) or
+ * removes the room.
+ */
+export class TestRoomAccess implements RoomAccessPort {
+  private readonly users = new Map<string, Partial<RoomAccess>>();
+  private readonly missing = new Set<string>();
+
+  set(roomUuid: string, userUuid: string, access: Partial<RoomAccess>): void {
+    this.users.set(`${roomUuid}/${userUuid}`, access);
+  }
+
+  remove(roomUuid: string): void {
+    this.missing.add(roomUuid);
+  }
+
+  async access(roomUuid: string, userUuid: string): Promise<RoomAccess> {
+    if (this.missing.has(roomUuid) || !/^[0-9a-f-]{36}$/i.test(roomUuid)) throw Object.assign(new Error('Room not found'), { status: 404 });
+    return { banned: false, chatDisabled: false, chatDisabledUntil: undefined, highestRole: '', ...this.users.get(`${roomUuid}/${userUuid}`) };
+  }
 }
 
 /** Secrets the test platform's upload service is configured with. */
@@ -122,12 +153,26 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ...options.upload,
   });
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
+  const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
+  const rooms = new TestRoomAccess();
+  const chatService = await startChatService({
+    DATABASE_URL: chatDatabaseUrl,
+    REDIS_URL: testInfra().redisUrl,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: 0,
+    USER_ADDR: `127.0.0.1:${running.port}`,
+    ROOM_ADDR: undefined,
+    JWT_ISSUER: 'spinroom',
+    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    LOG_LEVEL: 'silent',
+  }, { roomAccess: rooms });
+  const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const app = createApp({
     config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-    upstreams: { users, playlists, uploads },
+    upstreams: { users, playlists, uploads, chat },
     verifier: () => keys.verifier,
     ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
   });
@@ -139,13 +184,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
-    grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}` },
+    grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}`, chat: `127.0.0.1:${chatService.port}` },
+    chat: { databaseUrl: chatDatabaseUrl, redisUrl: testInfra().redisUrl },
+    rooms,
     async stop() {
       keys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       users.close();
       playlists.close();
       uploads.close();
+      chat.close();
+      await chatService.stop();
+      await dropDatabase(chatDatabaseUrl);
       await uploadService.stop();
       await dropDatabase(uploadDatabaseUrl);
       rmSync(uploadStorageDir, { recursive: true, force: true });
