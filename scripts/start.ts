@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
+import { seedDemoRoom } from './seed/demo-room.js';
 
 const port = process.env.PORT ?? '8080';
 const admin = {
@@ -17,6 +18,7 @@ const grpcPorts = {
   user: process.env.USER_GRPC_PORT ?? '50051',
   playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
   upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
+  room: process.env.ROOM_GRPC_PORT ?? '50054',
   chat: process.env.CHAT_GRPC_PORT ?? '50055',
 };
 
@@ -55,11 +57,18 @@ const services: ServiceProcess[] = [
     HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
     TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
   }),
+  startServiceProcess('room', 'services/room/src/main.ts', {
+    ...common,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
+    GRPC_PORT: grpcPorts.room,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  }),
   startServiceProcess('chat', 'services/chat/src/main.ts', {
     ...common,
     DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
     GRPC_PORT: grpcPorts.chat,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
   }),
   startServiceProcess('bff', 'bff/src/main.ts', {
@@ -69,6 +78,7 @@ const services: ServiceProcess[] = [
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
     UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
+    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
@@ -100,6 +110,13 @@ try {
   await stopAll(1);
 }
 
+let demoRoom: Awaited<ReturnType<typeof seedDemoRoom>> | undefined;
+try {
+  demoRoom = await seedDemoRoom({ baseUrl: `http://127.0.0.1:${port}`, email: admin.email, password: admin.password, log: (line) => console.log(`  ${line}`) });
+} catch (error) {
+  console.error(`Demo room not seeded: ${(error as Error).message}`);
+}
+
 console.log('Seeding the demo catalogue (synthesized songs, uploaded and transcoded like any other)...');
 let demo: Awaited<ReturnType<typeof seedDemoCatalogue>> | undefined;
 try {
@@ -117,7 +134,8 @@ try {
 console.log(`
 Spinroom is running at http://localhost:${port}
   API:        http://localhost:${port}/api/openapi.json
-  Demo admin: ${admin.email} / ${admin.password}${demo ? `
+  Demo admin: ${admin.email} / ${admin.password}${demoRoom ? `
+  Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})` : ''}${demo ? `
   Demo songs: ${demo.songs} in the public crate ${demo.crateUuid}
               (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)` : ''}
 Press Ctrl+C to stop.

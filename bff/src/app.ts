@@ -18,6 +18,7 @@ import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
+import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
 import { usersRoutes } from './routes/user/users.js';
 
 export interface Upstreams {
@@ -26,6 +27,7 @@ export interface Upstreams {
   uploads: UploadClient;
   /** The chat service; /chat answers 503 without it. */
   chat?: ChatClient;
+  rooms: RoomClient;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createApp(options: {
   crateRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
   catalogueRoutes(deps, upstreams.playlists);
+  roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
   cometChatRoutes(deps, upstreams.users);
   const chatRouter = express.Router();

@@ -14,6 +14,7 @@ export const bffConfig = {
   CHAT_ADDR: env.address(),
   /** The `appid` header the /chat API expects (the original's CometChat app id). */
   CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
+  ROOM_ADDR: env.address(),
   /** Largest song upload, in bytes; enforced while the file streams to the upload service. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
   JWT_ISSUER: z.string().min(1).default('spinroom'),

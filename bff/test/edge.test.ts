@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import type { PlaylistClient } from '../src/routes/playlist/crates.js';
+import type { RoomClient } from '../src/routes/room/clients.js';
 import type { UploadClient } from '../src/routes/upload/clients.js';
 import type { UserClient } from '../src/routes/user/clients.js';
 
@@ -16,7 +17,7 @@ describe('BFF before the user service answers', () => {
   beforeAll(async () => {
     const app = createApp({
       config: { CORS_ORIGINS: ['https://app.spinroom.example'], JSON_BODY_LIMIT: '1kb', WEB_DIR: undefined },
-      upstreams: { users: unreachable as UserClient, playlists: unreachable as PlaylistClient, uploads: unreachable as UploadClient },
+      upstreams: { users: unreachable as UserClient, playlists: unreachable as PlaylistClient, uploads: unreachable as UploadClient, rooms: unreachable as RoomClient },
       verifier: () => undefined,
       ready: async () => false,
     });

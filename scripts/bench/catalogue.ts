@@ -1,7 +1,7 @@
 // Catalogue benchmark (`npm run bench` runs it after the user paths): the time
 // from uploading a 3-minute song to its being VERIFIED (transcoded to AES-128
 // HLS), and search requests per second over a catalogue of a few thousand songs.
-// Starts its own user, playlist and upload services and BFF on ports of its own,
+// Starts its own user, playlist, upload and room services and BFF on ports of its own,
 // on the dev profile's infrastructure and databases of its own.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ const uploads = num('BENCH_UPLOADS', 3);
 const catalogueSize = num('BENCH_CATALOGUE_SONGS', 3000);
 const searchSeconds = num('BENCH_DURATION_S', 12);
 const connections = num('BENCH_CONNECTIONS', 50);
-const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253 };
+const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254 };
 const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-password-7f3a' };
 
 const children: ServiceProcess[] = [];
@@ -44,9 +44,13 @@ async function main() {
       UPLOAD_STORAGE_DIR: join(localDir, 'dev', 'uploads-bench'), HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
       TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
     }),
+    // The BFF is ready only when every upstream serves, the room service included.
+    startServiceProcess('room', 'services/room/src/main.ts', {
+      ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench'), GRPC_PORT: String(ports.room), USER_ADDR: userAddr,
+    }),
     startServiceProcess('bff', 'bff/src/main.ts', {
       ...common, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1', USER_ADDR: userAddr,
-      PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`, UPLOAD_ADDR: `127.0.0.1:${ports.upload}`,
+      PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`, UPLOAD_ADDR: `127.0.0.1:${ports.upload}`, ROOM_ADDR: `127.0.0.1:${ports.room}`,
     }),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;

@@ -22,6 +22,16 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     const token = (await call('GET', '/api/user-service/comet-chat/user-token', { token: body.accessToken })).body.cometAuthToken as string;
     return { uuid: body.userUuid as string, accessToken: body.accessToken as string, chatToken: token, nickname };
   };
+  /** A real room of the room service, owned by `owner`. */
+  const newRoom = async (owner: { accessToken: string }) => {
+    const { status, body } = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.accessToken, body: { name: `Chat ${randomUUID().slice(0, 8)}` } });
+    expect(status).toBe(201);
+    return { uuid: body.uuid as string, slug: body.slug as string };
+  };
+  const grant = async (owner: { accessToken: string }, slug: string, userUuid: string, role: string, expirationTime?: string) => {
+    const { status } = await call('POST', `/api/room-service/roomUserRoles/${slug}`, { token: owner.accessToken, body: { userUuid, role, expirationTime } });
+    expect(status).toBe(201);
+  };
   const chat = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
     call(method, `/chat${path}`, { body, headers: { appid: 'spinroom', authtoken: token, ...headers } });
   const text = (room: string, message: string, chatMessage: Record<string, unknown> = {}) => ({
@@ -58,8 +68,9 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('joins a room group once (417 ERR_ALREADY_JOINED), reads only after joining, leaves', async () => {
-    const room = randomUUID();
     const user = await signUp('Joiner');
+    const room = (await newRoom(user)).uuid;
+    expect((await chat('POST', `/v3.0/groups/${randomUUID()}/members`, user.chatToken, {})).body.error.code).toBe('ERR_GUID_NOT_FOUND');
     const before = await chat('GET', `/v3.0/groups/${room}/messages?per_page=50`, user.chatToken);
     expect(before.status).toBe(401);
     expect(before.body.error.code).toBe('ERR_GROUP_NOT_JOINED');
@@ -76,9 +87,9 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('sends with the server\'s identity, keeps the text as written, answers id&affix=append without repeats, pushes to the room feed', async () => {
-    const room = randomUUID();
-    await subscriber.subscribe(feedChannel(room));
     const dj = await signUp('Real DJ');
+    const room = (await newRoom(dj)).uuid;
+    await subscriber.subscribe(feedChannel(room));
     await chat('POST', `/v3.0/groups/${room}/members`, dj.chatToken, {});
 
     const command = '/play   Song  With Spaces ';
@@ -140,9 +151,9 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('edits only the sender\'s last text message, and pushes the edit', async () => {
-    const room = randomUUID();
-    await subscriber.subscribe(feedChannel(room));
     const user = await signUp('Editor');
+    const room = (await newRoom(user)).uuid;
+    await subscriber.subscribe(feedChannel(room));
     await chat('POST', `/v3.0/groups/${room}/members`, user.chatToken, {});
     const older = (await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'frist'))).body.data;
     const last = (await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'secnod'))).body.data;
@@ -163,9 +174,9 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('toggles reactions per user per emoji and shows them in the message', async () => {
-    const room = randomUUID();
-    await subscriber.subscribe(feedChannel(room));
     const author = await signUp('Author');
+    const room = (await newRoom(author)).uuid;
+    await subscriber.subscribe(feedChannel(room));
     const fan = await signUp('Fan');
     for (const u of [author, fan]) await chat('POST', `/v3.0/groups/${room}/members`, u.chatToken, {});
     const message = (await chat('POST', '/v3.0/messages', author.chatToken, text(room, 'banger'))).body.data;
@@ -194,7 +205,8 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('refuses direct messages, bad messages, room notices from non-moderators and onBehalfOf from non-admins', async () => {
-    const room = randomUUID();
+    const owner = await signUp('Owner');
+    const { uuid: room, slug } = await newRoom(owner);
     const user = await signUp('Plain');
     await chat('POST', `/v3.0/groups/${room}/members`, user.chatToken, {});
     const direct = await chat('POST', '/v3.0/messages', user.chatToken, { ...text(randomUUID(), 'hi'), receiverType: 'user' });
@@ -207,7 +219,7 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     expect(image.status).toBe(400);
     const notice = await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'Room closes soon', { type: 'room' }));
     expect(notice.status).toBe(403);
-    platform().rooms.set(room, user.uuid, { highestRole: 'moderator' });
+    await grant(owner, slug, user.uuid, 'moderator');
     expect((await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'Room closes soon', { type: 'room' }))).body.data.data.metadata.chatMessage.type).toBe('room');
     const other = await signUp('Victim');
     const behalf = await chat('GET', '/v3.0/me', user.chatToken, undefined, { onBehalfOf: other.uuid });
@@ -216,21 +228,23 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   it('refuses banned users and chat-disabled users until the role ends', async () => {
-    const room = randomUUID();
+    const owner = await signUp('Strict Owner');
+    const { uuid: room, slug } = await newRoom(owner);
     const banned = await signUp('Banned');
-    platform().rooms.set(room, banned.uuid, { banned: true });
+    await grant(owner, slug, banned.uuid, 'banned');
     const join = await chat('POST', `/v3.0/groups/${room}/members`, banned.chatToken, {});
     expect(join.status).toBe(403);
     expect(join.body.error.code).toBe('ERR_USER_BANNED');
 
     const muted = await signUp('Muted');
     await chat('POST', `/v3.0/groups/${room}/members`, muted.chatToken, {});
-    const until = new Date(Date.now() + 10 * 60_000);
-    platform().rooms.set(room, muted.uuid, { chatDisabled: true, chatDisabledUntil: until });
+    expect((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'before'))).status).toBe(200);
+    const until = new Date(Date.now() + 3_000);
+    await grant(owner, slug, muted.uuid, 'chatDisabled', until.toISOString());
     const refused = await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'let me talk'));
     expect(refused.status).toBe(403);
     expect(refused.body.error).toEqual({ code: 'ERR_CHAT_DISABLED', message: `Chat is disabled for you in this room until ${until.toISOString()}` });
-    platform().rooms.set(room, muted.uuid, { chatDisabled: false });
-    expect((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'thanks'))).status).toBe(200);
+    // Once the role ends, the user chats again.
+    await eventually(async () => ((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'thanks'))).status === 200 ? true : undefined), 10_000, 250);
   });
 });

@@ -4,14 +4,14 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UploadSongVerified } from '@spinroom/contracts/events/v1/upload_events';
-import { createLogger, headersToRecord, KafkaClient, TokenIssuer, type Role } from '@spinroom/platform';
+import { createLogger, headersToRecord, KafkaClient, type Role } from '@spinroom/platform';
 import { eventually, testInfra } from '@spinroom/platform/testing';
 import type { Consumer } from 'kafkajs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegTranscoder } from '../../services/upload/src/media/transcoder.js';
 import { garbage } from '../../services/upload/test/support.js';
-import { freshEmail, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
+import { freshEmail, signedToken, useTopic, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
 
 const work = mkdtempSync(join(tmpdir(), 'spinroom-e2e-audio-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -59,12 +59,7 @@ async function fetchBytes(url: string, token?: string) {
   return { status: res.status, headers: res.headers, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
-let issuer: TokenIssuer | undefined;
-/** A token signed with the test platform's key, for roles sign-up cannot give (admin, moderator). */
-async function tokenWithRole(role: Role): Promise<string> {
-  issuer ??= await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 3600 });
-  return issuer.sign({ sub: randomUUID(), role, capabilities: [] });
-}
+const tokenWithRole = (role: Role) => signedToken(role);
 
 function useAccounts(call: ReturnType<typeof usePlatform>['call']) {
   return {
@@ -372,23 +367,7 @@ describe('an external transcoder reporting through POST /upload/transcoder_sns',
   // No in-process worker: the test plays the external transcoder.
   const { call, platform } = usePlatform({ upload: { TRANSCODE_CONCURRENCY: 0 } });
   const accounts = useAccounts(call);
-  const seen: Array<{ key: string; type: string; value: Buffer }> = [];
-  let consumer: Consumer;
-
-  beforeAll(async () => {
-    const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'e2e', logger: createLogger('e2e', { level: 'silent' }) });
-    consumer = kafka.consumer(`e2e-${randomUUID()}`);
-    await consumer.connect();
-    await consumer.subscribe({ topic: 'upload-events', fromBeginning: true });
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        seen.push({ key: message.key!.toString(), type: headersToRecord(message.headers)['event-type']!, value: message.value! });
-      },
-    });
-  });
-  afterAll(async () => {
-    await consumer.disconnect();
-  });
+  const seen = useTopic('upload-events');
 
   const notify = (body: string, options: { secret?: string; timestamp?: number } = {}) => {
     const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
@@ -445,7 +424,7 @@ describe('an external transcoder reporting through POST /upload/transcoder_sns',
     const verified = await eventually(async () => seen.find((m) => m.key === songId), 20_000);
     expect(UploadSongVerified.decode(verified.value)).toMatchObject({ songId, trackName: 'External', artistName: 'Worker', durationSeconds: 5 });
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(seen.filter((m) => m.key === songId).map((m) => m.type)).toEqual(['upload.song-verified']);
+    expect(seen.filter((m) => m.key === songId).map((m) => m.headers['event-type'])).toEqual(['upload.song-verified']);
   });
 
   it('records a failure reported by the transcoder as VERIFICATION_ERROR', async () => {

@@ -1,18 +1,22 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { AddressInfo } from 'node:net';
+import type { Consumer } from 'kafkajs';
 import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
+import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, createLogger, dropDatabase, PublicKeyCache } from '@spinroom/platform';
+import { randomUUID } from 'node:crypto';
+import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { startChatService } from '../../services/chat/src/app.js';
-import type { RoomAccess, RoomAccessPort } from '../../services/chat/src/domain/ports.js';
+import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
+import type { LiveRoomPort } from '../../services/room/src/domain/live-room-port.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
@@ -59,37 +63,14 @@ export interface TestPlatform {
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string; chat: string };
+  grpc: { user: string; playlist: string; upload: string; room: string; chat: string };
+  /** The room service (its domain, for tests that look past the REST paths) and its database. */
+  room: { databaseUrl: string; service: RunningRoomService };
   /** The chat service's database and Redis (room feed frames are published there). */
   chat: { databaseUrl: string; redisUrl: string };
-  /** What the chat service hears from "the room service" (see TestRoomAccess). */
-  rooms: TestRoomAccess;
   stop(): Promise<void>;
 }
 
-/**
- * The room service's GetRoomAccess as the chat service sees it, until the room
- * service is part of the test platform: every uuid names an open room unless a
- * test says otherwise for a user (banned, chat disabled, a room role) or
- * removes the room.
- */
-export class TestRoomAccess implements RoomAccessPort {
-  private readonly users = new Map<string, Partial<RoomAccess>>();
-  private readonly missing = new Set<string>();
-
-  set(roomUuid: string, userUuid: string, access: Partial<RoomAccess>): void {
-    this.users.set(`${roomUuid}/${userUuid}`, access);
-  }
-
-  remove(roomUuid: string): void {
-    this.missing.add(roomUuid);
-  }
-
-  async access(roomUuid: string, userUuid: string): Promise<RoomAccess> {
-    if (this.missing.has(roomUuid) || !/^[0-9a-f-]{36}$/i.test(roomUuid)) throw Object.assign(new Error('Room not found'), { status: 404 });
-    return { banned: false, chatDisabled: false, chatDisabledUntil: undefined, highestRole: '', ...this.users.get(`${roomUuid}/${userUuid}`) };
-  }
-}
 
 /** Secrets the test platform's upload service is configured with. */
 export const TEST_UPLOAD_SECRETS = {
@@ -105,6 +86,8 @@ export interface PlatformOptions {
    * credentials); every provider is off when left out.
    */
   providerEnv?: NodeJS.ProcessEnv;
+  /** The live engine's port for the room service (none: nobody present, nothing played). */
+  live?: LiveRoomPort;
 }
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
@@ -153,26 +136,40 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ...options.upload,
   });
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
+  const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
+  const roomService = await startRoomService(
+    {
+      DATABASE_URL: roomDatabaseUrl,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 0,
+      USER_ADDR: `127.0.0.1:${running.port}`,
+      JWT_ISSUER: 'spinroom',
+      OUTBOX_POLL_MS: 100,
+      LOG_LEVEL: 'silent',
+    },
+    { live: options.live },
+  );
+  const rooms = createGrpcClient(RoomServiceClient, `127.0.0.1:${roomService.port}`);
   const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
-  const rooms = new TestRoomAccess();
   const chatService = await startChatService({
     DATABASE_URL: chatDatabaseUrl,
     REDIS_URL: testInfra().redisUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: 0,
     USER_ADDR: `127.0.0.1:${running.port}`,
-    ROOM_ADDR: undefined,
+    ROOM_ADDR: `127.0.0.1:${roomService.port}`,
     JWT_ISSUER: 'spinroom',
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     LOG_LEVEL: 'silent',
-  }, { roomAccess: rooms });
+  });
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const app = createApp({
     config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-    upstreams: { users, playlists, uploads, chat },
+    upstreams: { users, playlists, uploads, rooms, chat },
     verifier: () => keys.verifier,
     ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
   });
@@ -184,9 +181,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     baseUrl: `http://127.0.0.1:${port}`,
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
-    grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}`, chat: `127.0.0.1:${chatService.port}` },
+    grpc: {
+      user: `127.0.0.1:${running.port}`,
+      playlist: `127.0.0.1:${playlistService.port}`,
+      upload: `127.0.0.1:${uploadService.port}`,
+      room: `127.0.0.1:${roomService.port}`,
+      chat: `127.0.0.1:${chatService.port}`,
+    },
+    room: { databaseUrl: roomDatabaseUrl, service: roomService },
     chat: { databaseUrl: chatDatabaseUrl, redisUrl: testInfra().redisUrl },
-    rooms,
     async stop() {
       keys.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -196,6 +199,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       chat.close();
       await chatService.stop();
       await dropDatabase(chatDatabaseUrl);
+      rooms.close();
+      await roomService.stop();
+      await dropDatabase(roomDatabaseUrl);
       await uploadService.stop();
       await dropDatabase(uploadDatabaseUrl);
       rmSync(uploadStorageDir, { recursive: true, force: true });
@@ -235,6 +241,13 @@ export async function api(
   return { status: res.status, body: parsed, headers: res.headers };
 }
 
+let issuer: TokenIssuer | undefined;
+/** A token signed with the test platform's key, for roles sign-up cannot give (admin, moderator), for a new user unless `sub` is given. */
+export async function signedToken(role: Role, sub: string = randomUUID()): Promise<string> {
+  issuer ??= await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 3600 });
+  return issuer.sign({ sub, role, capabilities: [] });
+}
+
 let counter = 0;
 /** An email no other test uses. */
 export function freshEmail(): string {
@@ -259,4 +272,34 @@ export function usePlatform(options: PlatformOptions = {}) {
     /** The running platform (inside tests). */
     platform: () => platform,
   };
+}
+
+export interface SeenMessage {
+  key: string;
+  headers: Record<string, string>;
+  value: Buffer;
+}
+
+/**
+ * Reads a topic from the start with a consumer group of its own, as another
+ * service would, for the enclosing describe block; answers what it has seen so far.
+ */
+export function useTopic(topic: string): SeenMessage[] {
+  const seen: SeenMessage[] = [];
+  let consumer: Consumer;
+  beforeAll(async () => {
+    const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'e2e', logger: createLogger('e2e', { level: 'silent' }) });
+    consumer = kafka.consumer(`e2e-${randomUUID()}`);
+    await consumer.connect();
+    await consumer.subscribe({ topic, fromBeginning: true });
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        seen.push({ key: message.key!.toString(), headers: headersToRecord(message.headers), value: message.value! });
+      },
+    });
+  });
+  afterAll(async () => {
+    await consumer.disconnect();
+  });
+  return seen;
 }

@@ -1,15 +1,15 @@
 import { ChatServiceService } from '@spinroom/contracts/chat/v1/chat_service';
 import { descriptorSetPath } from '@spinroom/contracts/descriptors';
+import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { createGrpcClient, createLogger, createRedis, createUnaryFactory, PublicKeyCache, runWithContext, ServiceTokenSource, startGrpcServer } from '@spinroom/platform';
 import { RedisChatFeed } from './adapters/feed.js';
 import { UserServiceProfiles } from './adapters/profiles.js';
-import { noRoomService, type RoomAccessClient, RoomServiceAccess } from './adapters/room-access.js';
+import { RoomServiceAccess } from './adapters/room-access.js';
 import type { ChatServiceConfig } from './config.js';
 import { PgChatStore } from './db/chat-store.js';
 import { openChatDatabase } from './db/orm.js';
 import { Chat } from './domain/chat.js';
-import type { RoomAccessPort } from './domain/ports.js';
 import { chatServiceHandlers } from './rpc/chat-service.js';
 
 export interface RunningChatService {
@@ -20,13 +20,9 @@ export interface RunningChatService {
 /**
  * Composition root: config -> dependencies -> gRPC server. Callers prove
  * themselves with chat tokens (`use: "chat"`); the service calls the user and
- * room services with its own `service` token. `rooms` is the room service's
- * GetRoomAccess client; without one every room answers 503.
+ * room services with its own `service` token. `now` is the clock (tests).
  */
-export async function startChatService(
-  config: ChatServiceConfig,
-  options: { rooms?: RoomAccessClient; roomAccess?: RoomAccessPort; now?: () => Date } = {},
-): Promise<RunningChatService> {
+export async function startChatService(config: ChatServiceConfig, options: { now?: () => Date } = {}): Promise<RunningChatService> {
   const logger = createLogger('chat');
   const orm = await openChatDatabase(config.DATABASE_URL, logger);
   const redis = createRedis(config.REDIS_URL);
@@ -44,7 +40,8 @@ export async function startChatService(
     runWithContext({}, () => users.issueServiceToken({ serviceName: 'chat', clientSecret: config.SERVICE_CLIENT_SECRET })),
   );
   const profiles = new UserServiceProfiles(async (userUuids) => (await users.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles);
-  const roomAccess = options.roomAccess ?? (options.rooms ? new RoomServiceAccess(options.rooms, () => serviceToken.token()) : noRoomService);
+  const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
+  const roomAccess = new RoomServiceAccess(rooms, () => serviceToken.token());
 
   const chat = new Chat({ store: new PgChatStore(orm), rooms: roomAccess, profiles, feed: new RedisChatFeed(redis, logger), now: options.now });
   const unary = createUnaryFactory({ verifier: () => keys.verifier, logger });
@@ -62,6 +59,7 @@ export async function startChatService(
       await server.shutdown();
       keys.stop();
       users.close();
+      rooms.close();
       redis.disconnect();
       await orm.close();
     },

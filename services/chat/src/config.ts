@@ -11,7 +11,7 @@ export const chatServiceConfig = {
   /** The user service: its public key verifies chat tokens; profiles give senders' identity. */
   USER_ADDR: env.address(),
   /** The room service (GetRoomAccess: bans, chat-disabled roles, moderators). */
-  ROOM_ADDR: env.address().optional(),
+  ROOM_ADDR: env.address(),
   JWT_ISSUER: z.string().min(1).default('spinroom'),
   /** The shared secret traded for this service's own `service` token. */
   SERVICE_CLIENT_SECRET: z.string().min(32),

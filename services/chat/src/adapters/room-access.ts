@@ -31,10 +31,3 @@ export class RoomServiceAccess implements RoomAccessPort {
     };
   }
 }
-
-/** Until a room service is configured: every room answers 503, so nothing is allowed by mistake. */
-export const noRoomService: RoomAccessPort = {
-  async access() {
-    throw new AppError(503, 'The room service is not available');
-  },
-};

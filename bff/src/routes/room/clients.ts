@@ -1,0 +1,4 @@
+import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
+import type { PromiseClient } from '@spinroom/platform';
+
+export type RoomClient = PromiseClient<RoomServiceClient>;

@@ -1,0 +1,16 @@
+import type { RouteDeps } from '../../http/route.js';
+import { roomAdminRoutes } from './admin.js';
+import type { RoomClient } from './clients.js';
+import { roomFavoriteRoutes } from './room-favorites.js';
+import { roomUserRoleRoutes } from './room-user-roles.js';
+import { roomRoutes } from './rooms.js';
+
+export type { RoomClient };
+
+/** Every /api/room-service path; admin paths first, as /rooms/admin/... would otherwise meet /rooms/{slug}/... */
+export function roomServiceRoutes(deps: RouteDeps, rooms: RoomClient): void {
+  roomAdminRoutes(deps, rooms);
+  roomFavoriteRoutes(deps, rooms);
+  roomUserRoleRoutes(deps, rooms);
+  roomRoutes(deps, rooms);
+}

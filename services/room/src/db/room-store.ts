@@ -1,0 +1,291 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { addToOutbox, type OutboxEntry } from '@spinroom/platform';
+import type { Room } from '../domain/room.js';
+import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
+import { RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
+
+export type RoomRef = { uuid: string } | { slug: string } | { id: number };
+export type NewRoom = Omit<Room, 'id' | 'uuid' | 'createdAt' | 'updatedAt'>;
+
+/** A write in progress: the transaction's entity manager and a way to stage events in its outbox. */
+export interface Tx {
+  em: EntityManager;
+  stage(entry: OutboxEntry): void;
+}
+
+export interface RoomFavorite {
+  id: number;
+  userUuid: string;
+  roomId: number;
+  createdAt: Date;
+}
+
+/** Listing filters; see ListRoomsRequest. */
+export type RoomFilter =
+  | { kind: 'public' }
+  | { kind: 'promoted'; providers: string[] }
+  | { kind: 'withRole'; userUuid: string; roles: RoomRoleName[] }
+  | { kind: 'all' }
+  | { kind: 'discordGuild'; guildId: string }
+  | { kind: 'favorites'; userUuid: string; includePrivate: boolean }
+  | { kind: 'recent'; userUuid: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
+
+/** Rooms, their roles, favourites and recent rooms in PostgreSQL. */
+export class PgRoomStore {
+  constructor(
+    private readonly orm: MikroORM,
+    /** Called after a commit that staged events (wakes the outbox relay). */
+    private readonly staged: () => void = () => undefined,
+  ) {}
+
+  fork(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  /** Runs `fn` in one transaction; events it stages commit (or roll back) with its changes. */
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    let stagedAny = false;
+    const result = await this.fork().transactional((em) =>
+      fn({
+        em,
+        stage: (entry) => {
+          stagedAny = true;
+          addToOutbox(em, entry);
+        },
+      }),
+    );
+    if (stagedAny) this.staged();
+    return result;
+  }
+
+  async find(ref: RoomRef, em: EntityManager = this.fork(), lock = false): Promise<Room | null> {
+    const where = 'uuid' in ref ? (isUuid(ref.uuid) ? { uuid: ref.uuid } : null) : 'slug' in ref ? { slug: ref.slug.toLowerCase() } : { id: ref.id };
+    if (!where) return null;
+    return (await em.findOne(RoomEntity, where, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})) as Room | null;
+  }
+
+  /** Inserts a room; null when the slug is taken. */
+  async insert(em: EntityManager, room: NewRoom): Promise<Room | null> {
+    const now = new Date();
+    try {
+      // A savepoint, so a slug clash leaves the surrounding transaction usable.
+      return await em.transactional(async (inner) => {
+        const entity = inner.create(RoomEntity, { ...room, uuid: randomUUID(), createdAt: now, updatedAt: now });
+        await inner.flush();
+        return entity as Room;
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return null;
+      throw error;
+    }
+  }
+
+  /** Slugs in use among `base` and `base-<n>`. */
+  async slugsLike(base: string): Promise<Set<string>> {
+    const rows = await this.fork().execute<{ slug: string }[]>(`select "slug" from "room" where "slug" = ? or "slug" like ?`, [base, `${base}-%`]);
+    return new Set(rows.map((r) => r.slug));
+  }
+
+  /** Applies changes to a room read in this transaction; false when the new slug is taken. */
+  async update(em: EntityManager, room: Room, changes: Partial<Room>): Promise<boolean> {
+    try {
+      await em.transactional(async (inner) => {
+        const entity = await inner.findOneOrFail(RoomEntity, { id: room.id });
+        inner.assign(entity, { ...changes, updatedAt: new Date() });
+        await inner.flush();
+        Object.assign(room, entity);
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) return false;
+      throw error;
+    }
+  }
+
+  async delete(em: EntityManager, room: Room): Promise<void> {
+    await em.nativeDelete(RoomEntity, { id: room.id });
+  }
+
+  /** Rooms matching a filter, with the total, in the listing's order. */
+  async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: Room[]; total: number }> {
+    const { from, where, params, order } = listingSql(filter);
+    const em = this.fork();
+    const [{ total }] = (await em.execute<{ total: number }[]>(`select count(*)::int as "total" ${from} where ${where}`, params)) as [{ total: number }];
+    const ids = await em.execute<{ id: number }[]>(`select r."id" ${from} where ${where} order by ${order} limit ? offset ?`, [
+      ...params, page.limit, page.offset,
+    ]);
+    return { rooms: await this.byIds(ids.map((r) => r.id), em), total };
+  }
+
+  /** Rooms by slug or uuid, in the order asked, unknown ones left out. */
+  async named(refs: string[]): Promise<Room[]> {
+    if (refs.length === 0) return [];
+    const lower = refs.map((r) => r.toLowerCase());
+    const uuids = lower.filter(isUuid);
+    const found = (await this.fork().find(RoomEntity, { $or: [{ slug: { $in: lower } }, ...(uuids.length ? [{ uuid: { $in: uuids } }] : [])] })) as Room[];
+    const byKey = new Map(found.flatMap((r) => [[r.slug, r] as const, [r.uuid, r] as const]));
+    return [...new Set(lower.map((k) => byKey.get(k)).filter((r): r is Room => r !== undefined))];
+  }
+
+  async countPrivate(): Promise<number> {
+    return this.fork().count(RoomEntity, { type: 'PRIVATE' });
+  }
+
+  private async byIds(ids: number[], em: EntityManager): Promise<Room[]> {
+    if (ids.length === 0) return [];
+    const rooms = (await em.find(RoomEntity, { id: { $in: ids } })) as Room[];
+    const byId = new Map(rooms.map((r) => [r.id, r]));
+    return ids.map((id) => byId.get(id)!).filter(Boolean);
+  }
+
+  /** Unexpired roles of some rooms (optionally of one user), oldest first. */
+  async activeRoles(roomIds: number[], userUuid?: string, em: EntityManager = this.fork()): Promise<RoomRole[]> {
+    if (roomIds.length === 0 || (userUuid !== undefined && !isUuid(userUuid))) return [];
+    const rows = await em.find(
+      RoomUserRoleEntity,
+      {
+        roomId: { $in: roomIds },
+        ...(userUuid ? { userUuid } : {}),
+        $or: [{ expirationTime: null }, { expirationTime: { $gt: new Date() } }],
+      },
+      { orderBy: { id: 'asc' } },
+    );
+    return rows as RoomRole[];
+  }
+
+  /** Grants a role, or renews it with the new expiration when the user already holds it (expired or not). */
+  async upsertRole(em: EntityManager, roomId: number, userUuid: string, role: RoomRoleName, expirationTime: Date | null): Promise<RoomRole> {
+    const now = new Date();
+    const [row] = await em.execute<Record<string, unknown>[]>(
+      `insert into "room_user_role" ("room_id", "user_uuid", "role", "expiration_time", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?)
+       on conflict ("room_id", "user_uuid", "role") do update set "expiration_time" = excluded."expiration_time", "updated_at" = excluded."updated_at"
+       returning "id", "created_at"`,
+      [roomId, userUuid, role, expirationTime, now, now],
+    );
+    return { id: Number(row!.id), roomId, userUuid, role, expirationTime, createdAt: new Date(row!.created_at as string), updatedAt: now };
+  }
+
+  /** Removes a role; answers whether an unexpired one was removed. */
+  async deleteRole(em: EntityManager, roomId: number, userUuid: string, role: RoomRoleName): Promise<boolean> {
+    const rows = await em.execute<{ active: boolean }[]>(
+      `delete from "room_user_role" where "room_id" = ? and "user_uuid" = ? and "role" = ? returning ${ACTIVE} as "active"`,
+      [roomId, userUuid, role],
+    );
+    return rows.some((r) => r.active);
+  }
+
+  async ownerOf(roomIds: number[], em: EntityManager = this.fork()): Promise<Map<number, string>> {
+    if (roomIds.length === 0) return new Map();
+    const rows = await em.find(RoomUserRoleEntity, { roomId: { $in: roomIds }, role: 'owner' });
+    return new Map(rows.map((r) => [r.roomId, r.userUuid]));
+  }
+
+  /** Deletes a user's roles of the given kinds in every room; answers the rooms whose roles went. */
+  async deleteRolesOfUser(em: EntityManager, userUuid: string, roles: RoomRoleName[]): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
+    return em.execute(
+      `delete from "room_user_role" u using "room" r where r."id" = u."room_id" and u."user_uuid" = ? and u."role" in (?) and ${ACTIVE.replaceAll('"expiration_time"', 'u."expiration_time"')}
+       returning u."room_id" as "roomId", r."uuid" as "roomUuid", u."role"`,
+      [userUuid, roles],
+    );
+  }
+
+  /** Forgets a user's favourites, recent rooms and (expired or not) roles of the given kinds. */
+  async forgetUser(userUuid: string, roles: RoomRoleName[]): Promise<void> {
+    await this.fork().transactional(async (em) => {
+      await em.execute(`delete from "room_user_role" where "user_uuid" = ? and "role" in (?)`, [userUuid, roles]);
+      await em.execute(`delete from "room_favorite" where "user_uuid" = ?`, [userUuid]);
+      await em.execute(`delete from "recent_room" where "user_uuid" = ?`, [userUuid]);
+    });
+  }
+
+  /** Records a visit; keeps the user's `keep` most recent rooms. */
+  async recordRecent(userUuid: string, roomId: number, keep: number): Promise<void> {
+    await this.fork().transactional(async (em) => {
+      await em.execute(
+        `insert into "recent_room" ("user_uuid", "room_id", "visited_at") values (?, ?, ?)
+         on conflict ("user_uuid", "room_id") do update set "visited_at" = excluded."visited_at"`,
+        [userUuid, roomId, new Date()],
+      );
+      await em.execute(
+        `delete from "recent_room" where "user_uuid" = ? and "room_id" not in
+           (select "room_id" from "recent_room" where "user_uuid" = ? order by "visited_at" desc limit ?)`,
+        [userUuid, userUuid, keep],
+      );
+    });
+  }
+
+  /** Adds a favourite (or answers the existing one). */
+  async addFavorite(userUuid: string, roomId: number): Promise<RoomFavorite> {
+    const em = this.fork();
+    await em.execute(
+      `insert into "room_favorite" ("user_uuid", "room_id", "created_at") values (?, ?, ?) on conflict ("user_uuid", "room_id") do nothing`,
+      [userUuid, roomId, new Date()],
+    );
+    return (await em.findOneOrFail(RoomFavoriteEntity, { userUuid, roomId })) as RoomFavorite;
+  }
+
+  async favorites(userUuid: string, options: { limit: number; roomIds?: number[] }): Promise<RoomFavorite[]> {
+    if (!isUuid(userUuid)) return [];
+    return (await this.fork().find(
+      RoomFavoriteEntity,
+      { userUuid, ...(options.roomIds ? { roomId: { $in: options.roomIds } } : {}) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: options.limit },
+    )) as RoomFavorite[];
+  }
+
+  async favoriteById(id: number): Promise<RoomFavorite | null> {
+    return (await this.fork().findOne(RoomFavoriteEntity, { id })) as RoomFavorite | null;
+  }
+
+  async removeFavorite(id: number): Promise<void> {
+    await this.fork().nativeDelete(RoomFavoriteEntity, { id });
+  }
+
+  async byInternalIds(ids: number[]): Promise<Room[]> {
+    return this.byIds(ids, this.fork());
+  }
+}
+
+function listingSql(filter: RoomFilter): { from: string; where: string; params: unknown[]; order: string } {
+  const newest = `r."created_at" desc, r."id" desc`;
+  switch (filter.kind) {
+    case 'public':
+      return { from: `from "room" r`, where: `r."type" = 'PUBLIC' and not r."unlisted"`, params: [], order: newest };
+    case 'promoted':
+      return filter.providers.length === 0
+        ? { from: `from "room" r`, where: `r."promoted"`, params: [], order: newest }
+        : { from: `from "room" r`, where: `r."promoted" and exists (select 1 from jsonb_array_elements_text(r."promoted_providers") p where p in (?))`, params: [filter.providers], order: newest };
+    case 'withRole':
+      return {
+        from: `from "room" r`,
+        where: `exists (select 1 from "room_user_role" u where u."room_id" = r."id" and u."user_uuid" = ? and u."role" in (?)
+                and (u."expiration_time" is null or u."expiration_time" > now()))`,
+        params: [filter.userUuid, filter.roles],
+        order: newest,
+      };
+    case 'all':
+      return { from: `from "room" r`, where: 'true', params: [], order: `r."id" asc` };
+    case 'discordGuild':
+      return { from: `from "room" r`, where: `r."discord_guild_id" = ?`, params: [filter.guildId], order: newest };
+    case 'favorites':
+      return {
+        from: `from "room" r join "room_favorite" f on f."room_id" = r."id"`,
+        where: `f."user_uuid" = ?${filter.includePrivate ? '' : ` and r."type" = 'PUBLIC'`}`,
+        params: [filter.userUuid],
+        order: `f."created_at" desc, f."id" desc`,
+      };
+    case 'recent':
+      return {
+        from: `from "room" r join "recent_room" v on v."room_id" = r."id"`,
+        where: `v."user_uuid" = ?`,
+        params: [filter.userUuid],
+        order: `v."visited_at" desc`,
+      };
+  }
+}

@@ -1,0 +1,441 @@
+import { badRequest, conflict, forbidden, notFound, type Logger } from '@spinroom/platform';
+import { isUuid, type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
+import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
+import { roomChanged, roomDeleted } from '../events/room-events.js';
+import type { LiveRoomPort } from './live-room-port.js';
+import {
+  checkSettings,
+  normalizeSlug,
+  ROOM_DEFAULTS,
+  ROOM_NOT_FOUND,
+  settingsBeyond,
+  slugCandidate,
+  slugify,
+  type PinnedMessage,
+  type Room,
+  type RoomSettings,
+} from './room.js';
+import { hashRoomPassword, roomPasswordMatches } from './room-passwords.js';
+import {
+  atLeast,
+  authorityOf,
+  canDj,
+  checkChangeOwner,
+  checkGrant,
+  checkRemoval,
+  grantActionType,
+  hasRole,
+  highestRole,
+  isGlobalRole,
+  isRoomRole,
+  joinRefusal,
+  RESTRICTIVE_ROLES,
+  ROOM_ROLES,
+  type RoomRole,
+  type RoomRoleName,
+} from './room-roles.js';
+
+/** Who is acting: the verified caller. */
+export interface Actor {
+  userUuid: string;
+  /** The token role (user, guest, bot, admin, service, ...). */
+  role: string;
+}
+
+/** Where the VERIFIED badge comes from (the user service's profiles). */
+export interface BadgeSource {
+  badgesOf(userUuid: string): Promise<string[]>;
+}
+
+/** A room as answered: its fields, unexpired roles, owner and the users present. */
+export interface RoomView {
+  room: Room;
+  roles: RoomRole[];
+  ownerUuid: string;
+  usersInRoom: string[];
+}
+
+export interface RoomAccess {
+  view: RoomView;
+  activeRoles: RoomRole[];
+  canDj: boolean;
+  highestRole: string | null;
+  banned: boolean;
+  canJoin: boolean;
+  chatDisabled: boolean;
+  chatDisabledUntil: Date | null;
+}
+
+/** How long a kick keeps a user out. */
+export const KICK_DURATION_MS = 5 * 60_000;
+/** Recent rooms kept per user. */
+export const RECENT_ROOMS_KEPT = 20;
+
+export const MESSAGES = {
+  guests: 'Guests cannot change rooms',
+  guestFavorites: 'Guests cannot keep favourite rooms',
+  slugTaken: 'A room with this slug already exists',
+  notAllowed: 'You are not allowed to change this room',
+  adminOnly: 'Only administrators can do this',
+  deleteRoom: 'Only the owner can delete this room',
+  passwordRequired: 'This room requires a password',
+  wrongPassword: 'Wrong room password',
+  favoriteNotFound: 'Room favorite not found',
+  roleNotHeld: 'This user does not have this role in this room',
+  alreadyOwner: 'This user already owns the room',
+  access: 'Only the user, a service or an administrator can read this access',
+} as const;
+
+/** The room rules: creation, settings, listings, joining, favourites, recent rooms, roles and moderation. */
+export class Rooms {
+  constructor(
+    private readonly store: PgRoomStore,
+    private readonly live: LiveRoomPort,
+    private readonly badges: BadgeSource,
+    private readonly logger: Logger,
+  ) {}
+
+  async create(actor: Actor, settings: RoomSettings): Promise<RoomView> {
+    refuseGuests(actor);
+    if (settings.name === undefined) throw badRequest('name is required');
+    checkSettings(settings);
+    const beyond = settingsBeyond(isGlobalRole(actor.role) ? 'global' : 'owner', settings);
+    if (beyond.length > 0) throw forbidden(`You are not allowed to set ${beyond.join(', ')}`);
+    const fields = await this.fieldsOf(settings);
+    const name = settings.name.trim();
+    const explicitSlug = settings.slug !== undefined ? normalizeSlug(settings.slug) : undefined;
+    const candidates = explicitSlug ? [explicitSlug] : await this.freeSlugs(slugify(name));
+
+    for (const slug of candidates) {
+      const view = await this.store.write(async (tx) => {
+        const room = await this.store.insert(tx.em, { ...ROOM_DEFAULTS, passwordHash: null, guestPasswordHash: null, posterUrl: null, externalUrl: null, discordGuildId: null, ...fields, name, slug } as NewRoom);
+        if (!room) return null;
+        const owner = await this.store.upsertRole(tx.em, room.id, actor.userUuid, 'owner', null);
+        tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));
+        return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [] };
+      });
+      if (view) return view;
+    }
+    throw conflict(MESSAGES.slugTaken);
+  }
+
+  /** A room with its roles and present users; 404 'Room not found'. */
+  async get(ref: RoomRef): Promise<RoomView> {
+    return (await this.views([await this.require(ref)]))[0]!;
+  }
+
+  async update(actor: Actor, ref: RoomRef, settings: RoomSettings, options: { admin?: boolean } = {}): Promise<RoomView> {
+    refuseGuests(actor);
+    checkSettings(settings);
+    const slug = settings.slug !== undefined ? normalizeSlug(settings.slug) : undefined;
+    const changes = await this.fieldsOf(settings);
+    if (slug) changes.slug = slug;
+    if (settings.name !== undefined) changes.name = settings.name.trim();
+    const changedFields = Object.keys(settings).filter((k) => settings[k as keyof RoomSettings] !== undefined);
+
+    const room = await this.store.write(async (tx) => {
+      const room = await this.requireIn(tx, ref);
+      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx.em), actor.role);
+      if (options.admin && authority !== 'global') throw forbidden(MESSAGES.adminOnly);
+      if (!atLeast(authority, 'moderator')) throw forbidden(MESSAGES.notAllowed);
+      const beyond = settingsBeyond(authority, settings);
+      if (beyond.length > 0) throw forbidden(`You are not allowed to change ${beyond.join(', ')} in this room`);
+      if (changedFields.length === 0) return room;
+      if (!(await this.store.update(tx.em, room, changes))) throw conflict(MESSAGES.slugTaken);
+      const owner = (await this.store.ownerOf([room.id], tx.em)).get(room.id) ?? '';
+      tx.stage(roomChanged('updated', room, { ownerUuid: owner, actorUuid: actor.userUuid, changedFields }));
+      return room;
+    });
+    return (await this.views([room]))[0]!;
+  }
+
+  async delete(actor: Actor, ref: RoomRef): Promise<void> {
+    refuseGuests(actor);
+    await this.store.write(async (tx) => {
+      const room = await this.requireIn(tx, ref);
+      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx.em), actor.role);
+      if (!atLeast(authority, 'owner')) throw forbidden(MESSAGES.deleteRoom);
+      await this.store.delete(tx.em, room);
+      tx.stage(roomDeleted(room, actor.userUuid));
+    });
+  }
+
+  async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: RoomView[]; total: number }> {
+    const { rooms, total } = await this.store.list(filter, page);
+    return { rooms: await this.views(rooms), total };
+  }
+
+  /** The rooms named by slug or uuid, in that order. */
+  async named(refs: string[]): Promise<RoomView[]> {
+    return this.views(await this.store.named(refs));
+  }
+
+  countPrivate(): Promise<number> {
+    return this.store.countPrivate();
+  }
+
+  /** The room when `password` matches its password (a room without one always matches); 403 otherwise. */
+  async matchPassword(ref: RoomRef, password: string): Promise<RoomView> {
+    const room = await this.require(ref);
+    if (room.passwordHash && !(await roomPasswordMatches(room.passwordHash, password))) throw forbidden(MESSAGES.wrongPassword);
+    return (await this.views([room]))[0]!;
+  }
+
+  /**
+   * Entering a room: banned users never, kicked ones not until the kick
+   * expires; a password-protected room needs its password (or, for guests,
+   * its guest password) unless the user is room staff or a global role.
+   * Records the room among the user's recent rooms.
+   */
+  async join(actor: Actor, ref: RoomRef, password: string | undefined): Promise<RoomView> {
+    const room = await this.require(ref);
+    const roles = await this.store.activeRoles([room.id], actor.userUuid);
+    const refusal = joinRefusal(roles);
+    if (refusal) throw forbidden(refusal);
+    const staff = atLeast(authorityOf(roles, actor.role), 'moderator');
+    if (room.passwordHash && !staff) {
+      if (!password) throw forbidden(MESSAGES.passwordRequired);
+      const hashes = [room.passwordHash, ...(actor.role === 'guest' && room.guestPasswordHash ? [room.guestPasswordHash] : [])];
+      const matches = await Promise.all(hashes.map((h) => roomPasswordMatches(h, password)));
+      if (!matches.some(Boolean)) throw forbidden(MESSAGES.wrongPassword);
+    }
+    await this.store.recordRecent(actor.userUuid, room.id, RECENT_ROOMS_KEPT);
+    return (await this.views([room]))[0]!;
+  }
+
+  async addRecent(actor: Actor, ref: RoomRef): Promise<void> {
+    const room = await this.require(ref);
+    await this.store.recordRecent(actor.userUuid, room.id, RECENT_ROOMS_KEPT);
+  }
+
+  async addFavorite(actor: Actor, roomUuid: string): Promise<{ favorite: RoomFavorite; room: Room }> {
+    if (actor.role === 'guest') throw forbidden(MESSAGES.guestFavorites);
+    const room = await this.require({ uuid: roomUuid });
+    return { favorite: await this.store.addFavorite(actor.userUuid, room.id), room };
+  }
+
+  /** A user's favourites (the caller's by default), newest first, optionally only for some rooms. */
+  async favorites(actor: Actor, options: { userUuid?: string; limit: number; roomUuidIn?: string[] }): Promise<Array<{ favorite: RoomFavorite; room: Room }>> {
+    if (actor.role === 'guest') throw forbidden(MESSAGES.guestFavorites);
+    let roomIds: number[] | undefined;
+    if (options.roomUuidIn && options.roomUuidIn.length > 0) {
+      roomIds = (await this.store.named(options.roomUuidIn.filter(isUuid))).map((r) => r.id);
+      if (roomIds.length === 0) return [];
+    }
+    const favorites = await this.store.favorites(options.userUuid || actor.userUuid, { limit: options.limit, roomIds });
+    const rooms = new Map((await this.store.byInternalIds(favorites.map((f) => f.roomId))).map((r) => [r.id, r]));
+    return favorites.map((favorite) => ({ favorite, room: rooms.get(favorite.roomId)! }));
+  }
+
+  async removeFavorite(actor: Actor, id: number): Promise<void> {
+    const favorite = await this.store.favoriteById(id);
+    if (!favorite || (favorite.userUuid !== actor.userUuid && !isGlobalRole(actor.role))) throw notFound(MESSAGES.favoriteNotFound);
+    await this.store.removeFavorite(id);
+  }
+
+  /** Role holders and the users present (from the live engine). */
+  async users(ref: RoomRef): Promise<{ userUuids: string[]; usersInRoom: string[]; roles: RoomRole[] }> {
+    const view = await this.get(ref);
+    return { userUuids: [...new Set([...view.usersInRoom, ...view.roles.map((r) => r.userUuid)])], usersInRoom: view.usersInRoom, roles: view.roles };
+  }
+
+  async noDancefloorUsers(ref: RoomRef): Promise<string[]> {
+    return this.live.noDancefloorUserUuids((await this.require(ref)).uuid);
+  }
+
+  async liveState(ref: RoomRef): Promise<{ state: Record<string, unknown>; playedSeconds: number }> {
+    const room = await this.require(ref);
+    const [state, playedSeconds] = await Promise.all([this.live.roomState(room.uuid), this.live.playedSeconds(room.uuid)]);
+    return { state, playedSeconds };
+  }
+
+  async roles(ref: RoomRef, userUuid?: string): Promise<RoomRole[]> {
+    const room = await this.require(ref);
+    return this.store.activeRoles([room.id], userUuid);
+  }
+
+  /** Grants a role (a moderation action); the hierarchy is in room-roles.ts. */
+  async grant(actor: Actor, ref: RoomRef, userUuid: string, role: string, expirationTime: Date | null): Promise<RoomRole> {
+    refuseGuests(actor);
+    const name = checkRoleRequest(userUuid, role);
+    if (expirationTime && expirationTime.getTime() <= Date.now()) throw badRequest('expirationTime must be in the future');
+    return this.store.write(async (tx) => {
+      const room = await this.requireIn(tx, ref);
+      const { actorAuthority, targetRoles, targetAuthority } = await this.sides(tx, room, actor, userUuid);
+      checkGrant(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
+      const granted = await this.store.upsertRole(tx.em, room.id, userUuid, name, expirationTime);
+      tx.stage(this.action(actor, room, userUuid, { actionType: grantActionType(name, expirationTime), previousRole: highestRole(targetRoles), role: name, expirationTime }));
+      return granted;
+    });
+  }
+
+  async remove(actor: Actor, ref: RoomRef, userUuid: string, role: string): Promise<void> {
+    refuseGuests(actor);
+    const name = checkRoleRequest(userUuid, role);
+    await this.store.write(async (tx) => {
+      const room = await this.requireIn(tx, ref);
+      const { actorAuthority, targetAuthority } = await this.sides(tx, room, actor, userUuid);
+      checkRemoval(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
+      if (!(await this.store.deleteRole(tx.em, room.id, userUuid, name))) throw notFound(MESSAGES.roleNotHeld);
+      tx.stage(this.action(actor, room, userUuid, { actionType: 'removeRole', previousRole: name, role: null, expirationTime: null }));
+    });
+  }
+
+  /** The new owner takes `owner` (and loses any restriction); the previous owner stays as coOwner. */
+  async changeOwner(actor: Actor, ref: RoomRef, userUuid: string): Promise<RoomView> {
+    refuseGuests(actor);
+    checkRoleRequest(userUuid, 'owner');
+    const room = await this.store.write(async (tx) => {
+      const room = await this.requireIn(tx, ref);
+      const { actorAuthority, targetRoles } = await this.sides(tx, room, actor, userUuid);
+      checkChangeOwner(actorAuthority);
+      if (hasRole(targetRoles, 'owner')) throw badRequest(MESSAGES.alreadyOwner);
+      const previousOwner = (await this.store.ownerOf([room.id], tx.em)).get(room.id);
+      if (previousOwner) {
+        await this.store.deleteRole(tx.em, room.id, previousOwner, 'owner');
+        await this.store.upsertRole(tx.em, room.id, previousOwner, 'coOwner', null);
+        tx.stage(this.action(actor, room, previousOwner, { actionType: 'grantRole', previousRole: 'owner', role: 'coOwner', expirationTime: null }));
+      }
+      for (const restriction of RESTRICTIVE_ROLES) await this.store.deleteRole(tx.em, room.id, userUuid, restriction);
+      await this.store.upsertRole(tx.em, room.id, userUuid, 'owner', null);
+      tx.stage(this.action(actor, room, userUuid, { actionType: 'grantRole', previousRole: highestRole(targetRoles), role: 'owner', expirationTime: null }));
+      return room;
+    });
+    return (await this.views([room]))[0]!;
+  }
+
+  /** Records a `kicked` role for KICK_DURATION_MS (a kickUser action), then tells the live engine. */
+  async kick(actor: Actor, ref: RoomRef, userUuid: string): Promise<RoomRole> {
+    const until = new Date(Date.now() + KICK_DURATION_MS);
+    const kicked = await this.grant(actor, ref, userUuid, 'kicked', until);
+    const room = await this.require(ref);
+    await this.live.onKicked({ roomUuid: room.uuid, userUuid, actorUuid: actor.userUuid, until }).catch((error: unknown) => {
+      this.logger.warn({ err: error, roomUuid: room.uuid }, 'the live engine did not take the kick');
+    });
+    return kicked;
+  }
+
+  /** A user's room data goes (account removal): roles except ownerships, favourites, recent rooms. The user or a global role. */
+  async forgetUser(actor: Actor, userUuid: string): Promise<void> {
+    if (actor.userUuid !== userUuid && !isGlobalRole(actor.role)) throw forbidden(MESSAGES.adminOnly);
+    if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
+    await this.store.forgetUser(userUuid, ROOM_ROLES.filter((r) => r !== 'owner'));
+  }
+
+  /** Lifts a user's restrictions in every room (a globalUnBan action). Global roles only. */
+  async liftRestrictions(actor: Actor, userUuid: string): Promise<number> {
+    if (!isGlobalRole(actor.role)) throw forbidden(MESSAGES.adminOnly);
+    if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
+    return this.store.write(async (tx) => {
+      const lifted = await this.store.deleteRolesOfUser(tx.em, userUuid, [...RESTRICTIVE_ROLES]);
+      if (lifted.length > 0) {
+        tx.stage(moderationAction({ actionType: 'globalUnBan', previousRole: null, role: null, roomUuid: null, actorUuid: actor.userUuid, actorTokenRole: actor.role, targetUuid: userUuid, expirationTime: null }));
+      }
+      return lifted.length;
+    });
+  }
+
+  /**
+   * What `userUuid` (with token role `tokenRole`) may do in a room: for the live
+   * engine and the chat service. The user themselves, a service or a global role may ask.
+   */
+  async access(caller: Actor, roomUuid: string, userUuid: string, tokenRole: string): Promise<RoomAccess> {
+    const self = caller.userUuid === userUuid;
+    if (!self && caller.role !== 'service' && !isGlobalRole(caller.role)) throw forbidden(MESSAGES.access);
+    if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
+    const view = await this.get({ uuid: roomUuid });
+    const role = self ? caller.role : tokenRole || 'user';
+    const activeRoles = view.roles.filter((r) => r.userUuid === userUuid);
+    const badges = view.room.djType === 'VERIFIED_ONLY' ? await this.badges.badgesOf(userUuid) : [];
+    const chat = activeRoles.find((r) => r.role === 'chatDisabled');
+    return {
+      view,
+      activeRoles,
+      canDj: canDj(view.room, activeRoles, role, badges),
+      highestRole: highestRole(activeRoles),
+      banned: hasRole(activeRoles, 'banned'),
+      canJoin: joinRefusal(activeRoles) === null,
+      chatDisabled: chat !== undefined,
+      chatDisabledUntil: chat?.expirationTime ?? null,
+    };
+  }
+
+  private action(actor: Actor, room: Room, targetUuid: string, action: Pick<ModerationAction, 'actionType' | 'previousRole' | 'role' | 'expirationTime'>) {
+    return moderationAction({ ...action, roomUuid: room.uuid, actorUuid: actor.userUuid, actorTokenRole: actor.role, targetUuid });
+  }
+
+  private async sides(tx: Tx, room: Room, actor: Actor, userUuid: string) {
+    const roles = await this.store.activeRoles([room.id], undefined, tx.em);
+    const targetRoles = roles.filter((r) => r.userUuid === userUuid);
+    return {
+      actorAuthority: authorityOf(roles.filter((r) => r.userUuid === actor.userUuid), actor.role),
+      targetRoles,
+      targetAuthority: authorityOf(targetRoles),
+    };
+  }
+
+  private async require(ref: RoomRef): Promise<Room> {
+    const room = await this.store.find(ref);
+    if (!room) throw notFound(ROOM_NOT_FOUND);
+    return room;
+  }
+
+  /** The room, locked for the rest of the transaction (role and setting changes serialize per room). */
+  private async requireIn(tx: Tx, ref: RoomRef): Promise<Room> {
+    const room = await this.store.find(ref, tx.em, true);
+    if (!room) throw notFound(ROOM_NOT_FOUND);
+    return room;
+  }
+
+  private async views(rooms: Room[]): Promise<RoomView[]> {
+    const ids = rooms.map((r) => r.id);
+    const [roles, owners, present] = await Promise.all([
+      this.store.activeRoles(ids),
+      this.store.ownerOf(ids),
+      Promise.all(rooms.map((r) => this.live.presentUserUuids(r.uuid))),
+    ]);
+    return rooms.map((room, i) => ({
+      room,
+      roles: roles.filter((r) => r.roomId === room.id),
+      ownerUuid: owners.get(room.id) ?? '',
+      usersInRoom: present[i]!,
+    }));
+  }
+
+  /** Stored fields for settings: passwords hashed, empty strings cleared. */
+  private async fieldsOf(settings: RoomSettings): Promise<Partial<Room>> {
+    const { password, guestPassword, name: _name, slug: _slug, pinnedMessages, ...rest } = settings;
+    const fields: Partial<Room> = {};
+    for (const [key, value] of Object.entries(rest)) {
+      if (value !== undefined) (fields as Record<string, unknown>)[key] = value === '' && CLEARABLE.has(key) ? null : value;
+    }
+    if (password !== undefined) fields.passwordHash = password ? await hashRoomPassword(password) : null;
+    if (guestPassword !== undefined) fields.guestPasswordHash = guestPassword ? await hashRoomPassword(guestPassword) : null;
+    if (pinnedMessages !== undefined) fields.pinnedMessages = pinnedMessages as PinnedMessage[];
+    return fields;
+  }
+
+  /** The first free slugs for a name: `base`, `base-2`, ... (a few, in case of a race). */
+  private async freeSlugs(base: string): Promise<string[]> {
+    const taken = await this.store.slugsLike(slugCandidate(base, 0));
+    const free: string[] = [];
+    for (let attempt = 0; free.length < 3; attempt += 1) {
+      const slug = slugCandidate(base, attempt);
+      if (!taken.has(slug)) free.push(slug);
+    }
+    return free;
+  }
+}
+
+/** Nullable fields an empty string clears. */
+const CLEARABLE = new Set(['posterUrl', 'externalUrl', 'discordGuildId']);
+
+function refuseGuests(actor: Actor): void {
+  if (actor.role === 'guest') throw forbidden(MESSAGES.guests);
+}
+
+function checkRoleRequest(userUuid: string, role: string): RoomRoleName {
+  if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
+  if (!isRoomRole(role)) throw badRequest(`role must be one of ${ROOM_ROLES.join(', ')}`);
+  return role;
+}

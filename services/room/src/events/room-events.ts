@@ -1,0 +1,34 @@
+import { RoomChanged, RoomDeleted } from '@spinroom/contracts/events/v1/room_events';
+import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
+import type { Room } from '../domain/room.js';
+
+export const ROOM_EVENTS_TOPIC = 'room-events';
+
+/** `room.created` / `room.updated`, keyed by the room's uuid. */
+export function roomChanged(
+  kind: 'created' | 'updated',
+  room: Room,
+  change: { ownerUuid: string; actorUuid: string; changedFields?: string[] },
+): OutboxEntry {
+  const metadata = newEventMetadata(`room.${kind}`);
+  const payload = RoomChanged.encode({
+    metadata,
+    roomUuid: room.uuid,
+    slug: room.slug,
+    name: room.name,
+    ownerUuid: change.ownerUuid,
+    type: room.type,
+    unlisted: room.unlisted,
+    djType: room.djType,
+    changedFields: change.changedFields ?? [],
+    actorUserUuid: change.actorUuid,
+  }).finish();
+  return { topic: ROOM_EVENTS_TOPIC, key: room.uuid, metadata, payload };
+}
+
+/** `room.deleted`, keyed by the room's uuid. */
+export function roomDeleted(room: Room, actorUuid: string): OutboxEntry {
+  const metadata = newEventMetadata('room.deleted');
+  const payload = RoomDeleted.encode({ metadata, roomUuid: room.uuid, slug: room.slug, actorUserUuid: actorUuid }).finish();
+  return { topic: ROOM_EVENTS_TOPIC, key: room.uuid, metadata, payload };
+}

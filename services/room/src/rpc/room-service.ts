@@ -1,0 +1,149 @@
+import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
+import { badRequest, forbidden, type CallContext, type createUnaryFactory } from '@spinroom/platform';
+import type { RoomFilter } from '../db/room-store.js';
+import { isGlobalRole } from '../domain/room-roles.js';
+import type { Actor, Rooms } from '../domain/rooms.js';
+import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
+
+const MAX_PAGE = 100;
+
+function page(request: { limit: number; offset: number }, fallback = 20) {
+  const limit = request.limit === 0 ? fallback : request.limit;
+  if (limit < 1 || limit > MAX_PAGE || request.offset < 0) throw badRequest(`limit must be 1 to ${MAX_PAGE} and offset 0 or more`);
+  return { limit, offset: request.offset };
+}
+
+function actor(ctx: CallContext): Actor {
+  const caller = ctx.requireCaller();
+  return { userUuid: caller.userUuid, role: caller.role };
+}
+
+/** The listing a ListRooms request asks for, for this caller. */
+function filterOf(req: { listing: RoomListing; providers: string[]; discordGuildId: string; userUuid: string; includePrivate: boolean }, who: Actor): RoomFilter {
+  switch (req.listing) {
+    case RoomListing.ROOM_LISTING_PUBLIC:
+      return { kind: 'public' };
+    case RoomListing.ROOM_LISTING_PROMOTED:
+      return { kind: 'promoted', providers: req.providers };
+    case RoomListing.ROOM_LISTING_MINE:
+      return { kind: 'withRole', userUuid: who.userUuid, roles: ['owner', 'coOwner', 'moderator', 'dj'] };
+    case RoomListing.ROOM_LISTING_OWNED:
+      return { kind: 'withRole', userUuid: who.userUuid, roles: ['owner'] };
+    case RoomListing.ROOM_LISTING_ALL:
+      return { kind: 'all' };
+    case RoomListing.ROOM_LISTING_DISCORD_GUILD:
+      if (!req.discordGuildId) throw badRequest('guildId is required');
+      return { kind: 'discordGuild', guildId: req.discordGuildId };
+    case RoomListing.ROOM_LISTING_FAVORITES: {
+      if (who.role === 'guest') throw forbidden('Guests cannot keep favourite rooms');
+      const userUuid = req.userUuid || who.userUuid;
+      // Someone else's private favourites are theirs to see (and administrators').
+      const includePrivate = req.includePrivate && (userUuid === who.userUuid || isGlobalRole(who.role));
+      return { kind: 'favorites', userUuid, includePrivate };
+    }
+    case RoomListing.ROOM_LISTING_RECENT:
+      return { kind: 'recent', userUuid: who.userUuid };
+    default:
+      throw badRequest('listing is required');
+  }
+}
+
+/** gRPC handlers of spinroom.room.v1.RoomService: the caller comes from the token; rules live in domain/. */
+export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<typeof createUnaryFactory> }): RoomServiceServer {
+  const { rooms, unary } = deps;
+  return {
+    createRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.create(actor(ctx), toRoomSettings(req.settings))) })),
+    getRoom: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { room: toRoomMessage(await rooms.get(toRoomRef(req.room))) };
+    }),
+    updateRoom: unary(async (req, ctx) => ({
+      room: toRoomMessage(await rooms.update(actor(ctx), toRoomRef(req.room), toRoomSettings(req.settings), { admin: req.admin })),
+    })),
+    deleteRoom: unary(async (req, ctx) => {
+      await rooms.delete(actor(ctx), toRoomRef(req.room));
+      return {};
+    }),
+    listRooms: unary(async (req, ctx) => {
+      const who = actor(ctx);
+      if (req.listing === RoomListing.ROOM_LISTING_NAMED) {
+        const named = await rooms.named(req.rooms.slice(0, MAX_PAGE));
+        return { rooms: named.map(toRoomMessage), total: named.length };
+      }
+      const { rooms: list, total } = await rooms.list(filterOf(req, who), page(req));
+      return { rooms: list.map(toRoomMessage), total };
+    }),
+    countPrivateRooms: unary(async (_req, ctx) => {
+      ctx.requireCaller();
+      return { count: await rooms.countPrivate() };
+    }),
+    matchRoomPassword: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { room: toRoomMessage(await rooms.matchPassword(toRoomRef(req.room), req.password)) };
+    }),
+    joinRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.join(actor(ctx), toRoomRef(req.room), req.password)) })),
+    addRecentRoom: unary(async (req, ctx) => {
+      await rooms.addRecent(actor(ctx), toRoomRef(req.room));
+      return {};
+    }),
+    addRoomFavorite: unary(async (req, ctx) => {
+      const { favorite, room } = await rooms.addFavorite(actor(ctx), req.roomUuid);
+      return { favorite: toFavoriteMessage(favorite, room) };
+    }),
+    listRoomFavorites: unary(async (req, ctx) => {
+      const limit = req.limit === 0 ? 50 : req.limit;
+      if (limit < 1 || limit > MAX_PAGE) throw badRequest(`limit must be 1 to ${MAX_PAGE}`);
+      const list = await rooms.favorites(actor(ctx), { userUuid: req.userUuid, limit, roomUuidIn: req.roomUuidIn });
+      return { favorites: list.map(({ favorite, room }) => toFavoriteMessage(favorite, room)) };
+    }),
+    removeRoomFavorite: unary(async (req, ctx) => {
+      await rooms.removeFavorite(actor(ctx), req.id);
+      return {};
+    }),
+    listRoomUsers: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const { userUuids, usersInRoom, roles } = await rooms.users(toRoomRef(req.room));
+      return { userUuids, usersInRoomUuids: usersInRoom, roomRoles: roles.map(toRoleMessage) };
+    }),
+    listNoDancefloorUsers: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { userUuids: await rooms.noDancefloorUsers(toRoomRef(req.room)) };
+    }),
+    getRoomLiveState: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const { state, playedSeconds } = await rooms.liveState(toRoomRef(req.room));
+      return { stateJson: JSON.stringify(state), playedSeconds };
+    }),
+    listRoomRoles: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      return { roles: (await rooms.roles(toRoomRef(req.room), req.userUuid || undefined)).map(toRoleMessage) };
+    }),
+    grantRoomRole: unary(async (req, ctx) => ({
+      role: toRoleMessage(await rooms.grant(actor(ctx), toRoomRef(req.room), req.userUuid, req.role, req.expirationTime ?? null)),
+    })),
+    removeRoomRole: unary(async (req, ctx) => {
+      await rooms.remove(actor(ctx), toRoomRef(req.room), req.userUuid, req.role);
+      return {};
+    }),
+    changeRoomOwner: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.changeOwner(actor(ctx), toRoomRef(req.room), req.userUuid)) })),
+    kickUser: unary(async (req, ctx) => ({ role: toRoleMessage(await rooms.kick(actor(ctx), toRoomRef(req.room), req.userUuid)) })),
+    forgetUser: unary(async (req, ctx) => {
+      await rooms.forgetUser(actor(ctx), req.userUuid);
+      return {};
+    }),
+    liftUserRestrictions: unary(async (req, ctx) => ({ lifted: await rooms.liftRestrictions(actor(ctx), req.userUuid) })),
+    getRoomAccess: unary(async (req, ctx) => {
+      const access = await rooms.access(actor(ctx), req.roomUuid, req.userUuid, req.tokenRole);
+      return {
+        room: toRoomMessage(access.view),
+        activeRoles: access.activeRoles.map(toRoleMessage),
+        canDj: access.canDj,
+        highestRole: access.highestRole ?? '',
+        banned: access.banned,
+        chatDisabledUntil: access.chatDisabledUntil ?? undefined,
+        canJoin: access.canJoin,
+        chatDisabled: access.chatDisabled,
+      };
+    }),
+  };
+}
