@@ -25,12 +25,14 @@ const grpcPorts = {
 const infra = infraUp('dev');
 const signingKey = ensureSigningKey('dev');
 const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+// Services trade it with the user service for their own short-lived tokens.
+const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
 const userEnv = {
   ...common,
+  ...serviceSecret,
   DATABASE_URL: databaseUrl(infra, 'spinroom_user'),
   GRPC_PORT: grpcPorts.user,
   JWT_PRIVATE_KEY: signingKey.pem,
-  SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
 };
 
 console.log('Seeding the demo admin...');
@@ -59,9 +61,11 @@ const services: ServiceProcess[] = [
   }),
   startServiceProcess('room', 'services/room/src/main.ts', {
     ...common,
+    ...serviceSecret,
     DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
     GRPC_PORT: grpcPorts.room,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
   }),
   startServiceProcess('chat', 'services/chat/src/main.ts', {
     ...common,
@@ -73,6 +77,7 @@ const services: ServiceProcess[] = [
   }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
+    ...serviceSecret,
     PORT: port,
     HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,

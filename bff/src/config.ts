@@ -15,6 +15,10 @@ export const bffConfig = {
   /** The `appid` header the /chat API expects (the original's CometChat app id). */
   CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
   ROOM_ADDR: env.address(),
+  /** Redis, where the room feed's frames arrive (one channel per room). */
+  REDIS_URL: env.url(['redis', 'rediss']),
+  /** Traded with the user service for the BFF's own token (it tells the room service which feed connections it holds). */
+  SERVICE_CLIENT_SECRET: z.string().min(32),
   /** Largest song upload, in bytes; enforced while the file streams to the upload service. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(DEFAULT_UPLOAD_MAX_BYTES),
   JWT_ISSUER: z.string().min(1).default('spinroom'),

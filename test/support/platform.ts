@@ -11,12 +11,14 @@ import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { randomUUID } from 'node:crypto';
-import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, TokenIssuer, type Role } from '@spinroom/platform';
+import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, ServiceTokenSource, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { startChatService } from '../../services/chat/src/app.js';
 import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
-import type { LiveRoomPort } from '../../services/room/src/domain/live-room-port.js';
+import type { RoomServiceConfig } from '../../services/room/src/config.js';
+import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
+import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
@@ -66,6 +68,10 @@ export interface TestPlatform {
   grpc: { user: string; playlist: string; upload: string; room: string; chat: string };
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
+  /** Every BFF replica's base URL (the first is `baseUrl`). */
+  bffUrls: string[];
+  /** Stops the room service and starts it again on the same database, Redis and port. */
+  restartRoomService(): Promise<void>;
   /** The chat service's database and Redis (room feed frames are published there). */
   chat: { databaseUrl: string; redisUrl: string };
   stop(): Promise<void>;
@@ -86,8 +92,12 @@ export interface PlatformOptions {
    * credentials); every provider is off when left out.
    */
   providerEnv?: NodeJS.ProcessEnv;
-  /** The live engine's port for the room service (none: nobody present, nothing played). */
-  live?: LiveRoomPort;
+  /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
+  room?: Partial<RoomServiceConfig>;
+  /** How many BFF processes serve the API and the room feed (1). */
+  bffReplicas?: number;
+  /** The feed's limits (shorter clocks, smaller budgets in tests). */
+  feed?: Partial<FeedLimits>;
 }
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
@@ -137,20 +147,28 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   });
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
   const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
-  const roomService = await startRoomService(
-    {
-      DATABASE_URL: roomDatabaseUrl,
-      KAFKA_BROKERS: testInfra().kafkaBrokers,
-      GRPC_HOST: '127.0.0.1',
-      GRPC_PORT: 0,
-      USER_ADDR: `127.0.0.1:${running.port}`,
-      JWT_ISSUER: 'spinroom',
-      OUTBOX_POLL_MS: 100,
-      LOG_LEVEL: 'silent',
-    },
-    { live: options.live },
-  );
-  const rooms = createGrpcClient(RoomServiceClient, `127.0.0.1:${roomService.port}`);
+  const roomConfig: RoomServiceConfig = {
+    DATABASE_URL: roomDatabaseUrl,
+    KAFKA_BROKERS: testInfra().kafkaBrokers,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: 0,
+    USER_ADDR: `127.0.0.1:${running.port}`,
+    PLAYLIST_ADDR: `127.0.0.1:${playlistService.port}`,
+    REDIS_URL: testInfra().redisUrl,
+    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    JWT_ISSUER: 'spinroom',
+    OUTBOX_POLL_MS: 100,
+    LIVE_MAX_PLAY_MS: undefined,
+    LIVE_LEAVE_GRACE_MS: 500,
+    LIVE_AFK_GRACE_MS: 60_000,
+    LIVE_CONNECTION_TTL_MS: 60_000,
+    LIVE_CLOCK_POLL_MS: 50,
+    LOG_LEVEL: 'silent',
+    ...options.room,
+  };
+  let roomService = await startRoomService(roomConfig);
+  const roomAddress = `127.0.0.1:${roomService.port}`;
+  const rooms = createGrpcClient(RoomServiceClient, roomAddress);
   const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
   const chatService = await startChatService({
     DATABASE_URL: chatDatabaseUrl,
@@ -158,7 +176,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: 0,
     USER_ADDR: `127.0.0.1:${running.port}`,
-    ROOM_ADDR: `127.0.0.1:${roomService.port}`,
+    ROOM_ADDR: roomAddress,
     JWT_ISSUER: 'spinroom',
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     LOG_LEVEL: 'silent',
@@ -167,32 +185,49 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
-  const app = createApp({
-    config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-    upstreams: { users, playlists, uploads, rooms, chat },
-    verifier: () => keys.verifier,
-    ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
+  const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
+  const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
+  for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
+    const app = createApp({
+      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
+      upstreams: { users, playlists, uploads, rooms, chat },
+      verifier: () => keys.verifier,
+      ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
+    });
+    const server: Server = await new Promise((resolve) => {
+      const s = app.listen(0, '127.0.0.1', () => resolve(s));
+    });
+    const feed = startFeed({
+      server, redisUrl: testInfra().redisUrl, rooms, serviceToken, verifier: () => keys.verifier, allowedOrigins: [],
+      logger: createLogger('bff', { level: 'silent' }), limits: options.feed,
+    });
+    bffs.push({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, feed });
+  }
+  const platform: TestPlatform = {
+    baseUrl: bffs[0]!.url,
+    bffUrls: bffs.map((b) => b.url),
+    async restartRoomService() {
+      await roomService.stop();
+      roomService = await startRoomService({ ...roomConfig, GRPC_PORT: Number(roomAddress.split(':')[1]) });
+      platform.room.service = roomService;
+    },
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
     grpc: {
       user: `127.0.0.1:${running.port}`,
       playlist: `127.0.0.1:${playlistService.port}`,
       upload: `127.0.0.1:${uploadService.port}`,
-      room: `127.0.0.1:${roomService.port}`,
+      room: roomAddress,
       chat: `127.0.0.1:${chatService.port}`,
     },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
     chat: { databaseUrl: chatDatabaseUrl, redisUrl: testInfra().redisUrl },
     async stop() {
       keys.stop();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const bff of bffs) {
+        await bff.feed.close();
+        await new Promise<void>((resolve) => bff.server.close(() => resolve()));
+      }
       users.close();
       playlists.close();
       uploads.close();
@@ -211,6 +246,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       await dropDatabase(userService.databaseUrl);
     },
   };
+  return platform;
 }
 
 /** JSON over fetch, answering status and parsed body. */

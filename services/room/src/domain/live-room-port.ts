@@ -18,6 +18,11 @@ export interface LiveRoomPort {
    * removes the user from the live room. Errors are logged, not returned.
    */
   onKicked(kick: { roomUuid: string; userUuid: string; actorUuid: string; until: Date }): Promise<void>;
+  /**
+   * Called after a room's settings or some users' roles changed (committed):
+   * the live state follows. A deleted room's live state goes.
+   */
+  onChanged(change: { roomUuid: string; userUuids?: string[]; deleted?: boolean }): Promise<void>;
 }
 
 /** The port's stand-in while the live engine is not wired: nobody present, nothing played, kicks do nothing more. */
@@ -27,4 +32,5 @@ export const NO_LIVE_ROOMS: LiveRoomPort = {
   roomState: async () => ({}),
   playedSeconds: async () => 0,
   onKicked: async () => undefined,
+  onChanged: async () => undefined,
 };

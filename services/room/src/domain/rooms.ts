@@ -146,18 +146,21 @@ export class Rooms {
       tx.stage(roomChanged('updated', room, { ownerUuid: owner, actorUuid: actor.userUuid, changedFields }));
       return room;
     });
+    await this.liveFollows({ roomUuid: room.uuid });
     return (await this.views([room]))[0]!;
   }
 
   async delete(actor: Actor, ref: RoomRef): Promise<void> {
     refuseGuests(actor);
-    await this.store.write(async (tx) => {
+    const deleted = await this.store.write(async (tx) => {
       const room = await this.requireIn(tx, ref);
       const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx.em), actor.role);
       if (!atLeast(authority, 'owner')) throw forbidden(MESSAGES.deleteRoom);
       await this.store.delete(tx.em, room);
       tx.stage(roomDeleted(room, actor.userUuid));
+      return room;
     });
+    await this.liveFollows({ roomUuid: deleted.uuid, deleted: true });
   }
 
   async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: RoomView[]; total: number }> {
@@ -259,26 +262,32 @@ export class Rooms {
     refuseGuests(actor);
     const name = checkRoleRequest(userUuid, role);
     if (expirationTime && expirationTime.getTime() <= Date.now()) throw badRequest('expirationTime must be in the future');
-    return this.store.write(async (tx) => {
+    const { granted, room } = await this.store.write(async (tx) => {
       const room = await this.requireIn(tx, ref);
       const { actorAuthority, targetRoles, targetAuthority } = await this.sides(tx, room, actor, userUuid);
       checkGrant(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
       const granted = await this.store.upsertRole(tx.em, room.id, userUuid, name, expirationTime);
       tx.stage(this.action(actor, room, userUuid, { actionType: grantActionType(name, expirationTime), previousRole: highestRole(targetRoles), role: name, expirationTime }));
-      return granted;
+      return { granted, room };
     });
+    // A ban takes effect at once: out of the live room, as a kick.
+    if (name === 'banned') await this.live.onKicked({ roomUuid: room.uuid, userUuid, actorUuid: actor.userUuid, until: expirationTime ?? new Date(8.64e15) }).catch((error: unknown) => this.logger.warn({ err: error }, 'the live engine did not take the ban'));
+    else await this.liveFollows({ roomUuid: room.uuid, userUuids: [userUuid] });
+    return granted;
   }
 
   async remove(actor: Actor, ref: RoomRef, userUuid: string, role: string): Promise<void> {
     refuseGuests(actor);
     const name = checkRoleRequest(userUuid, role);
-    await this.store.write(async (tx) => {
+    const room = await this.store.write(async (tx) => {
       const room = await this.requireIn(tx, ref);
       const { actorAuthority, targetAuthority } = await this.sides(tx, room, actor, userUuid);
       checkRemoval(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
       if (!(await this.store.deleteRole(tx.em, room.id, userUuid, name))) throw notFound(MESSAGES.roleNotHeld);
       tx.stage(this.action(actor, room, userUuid, { actionType: 'removeRole', previousRole: name, role: null, expirationTime: null }));
+      return room;
     });
+    await this.liveFollows({ roomUuid: room.uuid, userUuids: [userUuid] });
   }
 
   /** The new owner takes `owner` (and loses any restriction); the previous owner stays as coOwner. */
@@ -299,9 +308,15 @@ export class Rooms {
       for (const restriction of RESTRICTIVE_ROLES) await this.store.deleteRole(tx.em, room.id, userUuid, restriction);
       await this.store.upsertRole(tx.em, room.id, userUuid, 'owner', null);
       tx.stage(this.action(actor, room, userUuid, { actionType: 'grantRole', previousRole: highestRole(targetRoles), role: 'owner', expirationTime: null }));
-      return room;
+      return { room, previousOwner };
     });
-    return (await this.views([room]))[0]!;
+    await this.liveFollows({ roomUuid: room.room.uuid, userUuids: [userUuid, ...(room.previousOwner ? [room.previousOwner] : [])] });
+    return (await this.views([room.room]))[0]!;
+  }
+
+  /** The live state follows a committed change; its failure is logged (the next change or join catches up). */
+  private async liveFollows(change: { roomUuid: string; userUuids?: string[]; deleted?: boolean }): Promise<void> {
+    await this.live.onChanged(change).catch((error: unknown) => this.logger.warn({ err: error, roomUuid: change.roomUuid }, 'the live room did not follow a change'));
   }
 
   /** Records a `kicked` role for KICK_DURATION_MS (a kickUser action), then tells the live engine. */

@@ -1,4 +1,4 @@
-import { RoomChanged, RoomDeleted } from '@spinroom/contracts/events/v1/room_events';
+import { RoomChanged, RoomDeleted, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 
@@ -31,4 +31,17 @@ export function roomDeleted(room: Room, actorUuid: string): OutboxEntry {
   const metadata = newEventMetadata('room.deleted');
   const payload = RoomDeleted.encode({ metadata, roomUuid: room.uuid, slug: room.slug, actorUserUuid: actorUuid }).finish();
   return { topic: ROOM_EVENTS_TOPIC, key: room.uuid, metadata, payload };
+}
+
+/** `room.song-played`, keyed by the room's uuid. */
+export function songPlayed(play: {
+  roomUuid: string; roomSlug: string; playId: string; djUuid: string; song: unknown;
+  startTime: number; endTime: number; voteCounts: { likes: number; dislikes: number; stars: number }; listeners: number;
+}): OutboxEntry {
+  const metadata = newEventMetadata('room.song-played');
+  const payload = SongPlayed.encode({
+    metadata, roomUuid: play.roomUuid, roomSlug: play.roomSlug, playId: play.playId, djUuid: play.djUuid, songJson: JSON.stringify(play.song),
+    startedAt: new Date(play.startTime), endedAt: new Date(play.endTime), ...play.voteCounts, listeners: play.listeners,
+  }).finish();
+  return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };
 }

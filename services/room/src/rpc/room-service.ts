@@ -48,8 +48,11 @@ function filterOf(req: { listing: RoomListing; providers: string[]; discordGuild
   }
 }
 
+/** The live-room calls, handled in live-room.ts. */
+export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive';
+
 /** gRPC handlers of spinroom.room.v1.RoomService: the caller comes from the token; rules live in domain/. */
-export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<typeof createUnaryFactory> }): RoomServiceServer {
+export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<typeof createUnaryFactory> }): Omit<RoomServiceServer, LiveRoomCalls> {
   const { rooms, unary } = deps;
   return {
     createRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.create(actor(ctx), toRoomSettings(req.settings))) })),

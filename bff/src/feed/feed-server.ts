@@ -1,0 +1,361 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform';
+import { WebSocket, WebSocketServer, type RawData } from 'ws';
+import { z } from 'zod';
+import type { LiveRoomGateway } from './gateway.js';
+import type { FrameListener, RoomChannels } from './room-channels.js';
+
+/** The feed's limits; defaults suit production, tests shorten the clocks. */
+export interface FeedLimits {
+  /** How often the server pings (Primus heartbeat); a client silent for two pings is dropped. */
+  pingIntervalMs: number;
+  /** Largest frame a client may send (bytes); larger closes the socket (1009). */
+  maxFrameBytes: number;
+  /** A client that has this much unsent is too slow: dropped, not buffered without bound. */
+  maxBufferedBytes: number;
+  /** Sustained messages per second a connection may send, and the burst above it. */
+  messagesPerSecond: number;
+  messageBurst: number;
+  /** How often the room service hears which connections are still here. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_FEED_LIMITS: FeedLimits = {
+  pingIntervalMs: 25_000,
+  maxFrameBytes: 16 * 1024,
+  maxBufferedBytes: 1024 * 1024,
+  messagesPerSecond: 10,
+  messageBurst: 30,
+  keepAliveMs: 15_000,
+};
+
+/** Live actions the room service runs, by the protocol's names (ROOM-FEED.md and Spinroom's additions). */
+export const LIVE_ACTIONS = new Set([
+  'addDj', 'removeDj', 'updateNextSong', 'skipSong', 'voteOnSong', 'playOneTimeAnimation',
+  'joinWaitlist', 'leaveWaitlist', 'moveInWaitlist', 'leaveAfterSong',
+]);
+
+const ClientMessage = z.object({
+  event: z.string().max(64),
+  messageId: z.number().int().nonnegative().optional(),
+  params: z.record(z.string(), z.unknown()).optional(),
+  room: z.string().max(64).optional(),
+});
+const RoomUuid = z.uuid();
+
+const GENERIC_ERROR = 'Something went wrong, please try again';
+const TOO_MANY = 'Too many messages, slow down.';
+
+/**
+ * The room feed at `/primus`: the original's socket protocol (Actionhero
+ * messages over Primus WebSockets), so `ttfm-socket` works unchanged.
+ */
+export class FeedServer {
+  private readonly wss: WebSocketServer;
+  private readonly connections = new Set<FeedConnection>();
+  private readonly timers: NodeJS.Timeout[] = [];
+
+  constructor(
+    private readonly options: {
+      verifier: () => TokenVerifier | undefined;
+      gateway: LiveRoomGateway;
+      channels: RoomChannels;
+      logger: Logger;
+      /** Browser origins allowed besides the BFF's own. */
+      allowedOrigins: string[];
+      limits?: Partial<FeedLimits>;
+    },
+  ) {
+    this.limits = { ...DEFAULT_FEED_LIMITS, ...options.limits };
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxFrameBytes, perMessageDeflate: false, clientTracking: false });
+    this.timers.push(setInterval(() => this.heartbeat(), this.limits.pingIntervalMs));
+    this.timers.push(setInterval(() => void this.keepAlive(), this.limits.keepAliveMs));
+  }
+
+  readonly limits: FeedLimits;
+
+  /** Serves the feed on `server`'s WebSocket upgrades to `/primus`. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void this.upgrade(request, socket, head);
+    });
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  /** Closes every socket (clients reconnect elsewhere) and stops the clocks. */
+  async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    for (const connection of [...this.connections]) connection.close('primus::server::close');
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://feed');
+    if (url.pathname !== '/primus' && !url.pathname.startsWith('/primus/')) return refuse(socket, 404, 'Not Found');
+    if (!this.originAllowed(request)) return refuse(socket, 403, 'Forbidden');
+    const verifier = this.options.verifier();
+    if (!verifier) return refuse(socket, 503, 'Service Unavailable');
+    let caller: Caller;
+    try {
+      caller = await verifier.verify(url.searchParams.get('token') ?? '');
+    } catch {
+      return refuse(socket, 401, 'Unauthorized');
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      const connection = new FeedConnection(ws, caller, this.options.gateway, this.options.channels, this.limits, this.options.logger);
+      this.connections.add(connection);
+      ws.once('close', () => {
+        this.connections.delete(connection);
+        connection.closed();
+      });
+    });
+  }
+
+  /** Browsers send Origin: the BFF's own, or a listed one. Bots and servers send none. */
+  private originAllowed(request: IncomingMessage): boolean {
+    const origin = request.headers.origin;
+    if (!origin) return true;
+    if (this.options.allowedOrigins.includes(origin)) return true;
+    try {
+      return new URL(origin).host === request.headers.host;
+    } catch {
+      return false;
+    }
+  }
+
+  private heartbeat(): void {
+    const ping = JSON.stringify(`primus::ping::${Date.now()}`);
+    for (const connection of this.connections) connection.ping(ping);
+  }
+
+  private async keepAlive(): Promise<void> {
+    const held = [...this.connections].flatMap((c) => c.held());
+    for (let i = 0; i < held.length; i += 1000) {
+      await this.options.gateway.keepAlive(held.slice(i, i + 1000)).catch((error: unknown) => this.options.logger.warn({ err: error }, 'keep-alive failed'));
+    }
+  }
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
+interface JoinedRoomState {
+  uuid: string;
+  /** The last room version this connection has. */
+  version: number;
+  /** False while joining: frames wait in `buffer` until the join's state is sent. */
+  live: boolean;
+  buffer: FeedFrame[];
+}
+
+/** One socket: its caller, its room, its heartbeat and its budget. */
+class FeedConnection implements FrameListener {
+  readonly id = randomUUID();
+  private room: JoinedRoomState | undefined;
+  private missedPongs = 0;
+  private tokens: number;
+  private lastRefill = Date.now();
+  private refused = 0;
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly caller: Caller,
+    private readonly gateway: LiveRoomGateway,
+    private readonly channels: RoomChannels,
+    private readonly limits: FeedLimits,
+    private readonly logger: Logger,
+  ) {
+    this.tokens = limits.messageBurst;
+    ws.on('message', (data: RawData, isBinary: boolean) => void this.receive(data, isBinary));
+    ws.on('error', () => ws.terminate());
+  }
+
+  held(): Array<{ roomUuid: string; connectionId: string; userUuid: string }> {
+    return this.room?.live ? [{ roomUuid: this.room.uuid, connectionId: this.id, userUuid: this.caller.userUuid }] : [];
+  }
+
+  ping(frame: string): void {
+    if (this.missedPongs >= 2) {
+      this.ws.terminate();
+      return;
+    }
+    this.missedPongs += 1;
+    this.send(frame);
+  }
+
+  deliver(frame: FeedFrame): void {
+    const room = this.room;
+    if (!room) return;
+    if (!room.live) {
+      room.buffer.push(frame);
+      return;
+    }
+    switch (frame.kind) {
+      case 's':
+        if (frame.version <= room.version) return; // already in the state this connection joined with
+        if (frame.version !== room.version + 1) {
+          // A patch is missing: this state can no longer be trusted. The client rejoins.
+          this.logger.warn({ roomUuid: room.uuid, have: room.version, got: frame.version }, 'feed gap; resetting connection');
+          this.send(roomResetJson(room.uuid));
+          this.close('primus::server::close');
+          return;
+        }
+        room.version = frame.version;
+        this.send(frame.json);
+        return;
+      case 'e':
+        this.send(frame.json);
+        return;
+      case 'u':
+        if (frame.userUuid === this.caller.userUuid) this.send(frame.json);
+        return;
+      case 'k':
+        if (frame.userUuid !== this.caller.userUuid) return;
+        this.send(frame.json);
+        this.leaveRoom();
+        this.close('primus::server::close');
+        return;
+      case 'r':
+        this.send(frame.json);
+        this.close('primus::server::close');
+        return;
+    }
+  }
+
+  close(lastWords: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.send(JSON.stringify(lastWords));
+    this.ws.close(1000);
+  }
+
+  /** The socket is gone: the room service lets the user go after its grace period. */
+  closed(): void {
+    this.leaveRoom();
+  }
+
+  private send(text: string): void {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
+      // Too slow to keep up: dropped rather than buffered without bound. It reconnects and rejoins.
+      this.logger.info({ connectionId: this.id }, 'slow feed client dropped');
+      this.ws.terminate();
+      return;
+    }
+    this.ws.send(text);
+  }
+
+  private respond(messageId: number | undefined, fields: Record<string, unknown>): void {
+    this.send(JSON.stringify({ context: 'response', messageId, ...fields }));
+  }
+
+  private withinBudget(): boolean {
+    const now = Date.now();
+    this.tokens = Math.min(this.limits.messageBurst, this.tokens + ((now - this.lastRefill) / 1000) * this.limits.messagesPerSecond);
+    this.lastRefill = now;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return true;
+    }
+    this.refused += 1;
+    return false;
+  }
+
+  private async receive(data: RawData, isBinary: boolean): Promise<void> {
+    if (isBinary) return this.ws.close(1003, 'text frames only');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data.toString());
+    } catch {
+      return this.ws.close(1007, 'frames are JSON');
+    }
+    if (typeof parsed === 'string') {
+      if (parsed.startsWith('primus::pong::')) this.missedPongs = 0;
+      return;
+    }
+    if (!this.withinBudget()) {
+      if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
+      return this.respond(undefined, { error: TOO_MANY });
+    }
+    const message = ClientMessage.safeParse(parsed);
+    if (!message.success) return this.respond(undefined, { error: 'Malformed message' });
+    const { event, messageId, params } = message.data;
+    try {
+      if (event === 'action') await this.action(messageId, params ?? {});
+      else if (event === 'detailsView') {
+        this.respond(messageId, { status: 'OK', data: { id: this.id, fingerprint: this.id, rooms: this.room ? [this.room.uuid] : [], connectedAt: Date.now() } });
+      } else if (event === 'roomLeave') {
+        this.leaveRoom();
+        this.respond(messageId, { status: 'OK' });
+      } else this.respond(messageId, { error: `Unsupported event: ${event}` });
+    } catch (error) {
+      if (isAppError(error) && error.status < 500) return this.respond(messageId, { error: error.message });
+      this.logger.error({ err: error, event }, 'feed action failed');
+      this.respond(messageId, { error: GENERIC_ERROR });
+    }
+  }
+
+  private async action(messageId: number | undefined, params: Record<string, unknown>): Promise<void> {
+    const { action, roomUuid: rawRoom, ...rest } = params;
+    if (typeof action !== 'string') return this.respond(messageId, { error: 'action is required' });
+    const roomUuid = RoomUuid.safeParse(rawRoom);
+    if (!roomUuid.success) return this.respond(messageId, { error: 'roomUuid must be a room uuid' });
+    if (action === 'joinRoom') return this.join(messageId, roomUuid.data, rest);
+    if (!LIVE_ACTIONS.has(action)) return this.respond(messageId, { error: `Unknown action: ${action}` });
+    if (!this.room?.live || this.room.uuid !== roomUuid.data) return this.respond(messageId, { error: 'Join the room first.' });
+    // Identity comes from the token: clients' userUuid and tokenRole params are ignored.
+    const { userUuid: _user, tokenRole: _role, ...actionParams } = rest;
+    const { version } = await this.gateway.act(this.caller, roomUuid.data, action, actionParams);
+    this.respond(messageId, { status: 'OK', version });
+  }
+
+  private async join(messageId: number | undefined, roomUuid: string, params: Record<string, unknown>): Promise<void> {
+    if (this.room && this.room.uuid !== roomUuid) this.leaveRoom();
+    const room: JoinedRoomState = { uuid: roomUuid, version: 0, live: false, buffer: [] };
+    this.room = room;
+    await this.channels.add(roomUuid, this);
+    let joined;
+    try {
+      const password = typeof params.password === 'string' ? params.password : undefined;
+      joined = await this.gateway.join(this.caller, { roomUuid, password, connectionId: this.id });
+    } catch (error) {
+      if (this.room === room) {
+        this.channels.remove(roomUuid, this);
+        this.room = undefined;
+      }
+      throw error;
+    }
+    if (this.room !== room) return;
+    // Built from the room service's strings: the state is not parsed and serialized again here.
+    this.send(
+      `{"context":"response","messageId":${messageId ?? 0},"status":"OK","roomUuid":${JSON.stringify(roomUuid)},` +
+        `"allowedRooms":[${JSON.stringify(roomUuid)}],"didCreate":false,"serverTime":${Date.now()},"version":${joined.version},"state":${joined.stateJson}}`,
+    );
+    this.send(
+      `{"context":"user","room":${JSON.stringify(roomUuid)},"from":"server","sentAt":${Date.now()},"messageId":${joined.version},` +
+        `"message":{"name":"updatedUserData","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}]},"version":${joined.version}}`,
+    );
+    room.version = joined.version;
+    room.live = true;
+    const waiting = room.buffer;
+    room.buffer = [];
+    for (const frame of waiting) this.deliver(frame);
+  }
+
+  private leaveRoom(): void {
+    const room = this.room;
+    if (!room) return;
+    this.room = undefined;
+    this.channels.remove(room.uuid, this);
+    this.gateway.leave(room.uuid, this.id).catch((error: unknown) => this.logger.warn({ err: error }, 'leave failed'));
+  }
+}
+
+function roomResetJson(roomUuid: string): string {
+  return JSON.stringify({ context: 'user', room: roomUuid, from: 'server', sentAt: Date.now(), messageId: 0, message: { name: 'roomReset', params: {} } });
+}

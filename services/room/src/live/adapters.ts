@@ -1,0 +1,79 @@
+import { SpecialCrate, type CrateSong, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import type { UserProfile, UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import type { Caller, PromiseClient, ServiceTokenSource } from '@spinroom/platform';
+import type { MinimalCrateSong } from '../domain/live/state.js';
+import type { Profiles, Queues } from './live-rooms.js';
+
+/** A queue entry as the feed carries songs (`MinimalCrateSongResDTO`, with the catalogue's extra fields). */
+export function toMinimalCrateSong(entry: CrateSong): MinimalCrateSong {
+  const s = entry.song!;
+  return {
+    songId: s.songId,
+    songShortId: s.songShortId,
+    artistName: s.artistName,
+    trackName: s.trackName,
+    genre: s.genre || null,
+    duration: s.duration,
+    isrc: s.isrc || null,
+    explicit: s.explicit,
+    musicProviders: s.musicProviders,
+    thumbnails: s.thumbnails,
+    links: s.links,
+    previews: s.previews,
+    streamUrls: s.streamUrls,
+    playbackToken: s.playbackToken || null,
+    status: s.status,
+    crateSongUuid: entry.crateSongUuid,
+    position: entry.position,
+  } as MinimalCrateSong;
+}
+
+/** DJs' queues in the playlist service: read and requeued as the room service itself (a `service` token). */
+export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, serviceToken: ServiceTokenSource): Queues {
+  return {
+    async head(djUuid, limit) {
+      const { songs } = await playlists.getDjQueue({ userUuid: djUuid, limit }, { token: await serviceToken.token(), deadlineMs: 3_000 });
+      return songs.filter((entry) => entry.song).map(toMinimalCrateSong);
+    },
+    async requeue(djUuid, crateSongUuid) {
+      await playlists.requeuePlayedSong({ userUuid: djUuid, crateSongUuid }, { token: await serviceToken.token(), deadlineMs: 3_000 });
+    },
+    async snag(song) {
+      // As the voter (their token is the current caller's): into their likes crate.
+      const catalogued = (song as { songId?: string }).songId;
+      const [provider, providerSongId] = Object.entries(song.musicProviders)[0] ?? ['', ''];
+      await playlists.addCrateSongs({
+        crate: { special: SpecialCrate.SPECIAL_CRATE_LIKES, crateUuid: '', crateShortId: '' },
+        append: true,
+        songs: [{
+          songId: catalogued ?? '', catalogueId: 0, musicProvider: catalogued ? '' : provider, providerSongId: catalogued ? '' : providerSongId,
+          artistName: song.artistName, trackName: song.trackName, duration: song.duration, isrc: song.isrc ?? '', genre: song.genre ?? '',
+          playbackToken: song.playbackToken ?? '', explicit: false, thumbnails: song.thumbnails,
+        }],
+      });
+    },
+  };
+}
+
+/** `OtherUserProfileResDto`: the profile other users see. */
+export function otherUserProfile(p: UserProfile): Record<string, unknown> {
+  return {
+    id: p.id, uuid: p.uuid, color: p.color, avatarId: p.avatarId, nickname: p.nickname, badges: p.badges,
+    firstName: p.firstName ?? '', lastName: p.lastName ?? '', pronoun: p.pronoun ?? '', displayPronouns: p.displayPronouns,
+    songOfTheWeek: p.songOfTheWeek ?? '', song: p.song ?? null, zodiac: p.zodiac ?? '', createdAt: p.createdAt?.toISOString() ?? null,
+    coverPicture: p.coverPicture ?? '', facebook: p.facebook ?? '', instagram: p.instagram ?? '', twitter: p.twitter ?? '',
+    snapchat: p.snapchat ?? '', tiktok: p.tiktok ?? '', priceForGig: Number(p.priceForGig ?? 0),
+  };
+}
+
+/** Profiles from the user service, read with the joining user's own token. Guests appear as ghosts. */
+export function userProfiles(users: PromiseClient<UserServiceClient>): Profiles {
+  return {
+    async of(caller: Caller) {
+      const { profile } = await users.getOwnProfile({}, { token: caller.token, deadlineMs: 3_000 });
+      if (!profile) return { uuid: caller.userUuid, nickname: 'ghost', avatarId: 'ghost', color: '#FFFFFF' };
+      if (caller.kind === 'guest') return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
+      return otherUserProfile(profile);
+    },
+  };
+}

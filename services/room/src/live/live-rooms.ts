@@ -1,0 +1,310 @@
+import { randomInt } from 'node:crypto';
+import { badRequest, forbidden, type Caller, type Logger } from '@spinroom/platform';
+import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
+import * as live from '../domain/live/transitions.js';
+import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
+
+/** What the live rooms need to know about a room and a user in it (the room records). */
+export interface RoomDirectory {
+  /** Lets the caller in (bans, kicks, the password; records a recent room), or refuses with the reason. */
+  enter(caller: Caller, roomUuid: string, password: string | undefined): Promise<RoomAccess>;
+  /** The room's settings and what the user may do there, without entry checks. */
+  access(roomUuid: string, user: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess>;
+}
+
+export interface RoomAccess {
+  /** The room as the original's `RoomDto`. */
+  settings: Record<string, unknown>;
+  rules: StageRules;
+  highestRole: string | undefined;
+  canDj: boolean;
+}
+
+/** DJs' queues in the playlist service. */
+export interface Queues {
+  /** The first songs of a DJ's queue (called on no user's request: the room's clock). */
+  head(djUuid: string, limit: number): Promise<MinimalCrateSong[]>;
+  requeue(djUuid: string, crateSongUuid: string): Promise<void>;
+  /** Adds the song to the caller's likes crate (a star vote). */
+  snag(song: MinimalCrateSong): Promise<void>;
+}
+
+export interface Profiles {
+  /** The caller's profile as other users see it (`OtherUserProfileResDto`, or a ghost for guests). */
+  of(caller: Caller): Promise<Record<string, unknown>>;
+}
+
+/** Records each played song (recent songs) and announces it on `room-events`. */
+export interface PlayLog {
+  songPlayed(play: Extract<live.Effect, { type: 'songPlayed' }>): Promise<void>;
+}
+
+export interface LiveRoomsConfig {
+  /** The longest any play lasts (ms); tests set seconds. Undefined: the song's own length. */
+  maxPlayMs?: number;
+  /** How long a user stays after their last connection closed (ms). */
+  leaveGraceMs: number;
+  /** How long a warned AFK DJ has before leaving the stage (ms). */
+  afkGraceMs: number;
+  /** A connection not kept alive for this long is gone (ms). */
+  connectionTtlMs: number;
+}
+
+export interface JoinResult {
+  roomUuid: string;
+  version: number;
+  /** The state as joinRoom answers it: `allUserData` empty. */
+  stateJson: string;
+  allUserDataJson: string;
+}
+
+const MAX_ATTEMPTS = 20;
+const QUEUE_LOOKAHEAD = 10;
+
+/**
+ * The live rooms: each change loads the room from Redis, applies a rule from
+ * domain/live, and stores it with a compare-and-set that publishes the patch;
+ * a lost race is retried on the fresh state. Side effects (requeue, play log)
+ * run once, by whoever stored the change.
+ */
+export class LiveRooms {
+  constructor(
+    private readonly store: LiveStore,
+    private readonly directory: RoomDirectory,
+    private readonly queues: Queues,
+    private readonly profiles: Profiles,
+    private readonly plays: PlayLog,
+    private readonly config: LiveRoomsConfig,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async join(caller: Caller, roomUuid: string, input: { password?: string; connectionId: string }): Promise<JoinResult> {
+    const access = await this.directory.enter(caller, roomUuid, input.password);
+    const profile = await this.profiles.of(caller);
+    const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
+    await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
+    const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
+    const { stored } = await this.change(roomUuid, (room) => live.join(room, { member, profile, position }), access);
+    const { allUserData, ...state } = stored.room.client;
+    return { roomUuid, version: stored.version, stateJson: JSON.stringify({ ...state, allUserData: {} }), allUserDataJson: JSON.stringify(allUserData) };
+  }
+
+  /** A connection closed: the user leaves after the grace period unless they come back. */
+  async disconnect(roomUuid: string, connectionId: string): Promise<void> {
+    await this.store.disconnect(roomUuid, connectionId, this.now() + this.config.leaveGraceMs);
+  }
+
+  async keepAlive(entries: Array<{ roomUuid: string; connectionId: string; userUuid: string }>): Promise<void> {
+    await this.store.keepAlive(entries, this.now());
+  }
+
+  async addDj(caller: Caller, roomUuid: string, song: MinimalCrateSong | undefined): Promise<number> {
+    const next = song ?? (await this.queues.head(caller.userUuid, 2))[0] ?? null;
+    return this.act(roomUuid, (room) => live.addDj(room, caller.userUuid, next, song !== undefined, this.now()));
+  }
+
+  removeDj(caller: Caller, roomUuid: string, djUuid: string | undefined): Promise<number> {
+    return this.act(roomUuid, (room) => live.removeDj(room, caller.userUuid, djUuid ?? caller.userUuid, this.now()));
+  }
+
+  updateNextSong(caller: Caller, roomUuid: string, song: MinimalCrateSong): Promise<number> {
+    return this.act(roomUuid, (room) => live.updateNextSong(room, caller.userUuid, song, true, this.now()));
+  }
+
+  voteOnSong(caller: Caller, roomUuid: string, votes: SongVotes): Promise<number> {
+    return this.act(roomUuid, (room) => live.voteOnSong(room, caller.userUuid, votes, this.now()));
+  }
+
+  joinWaitlist(caller: Caller, roomUuid: string): Promise<number> {
+    return this.act(roomUuid, (room) => live.joinWaitlist(room, caller.userUuid));
+  }
+
+  leaveWaitlist(caller: Caller, roomUuid: string, userUuid: string | undefined): Promise<number> {
+    return this.act(roomUuid, (room) => live.leaveWaitlist(room, caller.userUuid, userUuid ?? caller.userUuid));
+  }
+
+  moveInWaitlist(caller: Caller, roomUuid: string, userUuid: string, position: number): Promise<number> {
+    return this.act(roomUuid, (room) => live.moveInWaitlist(room, caller.userUuid, userUuid, position));
+  }
+
+  leaveAfterSong(caller: Caller, roomUuid: string, enabled: boolean): Promise<number> {
+    return this.act(roomUuid, (room) => live.leaveAfterSong(room, caller.userUuid, enabled, this.now()));
+  }
+
+  /** The playing DJ or a moderator ends the song; the next DJ plays at once. */
+  async skipSong(caller: Caller, roomUuid: string): Promise<number> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.loaded(roomUuid);
+      live.checkSkip(stored.room, caller.userUuid);
+      const queues = await this.upcomingQueues(stored.room);
+      const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs, force: true });
+      const saved = transition && (await this.save(stored, transition));
+      if (saved) return saved.version;
+    }
+    throw new Error(`room ${roomUuid}: too many concurrent changes`);
+  }
+
+  async playOneTimeAnimation(caller: Caller, roomUuid: string, animation: 'jump' | 'emoji', emoji: string | undefined): Promise<void> {
+    const stored = await this.loaded(roomUuid);
+    if (!stored.room.server.members.some((m) => m.uuid === caller.userUuid)) throw forbidden(live.NOT_IN_ROOM);
+    if (animation === 'emoji' && !emoji) throw badRequest('emoji is required for the emoji animation');
+    const touched = live.touch(stored.room, caller.userUuid, this.now());
+    if (touched) await this.store.save(stored, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+    await this.store.publish(roomUuid, [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }], this.now());
+  }
+
+  /** A user was kicked or banned: they hear so, their connections close, and they leave the room now. */
+  async kick(roomUuid: string, userUuid: string, reason: string): Promise<void> {
+    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'k', 'kickedFromRoom', { reason }, this.now(), userUuid));
+    await this.leave(roomUuid, userUuid);
+  }
+
+  /** The room's settings or a member's roles changed: the state follows. */
+  async refresh(roomUuid: string, userUuid?: string): Promise<void> {
+    const existing = await this.store.load(roomUuid);
+    if (!existing) return;
+    const access = await this.directory.access(roomUuid, { userUuid: userUuid ?? '00000000-0000-0000-0000-000000000000', role: 'user' });
+    await this.change(roomUuid, (room) => {
+      const next = structuredClone(room);
+      next.client.settings = access.settings;
+      next.rules = access.rules;
+      const m = userUuid ? next.server.members.find((x) => x.uuid === userUuid) : undefined;
+      if (m) Object.assign(m, { highestRole: access.highestRole, canDj: access.canDj });
+      live.derive(next);
+      return { room: next, name: m ? 'updatedUserData' : 'updatedRoomSettings', effects: [], stateless: [] };
+    });
+  }
+
+  /** Everyone reconnects and rejoins (after the room was deleted, or its state could not be trusted). */
+  async reset(roomUuid: string, deleted = false): Promise<void> {
+    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'r', 'roomReset', {}, this.now()));
+    if (deleted) await this.store.delete(roomUuid);
+  }
+
+  async leave(roomUuid: string, userUuid: string): Promise<void> {
+    if (!(await this.store.load(roomUuid))) return;
+    await this.change(roomUuid, (room) => live.leave(room, userUuid, this.now()));
+  }
+
+  /** The present users' uuids (for the room's REST answers). */
+  async usersIn(roomUuid: string): Promise<string[]> {
+    return (await this.store.load(roomUuid))?.room.server.members.map((m) => m.uuid) ?? [];
+  }
+
+  async snapshot(roomUuid: string): Promise<StoredRoom | null> {
+    return this.store.load(roomUuid);
+  }
+
+  // --- the clock ---
+
+  /** Does whatever is due in the room: the next song, AFK warnings and removals. */
+  async tick(roomUuid: string): Promise<void> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.load(roomUuid);
+      if (!stored) return;
+      const now = this.now();
+      const afk = live.checkAfk(stored.room, { now, graceMs: this.config.afkGraceMs });
+      if (afk) {
+        if (!(await this.save(stored, afk))) continue;
+        continue; // look again: the stage may have changed
+      }
+      if (live.needsAdvance(stored.room, now)) {
+        const queues = await this.upcomingQueues(stored.room);
+        const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs });
+        if (transition && !(await this.save(stored, transition))) continue;
+        if (transition) return;
+      }
+      await this.store.setDue(stored, live.nextDue(stored.room, this.config.afkGraceMs));
+      return;
+    }
+  }
+
+  /** Users whose last connection closed long enough ago leave. */
+  async sweepDepartures(): Promise<void> {
+    for (const { roomUuid, userUuid } of await this.store.claimDepartures(this.now())) {
+      if (await this.store.userConnected(roomUuid, userUuid)) continue;
+      await this.leave(roomUuid, userUuid).catch((error: unknown) => this.logger.error({ err: error, roomUuid }, 'leave failed'));
+    }
+  }
+
+  async sweepStaleConnections(): Promise<void> {
+    const now = this.now();
+    for (const roomUuid of await this.store.liveRoomUuids()) {
+      await this.store.sweepStaleConnections(roomUuid, now - this.config.connectionTtlMs, now + this.config.leaveGraceMs);
+    }
+  }
+
+  dueRooms(): Promise<string[]> {
+    return this.store.dueRooms(this.now());
+  }
+
+  // --- plumbing ---
+
+  private async loaded(roomUuid: string): Promise<StoredRoom> {
+    const stored = await this.store.load(roomUuid);
+    if (!stored) throw forbidden(live.NOT_IN_ROOM);
+    return stored;
+  }
+
+  private async act(roomUuid: string, rule: (room: LiveRoom) => live.Transition): Promise<number> {
+    await this.loaded(roomUuid);
+    return (await this.change(roomUuid, rule)).stored.version;
+  }
+
+  /** Applies `rule` to the stored room (made from the room's records the first time) until it sticks. */
+  private async change(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      let stored = await this.store.load(roomUuid);
+      if (!stored) {
+        const access = known ?? (await this.directory.access(roomUuid, { userUuid: '00000000-0000-0000-0000-000000000000', role: 'user' }));
+        const fresh = emptyLiveRoom(roomUuid, access.settings, access.rules);
+        const created = await this.store.save(null, fresh, { name: 'updatedRoomSettings', due: null, now: this.now() });
+        if (!created) continue;
+        stored = (await this.store.load(roomUuid))!;
+      }
+      const transition = rule(stored.room);
+      if (!transition) return { stored };
+      const saved = await this.save(stored, transition);
+      if (saved) return { stored: saved };
+    }
+    throw new Error(`room ${roomUuid}: too many concurrent changes`);
+  }
+
+  /** Stores a transition; on success runs its effects and, if the clock is already due, ticks. */
+  private async save(stored: StoredRoom, transition: live.Transition): Promise<StoredRoom | null> {
+    const due = live.nextDue(transition.room, this.config.afkGraceMs);
+    const result = await this.store.save(stored, transition.room, { name: transition.name, stateless: transition.stateless, due, now: this.now() });
+    if (!result) return null;
+    const saved = { room: transition.room, rev: stored.rev + 1, version: result.version };
+    void this.runEffects(transition.room.roomUuid, transition.effects);
+    if (due !== null && due <= this.now()) void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
+    return saved;
+  }
+
+  private async runEffects(roomUuid: string, effects: live.Effect[]): Promise<void> {
+    for (const effect of effects) {
+      try {
+        if (effect.type === 'songPlayed') await this.plays.songPlayed(effect);
+        else if (effect.type === 'requeue') {
+          await this.queues.requeue(effect.djUuid, effect.crateSongUuid);
+          await this.refreshNextSong(roomUuid, effect.djUuid);
+        } else if (effect.type === 'refreshNextSong') await this.refreshNextSong(roomUuid, effect.djUuid);
+        else if (effect.type === 'snag') await this.queues.snag(effect.song);
+      } catch (error) {
+        this.logger.error({ err: error, roomUuid, effect: effect.type }, 'live room effect failed');
+      }
+    }
+  }
+
+  private async refreshNextSong(roomUuid: string, djUuid: string): Promise<void> {
+    const queue = await this.queues.head(djUuid, 2);
+    await this.change(roomUuid, (room) => live.refreshNextSong(room, djUuid, queue));
+  }
+
+  private async upcomingQueues(room: LiveRoom): Promise<Record<string, MinimalCrateSong[]>> {
+    const upcoming = live.upcomingDjs(room).filter((d) => d.fromQueue);
+    const heads = await Promise.all(upcoming.map(async (d) => [d.djUuid, await this.queues.head(d.djUuid, QUEUE_LOOKAHEAD)] as const));
+    return Object.fromEntries(heads);
+  }
+}

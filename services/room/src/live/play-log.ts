@@ -1,0 +1,35 @@
+import type { PgRoomStore } from '../db/room-store.js';
+import type { Effect } from '../domain/live/transitions.js';
+import { songPlayed } from '../events/room-events.js';
+import type { PlayLog } from './live-rooms.js';
+
+/**
+ * Each play, stored with its `room.song-played` event in one transaction.
+ * Idempotent by play id: a play recorded twice is announced once.
+ */
+export class PgPlayLog implements PlayLog {
+  constructor(private readonly store: PgRoomStore) {}
+
+  async songPlayed(play: Extract<Effect, { type: 'songPlayed' }>): Promise<void> {
+    await this.store.write(async (tx) => {
+      const inserted = (await tx.em.execute(
+        `insert into "room_play" ("play_id", "room_uuid", "dj_uuid", "song", "started_at", "ended_at", "likes", "dislikes", "stars", "listeners")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("play_id") do nothing returning "play_id"`,
+        [play.playId, play.roomUuid, play.djUuid, JSON.stringify(play.song), new Date(play.startTime), new Date(Math.max(play.startTime, play.endTime)),
+          play.voteCounts.likes, play.voteCounts.dislikes, play.voteCounts.stars, play.listeners],
+      )) as unknown[];
+      if (inserted.length === 0) return;
+      const [room] = (await tx.em.execute(`select "slug" from "room" where "uuid" = ?`, [play.roomUuid])) as Array<{ slug: string }>;
+      tx.stage(songPlayed({ ...play, roomSlug: room?.slug ?? '' }));
+    });
+  }
+
+  /** Seconds of music played in the room so far. */
+  async playedSeconds(roomUuid: string): Promise<number> {
+    const [row] = (await this.store.fork().execute(
+      `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play" where "room_uuid" = ?`,
+      [roomUuid],
+    )) as Array<{ seconds: number }>;
+    return Math.round(Number(row?.seconds ?? 0));
+  }
+}

@@ -1,0 +1,220 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '@spinroom/platform/testing';
+import { FeedListener } from '../support/feed-client.js';
+import { freshEmail, usePlatform } from '../support/platform.js';
+
+type Json = any;
+const ROOMS = '/api/room-service';
+const QUEUE = '/api/playlist-service/crate/special/queue/songs';
+/** Every play lasts this long here (the room service's LIVE_MAX_PLAY_MS): no sleeping on real song lengths. */
+const PLAY_MS = 1500;
+
+const song = (name: string) => ({
+  musicProvider: 'spotify',
+  songId: `live-${name}-${Math.random().toString(36).slice(2, 8)}`,
+  trackName: name,
+  artistName: `Artist ${Math.random().toString(36).slice(2, 8)}`,
+  duration: 200,
+});
+
+describe('live rooms over the room feed, driven by the published ttfm-socket client', () => {
+  const { call, platform } = usePlatform({ room: { LIVE_MAX_PLAY_MS: PLAY_MS }, bffReplicas: 2 });
+  const open: FeedListener[] = [];
+  afterEach(() => {
+    for (const listener of open.splice(0)) listener.close();
+  });
+
+  const person = async (nickname?: string) => {
+    const body = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', ...(nickname ? { nickname } : {}) } })).body;
+    return { token: body.accessToken as string, uuid: body.userUuid as string };
+  };
+  const queue = async (token: string, ...names: string[]) => {
+    const added = await call('POST', QUEUE, { token, body: { songs: names.map(song), append: true } });
+    expect(added.status).toBe(201);
+  };
+  const room = async (token: string, body: Record<string, unknown> = {}) => {
+    const created = await call('POST', `${ROOMS}/rooms/infrastructure`, { token, body: { name: `Live ${Math.random().toString(36).slice(2, 8)}`, ...body } });
+    expect(created.status).toBe(201);
+    return created.body as { uuid: string; slug: string };
+  };
+  const join = async (who: { token: string; uuid: string }, roomUuid: string, options: { bff?: number; password?: string } = {}) => {
+    const listener = await FeedListener.join(platform().bffUrls[options.bff ?? 0]!, who.token, who.uuid, roomUuid, options.password);
+    open.push(listener);
+    return listener;
+  };
+  const playing = (state: Json) => state.nowPlaying?.song?.trackName as string | undefined;
+
+  it('rotates two DJs through their queues on the server clock, with votes, and every replica sees the same versions', async () => {
+    const owner = await person('Owner');
+    const alice = await person('Alice');
+    const bob = await person('Bob');
+    const { uuid } = await room(owner.token, { numberOfDjs: 2 });
+    await queue(alice.token, 'A1', 'A2');
+    await queue(bob.token, 'B1');
+
+    const a = await join(alice, uuid);
+    const b = await join(bob, uuid, { bff: 1 });
+    const o = await join(owner, uuid, { bff: 1 });
+    // The joiner's own profile arrives as updatedUserData; others' as userJoined patches.
+    await a.until((s) => s.allUserData[bob.uuid]?.userProfile?.nickname === 'Bob' && s.allUserData[owner.uuid]);
+    expect(a.state.allUserData[alice.uuid].userProfile).toMatchObject({ uuid: alice.uuid, nickname: 'Alice' });
+    expect(a.state.allUsers.map((u: Json) => u.uuid)).toEqual([alice.uuid, bob.uuid, owner.uuid]);
+    expect(a.state.allUsers.find((u: Json) => u.uuid === owner.uuid)).toMatchObject({ highestRole: 'owner', canDj: true, tokenRole: 'user' });
+
+    await a.action('addDj');
+    await b.action('addDj');
+    await o.until((s) => playing(s) === 'A1', 'A1 playing');
+    expect(o.state.djs.map((d: Json) => d.uuid)).toEqual([alice.uuid, bob.uuid]);
+    expect(o.state.nowPlaying.endTime - o.state.nowPlaying.startTime).toBe(PLAY_MS);
+
+    // Votes: one per user, changeable; the DJ's own does not count.
+    await o.action('voteOnSong', { songVotes: { like: false } });
+    await o.action('voteOnSong', { songVotes: { like: true } });
+    await a.action('voteOnSong', { songVotes: { like: true } });
+    await b.until((s) => s.voteCounts.likes === 1 && s.allUserData[alice.uuid].songVotes.like === true, 'votes');
+    expect(b.state.voteCounts).toEqual({ likes: 1, dislikes: 0, stars: 0 });
+    expect(b.state.vibeMeter).toBe(1);
+
+    await o.until(() => o.plays.length >= 4, 'four plays');
+    expect(o.plays.slice(0, 4)).toEqual(['A1', 'B1', 'A2', 'B1']);
+    // Each played song went to the end of its DJ's queue: Alice's has both, A1 behind A2 once A2 is next.
+    const aliceQueue = await call('GET', QUEUE, { token: alice.token });
+    expect(aliceQueue.body.songs.map((s: Json) => s.trackName).sort()).toEqual(['A1', 'A2']);
+
+    // Each replica delivered the same versions, in the same order, with no gaps.
+    await eventually(async () => (a.version === o.version && b.version === o.version ? true : undefined));
+    const tail = (l: FeedListener) => l.versions.filter((v) => v > o.versions[0]!);
+    expect(tail(a)).toEqual(tail(o));
+    expect(tail(b)).toEqual(tail(o));
+    for (const listener of [a, b, o]) {
+      listener.versions.forEach((v, i) => i > 0 && expect(v).toBe(listener.versions[i - 1]! + 1));
+    }
+  });
+
+  it('skips on the DJ or a moderator, refuses others, and stops the song when the playing DJ leaves', async () => {
+    const owner = await person();
+    const dj = await person();
+    const fan = await person();
+    const { uuid } = await room(owner.token, { numberOfDjs: 2 });
+    await queue(dj.token, 'S1', 'S2', 'S3');
+    const d = await join(dj, uuid);
+    const f = await join(fan, uuid);
+    const o = await join(owner, uuid);
+    await expect(f.action('skipSong')).rejects.toBe('Nothing is playing right now.');
+    await d.action('addDj');
+    await f.until((s) => playing(s) === 'S1');
+    await expect(f.action('skipSong')).rejects.toBe('You are not allowed to do that in this room.');
+    await d.action('skipSong');
+    await f.until((s) => playing(s) === 'S2', 'S2 after the DJ skipped');
+    await o.action('skipSong');
+    await f.until((s) => playing(s) === 'S3', 'S3 after the owner skipped');
+    // The DJ steps down mid-song: the song stops and, with nobody left on stage, the room is silent.
+    await d.action('removeDj');
+    await f.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
+    expect(f.plays.at(-1)).toBeNull();
+    // Unknown actions and bad params are refused with a reason.
+    await expect(f.action('fly')).rejects.toBe('Unknown action: fly');
+    await expect(f.action('voteOnSong', { songVotes: { like: 'yes' } })).rejects.toMatch(/songVotes.like/);
+  });
+
+  it('seats the waitlist when the stage frees up and lets a DJ leave after their next song', async () => {
+    const owner = await person();
+    const [x, y] = [await person(), await person()];
+    const { uuid } = await room(owner.token, { numberOfDjs: 1 });
+    await queue(x.token, 'X1', 'X2');
+    await queue(y.token, 'Y1');
+    const lx = await join(x, uuid);
+    const ly = await join(y, uuid);
+    await lx.action('addDj');
+    await expect(ly.action('addDj')).rejects.toBe('The stage is full. Join the waitlist to take the next free seat.');
+    await ly.action('joinWaitlist');
+    await lx.until((s) => s.waitlist?.[0] === y.uuid, 'waitlist');
+    await lx.action('leaveAfterSong', { enabled: true });
+    await ly.until((s) => playing(s) === 'Y1' && s.djs.map((d: Json) => d.uuid).join() === y.uuid, 'Y on stage after X stepped down');
+    expect(ly.state.waitlist).toEqual([]);
+  });
+
+  it('takes a kicked listener and a banned DJ out of the room mid-song, and keeps the banned one out', async () => {
+    const owner = await person();
+    const dj = await person();
+    const fan = await person();
+    const { uuid, slug } = await room(owner.token);
+    await queue(dj.token, 'K1', 'K2');
+    const d = await join(dj, uuid);
+    const f = await join(fan, uuid);
+    const o = await join(owner, uuid, { bff: 1 });
+    await d.action('addDj');
+    await o.until((s) => playing(s) === 'K1');
+
+    const kicked = await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, { token: owner.token, body: { userUuid: fan.uuid, slug } });
+    expect(kicked.status).toBe(201);
+    await eventually(async () => (f.kicked ? true : undefined));
+    expect(f.named('kickedFromRoom')[0].message.params).toEqual({ reason: 'kicked' });
+    await o.until((s) => !s.allUserData[fan.uuid] && !s.allUsers.some((u: Json) => u.uuid === fan.uuid), 'the kicked fan gone');
+    await expect(FeedListener.join(platform().baseUrl, fan.token, fan.uuid, uuid)).rejects.toBe('You were removed from this room, please try again later');
+
+    const banned = await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'banned' } });
+    expect(banned.status).toBe(201);
+    await o.until((s) => s.djs.length === 0 && s.nowPlaying === null && !s.allUserData[dj.uuid], 'the banned DJ gone and the song stopped');
+    expect(d.kicked).toBe(true);
+    await expect(FeedListener.join(platform().baseUrl, dj.token, dj.uuid, uuid)).rejects.toMatch(/banned/i);
+  });
+
+  it('asks for the password of a password room', async () => {
+    const owner = await person();
+    const guest = await person();
+    const { uuid } = await room(owner.token, { type: 'PRIVATE', password: 'open sesame' });
+    await expect(FeedListener.join(platform().baseUrl, guest.token, guest.uuid, uuid)).rejects.toBe('This room requires a password');
+    await expect(FeedListener.join(platform().baseUrl, guest.token, guest.uuid, uuid, 'wrong')).rejects.toBe('Wrong room password');
+    const inside = await join(guest, uuid, { password: 'open sesame' });
+    expect(inside.state.settings).toMatchObject({ uuid, isPasswordProtected: true });
+    expect(inside.state.settings.password).toBeUndefined();
+  });
+
+  it('lets a user go only after the grace period without any connection', async () => {
+    const owner = await person();
+    const walker = await person();
+    const { uuid } = await room(owner.token);
+    const o = await join(owner, uuid);
+    const w1 = await join(walker, uuid);
+    const w2 = await join(walker, uuid, { bff: 1 });
+    w1.close();
+    // Another connection of theirs is still open: they stay.
+    await new Promise((r) => setTimeout(r, 900));
+    expect(o.state.allUserData[walker.uuid]).toBeDefined();
+    w2.close();
+    await o.until((s) => !s.allUserData[walker.uuid], 'userLeft after the grace period');
+    expect(o.named('userLeft')).toHaveLength(1);
+  });
+
+  it('resets a connection that misses a patch; the client rejoins and carries on', async () => {
+    const owner = await person();
+    const { uuid } = await room(owner.token);
+    const first = await join(owner, uuid);
+    // A frame from the future: this connection missed versions, so its state cannot be trusted.
+    const { createRedis, encodeFeedFrame, feedChannel, roomMessageJson } = await import('@spinroom/platform');
+    const redis = createRedis(process.env.REDIS_URL!);
+    const future = first.version + 5;
+    await redis.publish(feedChannel(uuid), encodeFeedFrame({ kind: 's', version: future, userUuid: '', json: roomMessageJson({ roomUuid: uuid, sentAt: Date.now(), message: { name: 'votedOnSong', statePatch: [] }, version: future }) }));
+    redis.disconnect();
+    await eventually(async () => (first.reset ? true : undefined));
+    const again = await join(owner, uuid);
+    expect(again.state.allUsers.map((u: Json) => u.uuid)).toEqual([owner.uuid]);
+  });
+
+  it('loses nothing when the room service restarts mid-song', async () => {
+    const owner = await person();
+    const dj = await person();
+    const { uuid } = await room(owner.token);
+    await queue(dj.token, 'R1', 'R2');
+    const d = await join(dj, uuid);
+    const o = await join(owner, uuid);
+    await d.action('addDj');
+    await o.until((s) => playing(s) === 'R1');
+    await platform().restartRoomService();
+    await o.until((s) => playing(s) === 'R2', 'the clock advanced after the restart');
+    await o.action('voteOnSong', { songVotes: { like: true } });
+    await o.until((s) => s.voteCounts.likes === 1);
+    o.versions.forEach((v, i) => i > 0 && expect(v).toBe(o.versions[i - 1]! + 1));
+  });
+});
