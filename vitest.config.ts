@@ -12,6 +12,7 @@ export default defineConfig({
       { extends: true, test: { name: 'user', root: 'services/user', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'playlist', root: 'services/playlist', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'upload', root: 'services/upload', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'chat', root: 'services/chat', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'room', root: 'services/room', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },

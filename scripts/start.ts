@@ -19,6 +19,7 @@ const grpcPorts = {
   playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
   upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
   room: process.env.ROOM_GRPC_PORT ?? '50054',
+  chat: process.env.CHAT_GRPC_PORT ?? '50055',
 };
 
 const infra = infraUp('dev');
@@ -66,6 +67,14 @@ const services: ServiceProcess[] = [
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
   }),
+  startServiceProcess('chat', 'services/chat/src/main.ts', {
+    ...common,
+    DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
+    GRPC_PORT: grpcPorts.chat,
+    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
+    SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
+  }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
     ...serviceSecret,
@@ -75,6 +84,7 @@ const services: ServiceProcess[] = [
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
     UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
     ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
+    CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
     WEB_DIR: join(repoRoot, 'web/public'),
   }),
 ];

@@ -4,10 +4,14 @@ import { AppError, type TokenVerifier } from '@spinroom/platform';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
-import { DEFAULT_UPLOAD_MAX_BYTES, type BffConfig } from './config.js';
+import { DEFAULT_CHAT_APP_ID, DEFAULT_UPLOAD_MAX_BYTES, type BffConfig } from './config.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
 import type { RouteDeps } from './http/route.js';
+import { chatRoutes } from './routes/chat/index.js';
+import type { ChatClient } from './routes/chat/clients.js';
+import { chatErrorHandler, chatNotFoundHandler } from './routes/chat/cometchat.js';
 import { authRoutes } from './routes/user/auth.js';
+import { cometChatRoutes } from './routes/user/comet-chat.js';
 import type { UserClient } from './routes/user/clients.js';
 import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
@@ -22,6 +26,8 @@ export interface Upstreams {
   users: UserClient;
   playlists: PlaylistClient;
   uploads: UploadClient;
+  /** The chat service; /chat answers 503 without it. */
+  chat?: ChatClient;
   rooms: RoomClient;
 }
 
@@ -31,7 +37,7 @@ export interface Upstreams {
  * public key is known (callers then get a 503).
  */
 export function createApp(options: {
-  config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'> & Partial<Pick<BffConfig, 'UPLOAD_MAX_BYTES'>>;
+  config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'> & Partial<Pick<BffConfig, 'UPLOAD_MAX_BYTES' | 'CHAT_APP_ID'>>;
   upstreams: Upstreams;
   verifier: () => TokenVerifier | undefined;
   ready: () => Promise<boolean>;
@@ -72,6 +78,9 @@ export function createApp(options: {
   recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
   roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
+  cometChatRoutes(deps, upstreams.users);
+  const chatRouter = express.Router();
+  if (upstreams.chat) chatRoutes({ router: chatRouter, registry, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',
@@ -86,6 +95,10 @@ export function createApp(options: {
   });
   app.use(router);
   app.use('/api', notFoundHandler);
+  // /chat: the CometChat-compatible API, with CometChat's error shape.
+  app.use(chatRouter);
+  app.use('/chat', upstreams.chat ? chatNotFoundHandler : (_req, _res, next) => next(new AppError(503, 'ERR_SERVICE_UNAVAILABLE: Chat is not available')));
+  app.use('/chat', chatErrorHandler);
 
   if (config.WEB_DIR && existsSync(config.WEB_DIR)) app.use(express.static(config.WEB_DIR));
   app.use(notFoundHandler);

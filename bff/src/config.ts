@@ -2,6 +2,7 @@ import { env } from '@spinroom/platform';
 import { z } from 'zod';
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
+export const DEFAULT_CHAT_APP_ID = 'spinroom';
 
 /** The BFF's environment, read once at start-up. */
 export const bffConfig = {
@@ -10,6 +11,9 @@ export const bffConfig = {
   USER_ADDR: env.address(),
   PLAYLIST_ADDR: env.address(),
   UPLOAD_ADDR: env.address(),
+  CHAT_ADDR: env.address(),
+  /** The `appid` header the /chat API expects (the original's CometChat app id). */
+  CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
   ROOM_ADDR: env.address(),
   /** Redis, where the room feed's frames arrive (one channel per room). */
   REDIS_URL: env.url(['redis', 'rediss']),

@@ -1,3 +1,4 @@
+import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
@@ -12,6 +13,7 @@ const config = loadConfigOrExit(bffConfig);
 const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
 const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
+const chat = createGrpcClient(ChatServiceClient, config.CHAT_ADDR);
 const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
 const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
 keys.start();
@@ -19,10 +21,10 @@ const health = new GrpcHealthChecker();
 
 const app = createApp({
   config,
-  upstreams: { users, playlists, uploads, rooms },
+  upstreams: { users, playlists, uploads, rooms, chat },
   verifier: () => keys.verifier,
   // Ready when every upstream service answers SERVING.
-  ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR]),
+  ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR]),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
   logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
@@ -38,6 +40,7 @@ closeOnSignals(logger, async () => {
   users.close();
   playlists.close();
   uploads.close();
+  chat.close();
   rooms.close();
   health.close();
 });

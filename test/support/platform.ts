@@ -5,6 +5,7 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
@@ -13,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, ServiceTokenSource, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
+import { startChatService } from '../../services/chat/src/app.js';
 import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
 import type { RoomServiceConfig } from '../../services/room/src/config.js';
 import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
@@ -63,15 +65,18 @@ export interface TestPlatform {
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string };
+  grpc: { user: string; playlist: string; upload: string; room: string; chat: string };
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
   /** Every BFF replica's base URL (the first is `baseUrl`). */
   bffUrls: string[];
   /** Stops the room service and starts it again on the same database, Redis and port. */
   restartRoomService(): Promise<void>;
+  /** The chat service's database and Redis (room feed frames are published there). */
+  chat: { databaseUrl: string; redisUrl: string };
   stop(): Promise<void>;
 }
+
 
 /** Secrets the test platform's upload service is configured with. */
 export const TEST_UPLOAD_SECRETS = {
@@ -168,6 +173,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
   const roomAddress = `127.0.0.1:${roomService.port}`;
   const rooms = createGrpcClient(RoomServiceClient, roomAddress);
+  const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
+  const chatService = await startChatService({
+    DATABASE_URL: chatDatabaseUrl,
+    REDIS_URL: testInfra().redisUrl,
+    GRPC_HOST: '127.0.0.1',
+    GRPC_PORT: 0,
+    USER_ADDR: `127.0.0.1:${running.port}`,
+    ROOM_ADDR: roomAddress,
+    JWT_ISSUER: 'spinroom',
+    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    LOG_LEVEL: 'silent',
+  });
+  const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
@@ -176,7 +194,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
       config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-      upstreams: { users, playlists, uploads, rooms },
+      upstreams: { users, playlists, uploads, rooms, chat },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
     });
@@ -199,8 +217,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     },
     databaseUrl: userService.databaseUrl,
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
-    grpc: { user: `127.0.0.1:${running.port}`, playlist: `127.0.0.1:${playlistService.port}`, upload: `127.0.0.1:${uploadService.port}` },
+    grpc: {
+      user: `127.0.0.1:${running.port}`,
+      playlist: `127.0.0.1:${playlistService.port}`,
+      upload: `127.0.0.1:${uploadService.port}`,
+      room: roomAddress,
+      chat: `127.0.0.1:${chatService.port}`,
+    },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
+    chat: { databaseUrl: chatDatabaseUrl, redisUrl: testInfra().redisUrl },
     async stop() {
       keys.stop();
       for (const bff of bffs) {
@@ -210,6 +235,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       users.close();
       playlists.close();
       uploads.close();
+      chat.close();
+      await chatService.stop();
+      await dropDatabase(chatDatabaseUrl);
       rooms.close();
       await roomService.stop();
       for (const extra of extraRooms) await extra.stop();

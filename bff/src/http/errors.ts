@@ -17,7 +17,7 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   res.status(appError.status).json(appError.toBody());
 };
 
-function toAppError(error: unknown): AppError {
+export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   // body-parser's errors carry a `type` and an HTTP status.
   const type = (error as { type?: string }).type;

@@ -23,7 +23,16 @@ export interface AccessClaims {
   role: Role;
   capabilities: string[];
   subscriptionId?: string | null;
+  /**
+   * What else than access the token is for (claim `use`): `chat` marks the
+   * chat API's token. Access tokens have none, and each verifier accepts only
+   * the one use it was made for, so neither passes for the other.
+   */
+  use?: TokenUse;
 }
+
+/** The `use` claim of a token that is not an access token. */
+export type TokenUse = 'chat';
 
 export function kindOfRole(role: Role): CallerKind {
   return role === 'guest' || role === 'bot' || role === 'service' ? role : 'user';
@@ -76,13 +85,15 @@ export class TokenVerifier {
     private readonly publicKey: KeyObject,
     private readonly keyId: string,
     private readonly issuer: string,
+    private readonly use: TokenUse | undefined,
     private readonly cacheSize = 10_000,
   ) {}
 
-  static async fromPem(publicKeyPem: string, options: { issuer: string }) {
+  /** `use` unset: access tokens only (no `use` claim); set: only tokens with that `use`. */
+  static async fromPem(publicKeyPem: string, options: { issuer: string; use?: TokenUse }) {
     const publicKey = createPublicKey(publicKeyPem);
     const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
-    return new TokenVerifier(publicKey, keyId, options.issuer);
+    return new TokenVerifier(publicKey, keyId, options.issuer, options.use);
   }
 
   /** The caller a bearer token proves, or a 401. */
@@ -101,6 +112,7 @@ export class TokenVerifier {
         requiredClaims: ['sub', 'exp', 'role'],
       });
       if (protectedHeader.kid !== undefined && protectedHeader.kid !== this.keyId) throw new Error('unknown kid');
+      if ((payload.use ?? undefined) !== this.use) throw new Error('token made for another use');
       const role = payload.role as Role;
       if (!ROLES.includes(role)) throw new Error('unknown role');
       const capabilities = Array.isArray(payload.capabilities) ? payload.capabilities.map(String) : [];

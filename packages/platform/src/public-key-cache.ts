@@ -1,4 +1,4 @@
-import { TokenVerifier } from './auth.js';
+import { TokenVerifier, type TokenUse } from './auth.js';
 import type { Logger } from './logging.js';
 
 /**
@@ -17,6 +17,8 @@ export class PublicKeyCache {
     private readonly issuer: string,
     private readonly logger: Logger,
     private readonly refreshMs = 5 * 60_000,
+    /** The token use the verifier accepts (see TokenVerifier.fromPem); access tokens when unset. */
+    private readonly use?: TokenUse,
   ) {
     this.firstLoad = new Promise((resolve) => (this.resolveFirstLoad = resolve));
   }
@@ -24,7 +26,7 @@ export class PublicKeyCache {
   start(): void {
     const load = async () => {
       try {
-        this.verifier = await TokenVerifier.fromPem(await this.fetchPublicKeyPem(), { issuer: this.issuer });
+        this.verifier = await TokenVerifier.fromPem(await this.fetchPublicKeyPem(), { issuer: this.issuer, use: this.use });
         this.resolveFirstLoad();
         this.timer = setTimeout(load, this.refreshMs);
       } catch (error) {

@@ -50,6 +50,18 @@ describe('RS256 access tokens', () => {
     await expect(verifier.verify(`${unsigned}.${hmac}`)).rejects.toMatchObject({ status: 401 });
   });
 
+  it('keeps chat tokens and access tokens apart (claim `use`)', async () => {
+    const chatVerifier = await TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom', use: 'chat' });
+    const sub = '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d';
+    const chatToken = await issuer.sign({ sub, role: 'user', capabilities: [], use: 'chat' });
+    const accessToken = await issuer.sign({ sub, role: 'user', capabilities: [] });
+    expect(JSON.parse(Buffer.from(chatToken.split('.')[1]!, 'base64url').toString())).toMatchObject({ use: 'chat' });
+    expect((await chatVerifier.verify(chatToken)).userUuid).toBe(sub);
+    await expect(verifier.verify(chatToken)).rejects.toMatchObject({ status: 401 });
+    await expect(chatVerifier.verify(accessToken)).rejects.toMatchObject({ status: 401 });
+    expect((await verifier.verify(accessToken)).userUuid).toBe(sub);
+  });
+
   it('remembers a verified token only until it expires', async () => {
     const shortLived = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 1 });
     const token = await shortLived.sign({ sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'user', capabilities: [] });

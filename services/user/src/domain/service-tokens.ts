@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { badRequest, unauthorized, unavailable, type TokenIssuer } from '@spinroom/platform';
+import { badRequest, forbidden, unauthorized, unavailable, type Caller, type TokenIssuer } from '@spinroom/platform';
 
 /** Service tokens live minutes, not days: a leaked one is soon useless. */
 export const SERVICE_TOKEN_TTL_SECONDS = 15 * 60;
@@ -28,4 +28,17 @@ export class ServiceTokens {
     const accessToken = await this.tokens.sign({ sub: `service:${serviceName}`, role: 'service', capabilities: [] }, SERVICE_TOKEN_TTL_SECONDS);
     return { accessToken, expiresInSeconds: SERVICE_TOKEN_TTL_SECONDS };
   }
+}
+
+/** Chat tokens outlive access tokens: bots fetch one at start and keep it (as CometChat's auth tokens). */
+export const CHAT_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+/**
+ * The chat API's token for a caller: same subject, role and capabilities, plus
+ * `use: "chat"`, so it opens the chat API only and no access-token path.
+ */
+export async function issueChatToken(tokens: TokenIssuer, caller: Caller): Promise<{ chatToken: string; expiresInSeconds: number }> {
+  if (caller.role === 'service') throw forbidden('Services have no chat identity');
+  const chatToken = await tokens.sign({ sub: caller.userUuid, role: caller.role, capabilities: caller.capabilities, use: 'chat' }, CHAT_TOKEN_TTL_SECONDS);
+  return { chatToken, expiresInSeconds: CHAT_TOKEN_TTL_SECONDS };
 }

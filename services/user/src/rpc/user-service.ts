@@ -7,7 +7,7 @@ import {
 import { forbidden, type createUnaryFactory, type TokenIssuer } from '@spinroom/platform';
 import type { Accounts } from '../domain/accounts.js';
 import type { ProfilePatch } from '../domain/profiles.js';
-import type { ServiceTokens } from '../domain/service-tokens.js';
+import { issueChatToken, type ServiceTokens } from '../domain/service-tokens.js';
 import type { User } from '../domain/user.js';
 
 const KIND: Record<User['kind'], UserKind> = {
@@ -88,5 +88,10 @@ export function userServiceHandlers(deps: {
       return { profiles: (await accounts.profiles(request.userUuids)).map(toProfileMessage) };
     }),
     issueServiceToken: unary(async (request) => serviceTokens.issue(request.serviceName, request.clientSecret)),
+    issueChatToken: unary(async (_request, context) => {
+      const caller = context.requireCaller();
+      if (caller.role !== 'service') await accounts.session(caller.userUuid); // 401 for a user that is gone
+      return issueChatToken(tokens, caller);
+    }),
   };
 }

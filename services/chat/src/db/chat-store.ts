@@ -1,0 +1,169 @@
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Attachment, StoredMessage, StoredReaction } from '../domain/chat-message.js';
+import type { ChatStore, MessageQuery, NewStoredMessage } from '../domain/ports.js';
+
+interface MessageRow {
+  id: string;
+  receiver: string;
+  sender: string;
+  type: StoredMessage['type'];
+  text: string;
+  attachments: Attachment[];
+  chat_message: Record<string, unknown>;
+  sender_entity: StoredMessage['senderEntity'];
+  sent_at: Date;
+  updated_at: Date;
+  edited_at: Date | null;
+}
+
+interface ReactionRow {
+  id: string;
+  message_id: string;
+  uid: string;
+  name: string;
+  avatar: string;
+  reaction: string;
+  reacted_at: Date;
+}
+
+const COLUMNS = `"id"::text as "id", "receiver", "sender", "type", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at", "edited_at"`;
+
+function toMessage(row: MessageRow): StoredMessage {
+  return {
+    id: String(row.id),
+    receiver: row.receiver,
+    receiverType: 'group',
+    sender: row.sender,
+    type: row.type,
+    category: 'message',
+    text: row.text,
+    attachments: row.attachments,
+    chatMessage: row.chat_message,
+    senderEntity: row.sender_entity,
+    sentAt: new Date(row.sent_at),
+    updatedAt: new Date(row.updated_at),
+    editedAt: row.edited_at ? new Date(row.edited_at) : null,
+  };
+}
+
+/** Messages, group memberships and reactions in PostgreSQL. */
+export class PgChatStore implements ChatStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  async join(groupId: string, uid: string, at: Date): Promise<boolean> {
+    const rows = await this.em().execute<Array<{ uid: string }>>(
+      `insert into "chat_group_member" ("group_id", "uid", "joined_at") values (?, ?, ?) on conflict do nothing returning "uid"`,
+      [groupId, uid, at],
+    );
+    return rows.length > 0;
+  }
+
+  async leave(groupId: string, uid: string): Promise<boolean> {
+    const rows = await this.em().execute<Array<{ uid: string }>>(`delete from "chat_group_member" where "group_id" = ? and "uid" = ? returning "uid"`, [groupId, uid]);
+    return rows.length > 0;
+  }
+
+  async isMember(groupId: string, uid: string): Promise<boolean> {
+    const rows = await this.em().execute(`select 1 from "chat_group_member" where "group_id" = ? and "uid" = ?`, [groupId, uid]);
+    return rows.length > 0;
+  }
+
+  async insert(message: NewStoredMessage): Promise<StoredMessage> {
+    const [row] = await this.em().execute<MessageRow[]>(
+      `insert into "chat_message" ("receiver", "receiver_type", "sender", "type", "category", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at")
+       values (?, 'group', ?, ?, 'message', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?) returning ${COLUMNS}`,
+      [
+        message.receiver,
+        message.sender,
+        message.type,
+        message.text,
+        JSON.stringify(message.attachments),
+        JSON.stringify(message.chatMessage),
+        JSON.stringify(message.senderEntity),
+        message.sentAt,
+        message.sentAt,
+      ],
+    );
+    return toMessage(row!);
+  }
+
+  async message(id: string): Promise<StoredMessage | undefined> {
+    const [row] = await this.em().execute<MessageRow[]>(`select ${COLUMNS} from "chat_message" where "id" = ?`, [id]);
+    return row ? toMessage(row) : undefined;
+  }
+
+  async messages(groupId: string, query: MessageQuery): Promise<StoredMessage[]> {
+    const append = query.affix === 'append';
+    const cmp = append ? '>=' : '<=';
+    const where = [`"receiver" = ?`];
+    const params: unknown[] = [groupId];
+    if (query.id !== undefined) {
+      where.push(`"id" ${append ? '>' : '<'} ?`);
+      params.push(query.id);
+    }
+    for (const [column, seconds] of [['sent_at', query.fromTimestamp], ['sent_at', query.sentAt], ['updated_at', query.updatedAt]] as const) {
+      if (seconds === undefined) continue;
+      where.push(`"${column}" ${cmp} to_timestamp(?)`);
+      params.push(seconds);
+    }
+    const anchored = query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
+    // Appending from an anchor reads forward from it; anything else reads the newest back.
+    const forward = append && anchored;
+    params.push(query.limit);
+    const rows = await this.em().execute<MessageRow[]>(
+      `select ${COLUMNS} from "chat_message" where ${where.join(' and ')} order by "id" ${forward ? 'asc' : 'desc'} limit ?`,
+      params,
+    );
+    const messages = rows.map(toMessage);
+    return forward ? messages : messages.reverse();
+  }
+
+  async lastOwnMessageId(groupId: string, sender: string): Promise<string | null> {
+    const [row] = await this.em().execute<Array<{ id: string }>>(
+      `select "id"::text as "id" from "chat_message" where "receiver" = ? and "sender" = ? order by "id" desc limit 1`,
+      [groupId, sender],
+    );
+    return row ? String(row.id) : null;
+  }
+
+  async updateText(id: string, text: string, chatMessage: Record<string, unknown>, at: Date): Promise<StoredMessage> {
+    const [row] = await this.em().execute<MessageRow[]>(
+      `update "chat_message" set "text" = ?, "chat_message" = ?::jsonb, "updated_at" = ?, "edited_at" = ? where "id" = ? returning ${COLUMNS}`,
+      [text, JSON.stringify(chatMessage), at, at, id],
+    );
+    return toMessage(row!);
+  }
+
+  async reactions(messageIds: string[]): Promise<StoredReaction[]> {
+    if (messageIds.length === 0) return [];
+    const rows = await this.em().execute<ReactionRow[]>(
+      `select "id"::text as "id", "message_id"::text as "message_id", "uid", "name", "avatar", "reaction", "reacted_at"
+       from "chat_reaction" where "message_id" in (${messageIds.map(() => '?').join(', ')}) order by "id"`,
+      messageIds,
+    );
+    return rows.map((r) => ({ id: r.id, messageId: r.message_id, uid: r.uid, name: r.name, avatar: r.avatar, reaction: r.reaction, reactedAt: new Date(r.reacted_at) }));
+  }
+
+  async setReaction(input: { messageId: string; uid: string; name: string; avatar: string; reaction: string; on: boolean; at: Date }): Promise<boolean> {
+    return this.em().transactional(async (em) => {
+      const rows = input.on
+        ? await em.execute(
+            `insert into "chat_reaction" ("message_id", "uid", "name", "avatar", "reaction", "reacted_at") values (?, ?, ?, ?, ?, ?)
+             on conflict ("message_id", "uid", "reaction") do nothing returning "id"`,
+            [input.messageId, input.uid, input.name, input.avatar, input.reaction, input.at],
+          )
+        : await em.execute(`delete from "chat_reaction" where "message_id" = ? and "uid" = ? and "reaction" = ? returning "id"`, [
+            input.messageId,
+            input.uid,
+            input.reaction,
+          ]);
+      if (rows.length === 0) return false;
+      await em.execute(`update "chat_message" set "updated_at" = ? where "id" = ?`, [input.at, input.messageId]);
+      return true;
+    });
+  }
+}

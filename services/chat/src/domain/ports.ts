@@ -1,0 +1,70 @@
+import type { Attachment, MessageType, MessageView, SenderIdentity, StoredMessage, StoredReaction } from './chat-message.js';
+
+/** What the room service says about one user in one room (its GetRoomAccess). */
+export interface RoomAccess {
+  banned: boolean;
+  /** An unexpired chat-disabled role exists. */
+  chatDisabled: boolean;
+  /** When that role ends; undefined for a disable without end. */
+  chatDisabledUntil: Date | undefined;
+  /** owner, coOwner, moderator, dj, or '' for none. */
+  highestRole: string;
+}
+
+export interface RoomAccessPort {
+  /** A 404 AppError when the room does not exist. */
+  access(roomUuid: string, userUuid: string, tokenRole: string): Promise<RoomAccess>;
+}
+
+export interface ProfilePort {
+  /** The user's name, avatar, colour and badges from the user service; undefined when unknown. */
+  identity(userUuid: string): Promise<SenderIdentity | undefined>;
+}
+
+export type FeedMessageName = 'sentChatMessage' | 'editedChatMessage' | 'reactedToChatMessage';
+
+export interface FeedPort {
+  /** Pushes a room message to the room's feed (stateless, to everyone in the room). */
+  publish(roomUuid: string, name: FeedMessageName, message: MessageView): Promise<void>;
+}
+
+export interface NewStoredMessage {
+  receiver: string;
+  sender: string;
+  type: MessageType;
+  text: string;
+  attachments: Attachment[];
+  chatMessage: Record<string, unknown>;
+  senderEntity: { uid: string; name: string; avatar: string };
+  sentAt: Date;
+}
+
+export interface MessageQuery {
+  limit: number;
+  /** Messages after (append) or before (prepend) this id. */
+  id?: string;
+  affix: 'append' | 'prepend';
+  /** Seconds: sent at or after (append) / at or before (prepend). */
+  fromTimestamp?: number;
+  /** Seconds: sent at or after (append) / at or before (prepend). */
+  sentAt?: number;
+  /** Seconds: updated at or after (append) / at or before (prepend). */
+  updatedAt?: number;
+}
+
+export interface ChatStore {
+  /** False when already a member. */
+  join(groupId: string, uid: string, at: Date): Promise<boolean>;
+  /** False when not a member. */
+  leave(groupId: string, uid: string): Promise<boolean>;
+  isMember(groupId: string, uid: string): Promise<boolean>;
+  insert(message: NewStoredMessage): Promise<StoredMessage>;
+  message(id: string): Promise<StoredMessage | undefined>;
+  /** Oldest first. */
+  messages(groupId: string, query: MessageQuery): Promise<StoredMessage[]>;
+  lastOwnMessageId(groupId: string, sender: string): Promise<string | null>;
+  updateText(id: string, text: string, chatMessage: Record<string, unknown>, at: Date): Promise<StoredMessage>;
+  reactions(messageIds: string[]): Promise<StoredReaction[]>;
+  /** Puts the reaction on (true) or takes it off (false); answers whether anything changed. Bumps updatedAt on a change. */
+  setReaction(input: { messageId: string; uid: string; name: string; avatar: string; reaction: string; on: boolean; at: Date }): Promise<boolean>;
+}
