@@ -15,6 +15,7 @@ import { cometChatRoutes } from './routes/user/comet-chat.js';
 import type { UserClient } from './routes/user/clients.js';
 import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
+import { roomChatRoutes } from './routes/room/cometchat.js';
 import { recentSongRoutes } from './routes/playlist/recent-songs.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
@@ -80,6 +81,7 @@ export function createApp(options: {
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
   cometChatRoutes(deps, upstreams.users);
   const chatRouter = express.Router();
+  if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.users, upstreams.chat);
   if (upstreams.chat) chatRoutes({ router: chatRouter, registry, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis, decodeFeedFrame, feedChannel, type Redis } from '@spinroom/platform';
 import { eventually } from '@spinroom/platform/testing';
+import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
 
 describe('chat: the CometChat v3-compatible API under /chat', () => {
@@ -246,5 +247,28 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     expect(refused.body.error).toEqual({ code: 'ERR_CHAT_DISABLED', message: `Chat is disabled for you in this room until ${until.toISOString()}` });
     // Once the role ends, the user chats again.
     await eventually(async () => ((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'thanks'))).status === 200 ? true : undefined), 10_000, 250);
+  });
+
+  it("joins the group through the room service's cometchat paths, and reaches feed listeners in the room", async () => {
+    const owner = await signUp('Host');
+    const fan = await signUp('Fan');
+    const room = await newRoom(owner);
+    const joined = await call('POST', `/api/room-service/roomUserRoles/cometchat/join/${room.slug}`, { token: fan.accessToken });
+    expect(joined).toMatchObject({ status: 201, body: { groupId: room.uuid, joined: true } });
+    // Joining again is fine; the group answers the fan's messages now.
+    expect((await call('POST', `/api/room-service/roomUserRoles/cometchat/join/${room.slug}`, { token: fan.accessToken })).status).toBe(201);
+    expect((await chat('GET', `/v3/groups/${room.uuid}/messages`, fan.chatToken)).status).toBe(200);
+    await grant(owner, room.slug, fan.uuid, 'moderator');
+    const synced = await call('POST', `/api/room-service/roomUserRoles/cometchat/sync/${room.slug}`, { token: owner.accessToken });
+    expect(synced.body.roomRoles.map((r: { role: string; userUuid: string }) => [r.role, r.userUuid]).sort()).toEqual([['moderator', fan.uuid], ['owner', owner.uuid]].sort());
+
+    const listener = await FeedListener.join(platform().baseUrl, owner.accessToken, owner.uuid, room.uuid);
+    try {
+      expect((await chat('POST', '/v3.0/messages', fan.chatToken, text(room.uuid, 'hello room'))).status).toBe(200);
+      const pushed = await eventually(async () => listener.named('sentChatMessage')[0]);
+      expect(pushed.message.params.message).toMatchObject({ data: { text: 'hello room', metadata: { chatMessage: { userName: 'Fan', userUuid: fan.uuid } } } });
+    } finally {
+      listener.close();
+    }
   });
 });

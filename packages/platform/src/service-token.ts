@@ -1,5 +1,6 @@
 import { forbidden } from './errors.js';
 import type { Caller } from './auth.js';
+import { runWithContext } from './context.js';
 
 export interface ServiceGrant {
   accessToken: string;
@@ -22,7 +23,8 @@ export class ServiceTokenSource {
 
   async token(): Promise<string> {
     if (this.current && this.current.renewAtMs > Date.now()) return this.current.token;
-    this.pending ??= this.fetchGrant()
+    // Fetched as no one: inside a request, the caller's token would otherwise ride along.
+    this.pending ??= runWithContext({ caller: undefined }, () => this.fetchGrant())
       .then((grant) => {
         this.current = { token: grant.accessToken, renewAtMs: Date.now() + grant.expiresInSeconds * 1000 - RENEW_BEFORE_MS };
         return grant.accessToken;

@@ -2,7 +2,7 @@ import { ChatServiceService } from '@spinroom/contracts/chat/v1/chat_service';
 import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, createLogger, createRedis, createUnaryFactory, PublicKeyCache, runWithContext, ServiceTokenSource, startGrpcServer } from '@spinroom/platform';
+import { createGrpcClient, createLogger, createRedis, createUnaryFactory, PublicKeyCache, ServiceTokenSource, startGrpcServer } from '@spinroom/platform';
 import { RedisChatFeed } from './adapters/feed.js';
 import { UserServiceProfiles } from './adapters/profiles.js';
 import { RoomServiceAccess } from './adapters/room-access.js';
@@ -35,10 +35,7 @@ export async function startChatService(config: ChatServiceConfig, options: { now
     'chat',
   );
   keys.start();
-  // Fetched outside the caller's request context, so the caller's chat token does not ride along.
-  const serviceToken = new ServiceTokenSource(() =>
-    runWithContext({}, () => users.issueServiceToken({ serviceName: 'chat', clientSecret: config.SERVICE_CLIENT_SECRET })),
-  );
+  const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'chat', clientSecret: config.SERVICE_CLIENT_SECRET }));
   const profiles = new UserServiceProfiles(async (userUuids) => (await users.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles);
   const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
   const roomAccess = new RoomServiceAccess(rooms, () => serviceToken.token());
