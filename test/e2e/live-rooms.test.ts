@@ -266,4 +266,23 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     const times = recent.songPlays.map((p: Json) => Date.parse(p.playedAt)).sort();
     times.forEach((t: number, i: number) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(PLAY_MS - 50));
   });
+
+  it('takes a djDisabled DJ off the stage at once, and lets them back when the role expires', async () => {
+    const owner = await person();
+    const dj = await person();
+    const { uuid, slug } = await room(owner.token);
+    await queue(dj.token, 'D1', 'D2');
+    const d = await join(dj, uuid);
+    await d.action('addDj');
+    await d.until((s) => playing(s) === 'D1');
+    const until = new Date(Date.now() + 2500).toISOString();
+    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'djDisabled', expirationTime: until } })).status).toBe(201);
+    await d.until((s) => s.djs.length === 0 && s.nowPlaying === null && s.allUsers[0].canDj === false, 'off the stage');
+    await expect(d.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
+    await eventually(async () => {
+      await d.action('addDj');
+      return true;
+    }, 10_000, 500);
+    await d.until((s) => s.djs[0]?.uuid === dj.uuid && s.allUsers[0].canDj === true, 'back on stage after the role expired');
+  });
 });

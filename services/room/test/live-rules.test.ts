@@ -208,6 +208,29 @@ describe('live room rules', () => {
   });
 });
 
+describe('the room records followed live', () => {
+  it('takes a DJ who may no longer DJ off the stage, and shrinks the stage to its seats', () => {
+    let room = roomWith({ numberOfDjs: 3 }, user('a'), user('b'), user('c'), user('w'));
+    room = live.addDj(room, 'a', song('a1'), false, 0).room;
+    room = live.addDj(room, 'b', song('b1'), false, 0).room;
+    room = live.advance(room, { now: 0, queues: { a: [song('a1')], b: [song('b1')] } })!.room;
+    room = live.joinWaitlist(room, 'w').room;
+    expect(live.withMember(room, { uuid: 'b', highestRole: undefined, canDj: true }, 1)).toBeNull();
+    const t = live.withMember(room, { uuid: 'b', highestRole: undefined, canDj: false }, 1)!;
+    room = applyAndCheck(room, t);
+    // b's seat went to the first in line.
+    expect(room.client.djs.map((d) => d.uuid)).toEqual(['a', 'w']);
+    expect(room.client.waitlist).toEqual([]);
+    expect(room.client.allUsers.find((u) => u.uuid === 'b')?.canDj).toBe(false);
+    room = live.addDj(room, 'c', song('c1'), false, 0).room;
+    const shrunk = live.updateSettings(room, { slug: 'r', numberOfDjs: 1 }, { ...RULES, numberOfDjs: 1 }, 2);
+    room = applyAndCheck(room, shrunk);
+    // The playing DJ keeps the seat; the last to sit down leaves it.
+    expect(room.client.djs.map((d) => d.uuid)).toEqual(['a']);
+    expect(room.client.settings).toEqual({ slug: 'r', numberOfDjs: 1 });
+  });
+});
+
 describe('feed messages of a change', () => {
   it('sends a change that stops the song as its own message, then playedSong', async () => {
     const { splitSongChange } = await import('../src/live/live-store.js');

@@ -100,11 +100,13 @@ export class LiveRooms {
   }
 
   async addDj(caller: Caller, roomUuid: string, song: MinimalCrateSong | undefined): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     const next = song ?? (await this.queues.head(caller.userUuid, 2))[0] ?? null;
     return this.act(roomUuid, (room) => live.addDj(room, caller.userUuid, next, song !== undefined, this.now()));
   }
 
-  removeDj(caller: Caller, roomUuid: string, djUuid: string | undefined): Promise<number> {
+  async removeDj(caller: Caller, roomUuid: string, djUuid: string | undefined): Promise<number> {
+    if (djUuid && djUuid !== caller.userUuid) await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.removeDj(room, caller.userUuid, djUuid ?? caller.userUuid, this.now()));
   }
 
@@ -116,16 +118,29 @@ export class LiveRooms {
     return this.act(roomUuid, (room) => live.voteOnSong(room, caller.userUuid, votes, this.now()));
   }
 
-  joinWaitlist(caller: Caller, roomUuid: string): Promise<number> {
+  async joinWaitlist(caller: Caller, roomUuid: string): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.joinWaitlist(room, caller.userUuid));
   }
 
-  leaveWaitlist(caller: Caller, roomUuid: string, userUuid: string | undefined): Promise<number> {
+  async leaveWaitlist(caller: Caller, roomUuid: string, userUuid: string | undefined): Promise<number> {
+    if (userUuid && userUuid !== caller.userUuid) await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.leaveWaitlist(room, caller.userUuid, userUuid ?? caller.userUuid));
   }
 
-  moveInWaitlist(caller: Caller, roomUuid: string, userUuid: string, position: number): Promise<number> {
+  async moveInWaitlist(caller: Caller, roomUuid: string, userUuid: string, position: number): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.moveInWaitlist(room, caller.userUuid, userUuid, position));
+  }
+
+  /**
+   * Before an action that depends on the caller's roles: the live state takes
+   * them from the room records now, so an expired role (a djDisabled that
+   * ended, a moderator role that lapsed) counts as expired.
+   */
+  private async followRoles(caller: Caller, roomUuid: string): Promise<void> {
+    const access = await this.directory.access(roomUuid, caller);
+    await this.change(roomUuid, (room) => live.withMember(room, { uuid: caller.userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now()));
   }
 
   leaveAfterSong(caller: Caller, roomUuid: string, enabled: boolean): Promise<number> {
@@ -134,6 +149,7 @@ export class LiveRooms {
 
   /** The playing DJ or a moderator ends the song; the next DJ plays at once. */
   async skipSong(caller: Caller, roomUuid: string): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const stored = await this.loaded(roomUuid);
       live.checkSkip(stored.room, caller.userUuid);
@@ -166,13 +182,8 @@ export class LiveRooms {
     if (!existing) return;
     const access = await this.directory.access(roomUuid, { userUuid: userUuid ?? '00000000-0000-0000-0000-000000000000', role: 'user' });
     await this.change(roomUuid, (room) => {
-      const next = structuredClone(room);
-      next.client.settings = access.settings;
-      next.rules = access.rules;
-      const m = userUuid ? next.server.members.find((x) => x.uuid === userUuid) : undefined;
-      if (m) Object.assign(m, { highestRole: access.highestRole, canDj: access.canDj });
-      live.derive(next);
-      return { room: next, name: m ? 'updatedUserData' : 'updatedRoomSettings', effects: [], stateless: [] };
+      if (userUuid) return live.withMember(room, { uuid: userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now());
+      return live.updateSettings(room, access.settings, access.rules, this.now());
     });
   }
 
