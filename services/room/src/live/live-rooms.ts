@@ -68,6 +68,9 @@ const QUEUE_LOOKAHEAD = 10;
  * run once, by whoever stored the change.
  */
 export class LiveRooms {
+  /** Each room's last queued change in this replica (see `serialized`). */
+  private readonly pending = new Map<string, Promise<void>>();
+
   constructor(
     private readonly store: LiveStore,
     private readonly directory: RoomDirectory,
@@ -150,23 +153,31 @@ export class LiveRooms {
   /** The playing DJ or a moderator ends the song; the next DJ plays at once. */
   async skipSong(caller: Caller, roomUuid: string): Promise<number> {
     await this.followRoles(caller, roomUuid);
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const stored = await this.loaded(roomUuid);
-      live.checkSkip(stored.room, caller.userUuid);
-      const queues = await this.upcomingQueues(stored.room);
-      const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs, force: true });
-      const saved = transition && (await this.save(stored, transition));
-      if (saved) return saved.version;
-    }
-    throw new Error(`room ${roomUuid}: too many concurrent changes`);
+    return this.serialized(roomUuid, async () => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const stored = await this.loaded(roomUuid);
+        live.checkSkip(stored.room, caller.userUuid);
+        const queues = await this.upcomingQueues(stored.room);
+        const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs, force: true });
+        const saved = transition && (await this.save(stored, transition));
+        if (saved) return saved.version;
+      }
+      throw new Error(`room ${roomUuid}: too many concurrent changes`);
+    });
   }
 
   async playOneTimeAnimation(caller: Caller, roomUuid: string, animation: 'jump' | 'emoji', emoji: string | undefined): Promise<void> {
     const stored = await this.loaded(roomUuid);
     if (!stored.room.server.members.some((m) => m.uuid === caller.userUuid)) throw forbidden(live.NOT_IN_ROOM);
     if (animation === 'emoji' && !emoji) throw badRequest('emoji is required for the emoji animation');
-    const touched = live.touch(stored.room, caller.userUuid, this.now());
-    if (touched) await this.store.save(stored, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+    if (live.touch(stored.room, caller.userUuid, this.now())) {
+      // Internal only (an AFK clock reset): a lost race just means someone else's change went first.
+      await this.serialized(roomUuid, async () => {
+        const fresh = await this.loaded(roomUuid);
+        const touched = live.touch(fresh.room, caller.userUuid, this.now());
+        if (touched) await this.store.save(fresh, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+      });
+    }
     await this.store.publish(roomUuid, [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }], this.now());
   }
 
@@ -210,7 +221,11 @@ export class LiveRooms {
   // --- the clock ---
 
   /** Does whatever is due in the room: the next song, AFK warnings and removals. */
-  async tick(roomUuid: string): Promise<void> {
+  tick(roomUuid: string): Promise<void> {
+    return this.serialized(roomUuid, () => this.tickNow(roomUuid));
+  }
+
+  private async tickNow(roomUuid: string): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const stored = await this.store.load(roomUuid);
       if (!stored) return;
@@ -264,7 +279,27 @@ export class LiveRooms {
   }
 
   /** Applies `rule` to the stored room (made from the room's records the first time) until it sticks. */
-  private async change(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+  private change(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+    return this.serialized(roomUuid, () => this.changeNow(roomUuid, rule, known));
+  }
+
+  /**
+   * Runs a room's changes one at a time within this replica: concurrent
+   * actions on a busy room would otherwise keep losing the compare-and-set to
+   * each other. Replicas still race, and the compare-and-set settles that.
+   */
+  private serialized<T>(roomUuid: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.pending.get(roomUuid) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.then(() => undefined, () => undefined);
+    this.pending.set(roomUuid, tail);
+    void tail.then(() => {
+      if (this.pending.get(roomUuid) === tail) this.pending.delete(roomUuid);
+    });
+    return run;
+  }
+
+  private async changeNow(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       let stored = await this.store.load(roomUuid);
       if (!stored) {

@@ -97,7 +97,11 @@ export function liveRoomHandlers(deps: { live: LiveRooms; unary: ReturnType<type
     }),
     leaveLiveRoom: unary(async (req, ctx) => {
       requireService(ctx.requireCaller());
-      await live.disconnect(req.roomUuid, req.connectionId);
+      const closed = [...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []), ...req.connections.slice(0, 5000)];
+      for (const c of closed) {
+        if (!Uuid.safeParse(c.roomUuid).success) throw badRequest('room_uuid must be a uuid');
+      }
+      await Promise.all(closed.map((c) => live.disconnect(c.roomUuid, c.connectionId)));
       return {};
     }),
     keepConnectionsAlive: unary(async (req, ctx) => {
