@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { AppError, type TokenVerifier } from '@spinroom/platform';
+import { AppError, type TokenVerifier } from '@spinroom/platform/core';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform';
+import { isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import type { LiveRoomGateway } from './gateway.js';

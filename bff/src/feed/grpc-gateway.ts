@@ -1,5 +1,5 @@
 import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
-import type { PromiseClient, ServiceTokenSource } from '@spinroom/platform';
+import type { PromiseClient, ServiceTokenSource } from '@spinroom/platform/core';
 import type { LiveRoomGateway } from './gateway.js';
 
 const DEADLINE_MS = 5_000;
