@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '@spinroom/platform/testing';
 import { FeedListener } from '../support/feed-client.js';
-import { freshEmail, usePlatform } from '../support/platform.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 type Json = any;
 const ROOMS = '/api/room-service';
@@ -95,6 +96,12 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(live.body.djs.map((d: Json) => d.uuid).sort()).toEqual([alice.uuid, bob.uuid].sort());
     expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: bob.token })).body.usersInRoomUuids.sort()).toEqual([alice.uuid, bob.uuid, owner.uuid].sort());
     expect((await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: bob.token, body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} } })).status).toBe(403);
+    // Operators see the service's figures; others do not.
+    const admin = await signedToken('admin', randomUUID());
+    expect((await call('GET', `${ROOMS}/info-admin/played-seconds`, { token: admin })).body.playedSeconds).toBeGreaterThanOrEqual(3);
+    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: admin })).body).toMatchObject({ status: 'ok', version: '1.4.2', liveRooms: expect.any(Number) });
+    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: bob.token })).status).toBe(403);
+    expect((await call('GET', `${ROOMS}/rooms/rockset/recently-visited-rooms`, { token: bob.token })).body.map((r: Json) => r.uuid)).toContain(uuid);
 
     // Each replica delivered the same versions, in the same order, with no gaps.
     await eventually(async () => (a.version === o.version && b.version === o.version ? true : undefined));

@@ -103,7 +103,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
     services: [{
       name: 'spinroom.room.v1.RoomService',
       definition: RoomServiceService,
-      implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, unary }) },
+      implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
     }],
   });
 

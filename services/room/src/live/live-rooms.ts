@@ -261,6 +261,10 @@ export class LiveRooms {
     }
   }
 
+  async liveRoomCount(): Promise<number> {
+    return (await this.store.liveRoomUuids()).length;
+  }
+
   dueRooms(): Promise<string[]> {
     return this.store.dueRooms(this.now());
   }
