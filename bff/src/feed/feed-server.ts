@@ -321,7 +321,9 @@ class FeedConnection implements FrameListener {
     await this.channels.add(roomUuid, this);
     let joined;
     try {
-      const password = typeof params.password === 'string' ? params.password : undefined;
+      // Guests may come in with the room's guest password (the room service tells the two apart).
+      const given = [params.password, params.guestPassword].find((p) => typeof p === 'string' && p.length > 0);
+      const password = typeof given === 'string' ? given : undefined;
       joined = await this.gateway.join(this.caller, { roomUuid, password, connectionId: this.id });
     } catch (error) {
       if (this.room === room) {
