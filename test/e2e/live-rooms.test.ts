@@ -179,6 +179,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(banned.status).toBe(201);
     await o.until((s) => s.djs.length === 0 && s.nowPlaying === null && !s.allUserData[dj.uuid], 'the banned DJ gone and the song stopped');
     expect(d.kicked).toBe(true);
+    expect(d.named('kickedFromRoom')[0].message.params).toEqual({ reason: 'banned' });
     await expect(FeedListener.join(platform().baseUrl, dj.token, dj.uuid, uuid)).rejects.toMatch(/banned/i);
   });
 

@@ -83,7 +83,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
     },
     roomState: async (roomUuid) => ({ ...((await live.snapshot(roomUuid))?.room.client ?? {}) }),
     playedSeconds: (roomUuid) => plays.playedSeconds(roomUuid),
-    onKicked: (kick) => live.kick(kick.roomUuid, kick.userUuid, 'kicked'),
+    onKicked: (kick) => live.kick(kick.roomUuid, kick.userUuid, kick.reason ?? 'kicked'),
     onChanged: async (change) => {
       if (change.deleted) return live.reset(change.roomUuid, true);
       if (!change.userUuids) return live.refresh(change.roomUuid);
