@@ -17,6 +17,8 @@ import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { roomChatRoutes } from './routes/room/cometchat.js';
 import { recentSongRoutes } from './routes/playlist/recent-songs.js';
+import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
+import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
@@ -52,6 +54,7 @@ export function createApp(options: {
   app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
   // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.
   app.use(uploadBodyParsers);
+  app.use(playlistBodyParsers);
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
   app.get('/healthz', (_req, res) => {
@@ -73,7 +76,9 @@ export function createApp(options: {
   authRoutes(deps, upstreams.users);
   usersRoutes(deps, upstreams.users);
   profileRoutes(deps, upstreams.users);
+  crateTransferRoutes(deps, upstreams.playlists);
   crateRoutes(deps, upstreams.playlists);
+  songDataRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
   catalogueRoutes(deps, upstreams.playlists);
   recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
