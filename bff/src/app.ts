@@ -50,7 +50,19 @@ export function createApp(options: {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
-  app.use(helmet());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // The web client plays HLS through Media Source Extensions (blob: media URLs)
+          // and shows artwork from the music providers' image hosts.
+          'media-src': ["'self'", 'blob:'],
+          'img-src': ["'self'", 'data:', 'https:'],
+          'connect-src': ["'self'"],
+        },
+      },
+    }),
+  );
   app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
   // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.
   app.use(uploadBodyParsers);

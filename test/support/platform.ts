@@ -105,6 +105,8 @@ export interface PlatformOptions {
   extraRoomReplicas?: number;
   /** The feed's limits (shorter clocks, smaller budgets in tests). */
   feed?: Partial<FeedLimits>;
+  /** A built web client for the BFFs to serve (WEB_DIR), as `npm start` does: see web/build.ts. */
+  webDir?: string;
 }
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
@@ -202,7 +204,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
-      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
+      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
       upstreams: { users, playlists, uploads, rooms, chat },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
