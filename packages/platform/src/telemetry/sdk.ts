@@ -6,6 +6,7 @@ import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { context, propagation, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** The instrumentations every Spinroom process runs with. */
@@ -17,8 +18,35 @@ export function instrumentations() {
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
-    new KafkaJsInstrumentation(),
+    new OutboxAwareKafkaJsInstrumentation(),
   ];
+}
+
+/** The packages the ESM loader hook wraps for the instrumentations above (register.ts). */
+export const INSTRUMENTED_MODULES = ['express', '@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'];
+
+type ProducerSpanStarter = (topic: string, message: { headers?: Record<string, unknown> }, client: unknown) => Span;
+
+/**
+ * kafkajs's instrumentation starts each `send` span in the active context and
+ * writes its own `traceparent` over the message's. Outbox events are sent by
+ * the relay, long after the request that staged them (and outside its
+ * context), with that request's `traceparent` already in their headers: the
+ * send span continues that trace instead, so one trace runs from the user's
+ * request through Kafka to the consumer on the other side.
+ */
+class OutboxAwareKafkaJsInstrumentation extends KafkaJsInstrumentation {
+  constructor() {
+    super();
+    const self = this as unknown as { _startProducerSpan: ProducerSpanStarter };
+    const start = self._startProducerSpan.bind(this);
+    self._startProducerSpan = (topic, message, client) => {
+      const headers = message.headers;
+      if (!headers || typeof headers.traceparent !== 'string') return start(topic, message, client);
+      const staged = propagation.extract(ROOT_CONTEXT, headers);
+      return context.with(staged, () => start(topic, message, client));
+    };
+  }
 }
 
 /**
