@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { AppError, type TokenVerifier } from '@spinroom/platform';
+import { AppError, restMetrics, type TokenVerifier } from '@spinroom/platform';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
@@ -48,6 +48,7 @@ export function createApp(options: {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+  app.use(restMetrics());
   app.use(helmet());
   app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
   // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.

@@ -16,3 +16,4 @@ export * from './lifecycle.js';
 export * from './public-key-cache.js';
 export * from './service-token.js';
 export * from './grpc/health.js';
+export * from './telemetry/metrics.js';

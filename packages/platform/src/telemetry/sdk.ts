@@ -4,6 +4,7 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { context, propagation, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
@@ -19,6 +20,21 @@ export function instrumentations() {
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
     new OutboxAwareKafkaJsInstrumentation(),
+  ];
+}
+
+/** A Prometheus endpoint at `METRICS_HOST:METRICS_PORT/metrics` (host 127.0.0.1 unless set), when METRICS_PORT is set. */
+function metricReaders(): PrometheusExporter[] {
+  const port = process.env.METRICS_PORT;
+  if (!port) return [];
+  return [
+    new PrometheusExporter({
+      host: process.env.METRICS_HOST ?? '127.0.0.1',
+      port: Number(port),
+      endpoint: '/metrics',
+      // Every series says which service it is from, besides the pod Prometheus adds.
+      withResourceConstantLabels: /^service\.name$/,
+    }),
   ];
 }
 
@@ -66,9 +82,10 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
     serviceName: process.env.OTEL_SERVICE_NAME ?? options.serviceName,
     spanProcessors: recordNothing ? [new NoopSpanProcessor()] : spanProcessors,
     ...(recordNothing ? { sampler: new AlwaysOffSampler() } : {}),
-    // Metrics and OTel logs are off until they have somewhere to go (the SDK's
-    // defaults would push OTLP to localhost:4318): logs are pino's, on stdout.
-    metricReaders: [],
+    // Metrics are pulled by Prometheus from :$METRICS_PORT/metrics when it is
+    // set (the chart sets 9464 everywhere), otherwise off; OTel logs are off
+    // (the SDK's default would push OTLP to localhost:4318): logs are pino's, on stdout.
+    metricReaders: metricReaders(),
     logRecordProcessors: [],
     instrumentations: instrumentations(),
   });
