@@ -23,6 +23,11 @@ const grpcPorts = {
   chat: process.env.CHAT_GRPC_PORT ?? '50055',
 };
 
+// Each process serves Prometheus metrics on 127.0.0.1:<port>/metrics (the chart uses 9464 in every pod).
+const metricsBase = Number(process.env.METRICS_BASE_PORT ?? '9464');
+const metricsPorts = { user: metricsBase, playlist: metricsBase + 1, upload: metricsBase + 2, room: metricsBase + 3, chat: metricsBase + 4, bff: metricsBase + 5 };
+const metrics = (name: keyof typeof metricsPorts) => ({ METRICS_PORT: String(metricsPorts[name]) });
+
 const infra = infraUp('dev');
 // The web client the BFF serves: rebuilt only when its sources changed.
 const webDir = ensureWebBuild((line) => console.log(line));
@@ -46,15 +51,17 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 });
 
 const services: ServiceProcess[] = [
-  startServiceProcess('user', 'services/user/src/main.ts', userEnv),
+  startServiceProcess('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') }),
   startServiceProcess('playlist', 'services/playlist/src/main.ts', {
     ...common,
+    ...metrics('playlist'),
     DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
     GRPC_PORT: grpcPorts.playlist,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
   }),
   startServiceProcess('upload', 'services/upload/src/main.ts', {
     ...common,
+    ...metrics('upload'),
     DATABASE_URL: databaseUrl(infra, 'spinroom_upload'),
     GRPC_PORT: grpcPorts.upload,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
@@ -64,6 +71,7 @@ const services: ServiceProcess[] = [
   }),
   startServiceProcess('room', 'services/room/src/main.ts', {
     ...common,
+    ...metrics('room'),
     ...serviceSecret,
     DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
     GRPC_PORT: grpcPorts.room,
@@ -72,6 +80,7 @@ const services: ServiceProcess[] = [
   }),
   startServiceProcess('chat', 'services/chat/src/main.ts', {
     ...common,
+    ...metrics('chat'),
     DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
     GRPC_PORT: grpcPorts.chat,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
@@ -80,6 +89,7 @@ const services: ServiceProcess[] = [
   }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
+    ...metrics('bff'),
     ...serviceSecret,
     PORT: port,
     HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',

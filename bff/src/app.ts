@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { AppError, type TokenVerifier } from '@spinroom/platform/core';
+import { AppError, restMetrics, type TokenVerifier } from '@spinroom/platform/core';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
@@ -50,6 +50,7 @@ export function createApp(options: {
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
+  app.use(restMetrics());
   app.use(
     helmet({
       contentSecurityPolicy: {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
+import { feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import type { LiveRoomGateway } from './gateway.js';
@@ -109,7 +109,9 @@ export class FeedServer {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = new FeedConnection(ws, caller, this.options.gateway, this.options.channels, this.limits, this.options.logger);
       this.connections.add(connection);
+      feedMetrics.connected();
       ws.once('close', () => {
+        feedMetrics.disconnected();
         this.connections.delete(connection);
         connection.closed();
       });
@@ -267,6 +269,7 @@ class FeedConnection implements FrameListener {
   }
 
   private async receive(data: RawData, isBinary: boolean): Promise<void> {
+    feedMetrics.received();
     if (isBinary) return this.ws.close(1003, 'text frames only');
     let parsed: unknown;
     try {

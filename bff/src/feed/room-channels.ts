@@ -1,4 +1,4 @@
-import { decodeFeedFrame, feedChannel, type FeedFrame, type Logger, type Redis } from '@spinroom/platform/core';
+import { decodeFeedFrame, feedChannel, feedMetrics, frameSentAt, type FeedFrame, type Logger, type Redis } from '@spinroom/platform/core';
 
 /** Whoever holds sockets of a room and wants its frames. */
 export interface FrameListener {
@@ -55,5 +55,7 @@ export class RoomChannels {
       return;
     }
     for (const listener of room.listeners) listener.deliver(frame);
+    // Once per frame, after the fan-out: sockets reached and time since the room service sent it.
+    feedMetrics.delivered(room.listeners.size, frameSentAt(frame.json));
   }
 }

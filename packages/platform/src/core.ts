@@ -14,3 +14,4 @@ export * from './grpc/health.js';
 export * from './lifecycle.js';
 export * from './public-key-cache.js';
 export * from './service-token.js';
+export * from './telemetry/metrics.js';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   Server,
   ServerCredentials,
+  status as grpcStatus,
   type handleUnaryCall,
   type Metadata,
   type ServiceDefinition,
@@ -18,6 +19,7 @@ import type { Caller, TokenVerifier } from '../auth.js';
 import { runWithContext } from '../context.js';
 import { AppError, unauthorized } from '../errors.js';
 import type { Logger } from '../logging.js';
+import { recordRpc } from '../telemetry/metrics.js';
 import { toGrpcError } from './status.js';
 
 export interface CallContext {
@@ -38,6 +40,7 @@ export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Pro
 export function createUnaryFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }) {
   return function unary<Req, Res>(handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res> {
     return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
+      const started = performance.now();
       void (async () => {
         try {
           const caller = await verifyCaller(call.metadata, options.verifier());
@@ -48,12 +51,14 @@ export function createUnaryFactory(options: { verifier: () => TokenVerifier | un
           };
           const response = await runWithContext({ caller }, () => handler(call.request, context));
           callback(null, response);
+          recordRpc(call.getPath(), 'OK', started);
         } catch (error) {
           const payload = toGrpcError(error);
           if (payload.details === 'Internal Server Error') {
             options.logger.error({ err: error, method: call.getPath() }, 'rpc failed');
           }
           callback({ code: payload.code, details: payload.details, metadata: payload.metadata });
+          recordRpc(call.getPath(), statusName(payload.code), started);
         }
       })();
     };
@@ -84,6 +89,7 @@ export function createClientStreamingFactory(options: { verifier: () => TokenVer
       const abort = new AbortController();
       const cancelled = new AppError(499, 'The client cancelled the call');
       call.once('cancelled', () => abort.abort(cancelled));
+      const started = performance.now();
       async function* messages(): AsyncGenerator<Req> {
         try {
           for await (const message of call) yield message as Req;
@@ -103,17 +109,27 @@ export function createClientStreamingFactory(options: { verifier: () => TokenVer
           };
           const response = await runWithContext({ caller }, () => handler(messages(), context));
           callback(null, response);
+          recordRpc(call.getPath(), 'OK', started);
         } catch (error) {
-          if (abort.signal.aborted) return; // nobody is waiting for an answer
+          if (abort.signal.aborted) {
+            recordRpc(call.getPath(), 'CANCELLED', started);
+            return; // nobody is waiting for an answer
+          }
           const payload = toGrpcError(error);
           if (payload.details === 'Internal Server Error') {
             options.logger.error({ err: error, method: call.getPath() }, 'rpc failed');
           }
           callback({ code: payload.code, details: payload.details, metadata: payload.metadata });
+          recordRpc(call.getPath(), statusName(payload.code), started);
         }
       })();
     };
   };
+}
+
+/** `NOT_FOUND` for 5: the metric label of a status code. */
+function statusName(code: number): string {
+  return grpcStatus[code] ?? String(code);
 }
 
 async function verifyCaller(metadata: Metadata, verifier: TokenVerifier | undefined): Promise<Caller | undefined> {

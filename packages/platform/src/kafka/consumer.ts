@@ -1,6 +1,7 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Consumer } from 'kafkajs';
 import type { Logger } from '../logging.js';
+import { recordConsumedEvent } from '../telemetry/metrics.js';
 import { headersToRecord, type EventProducer, type KafkaClient, type ReceivedEvent } from './client.js';
 
 export type EventHandler = (event: ReceivedEvent, em: EntityManager) => Promise<void>;
@@ -33,6 +34,7 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
 
   await consumer.run({
     eachMessage: async ({ topic, partition, message }) => {
+      const started = performance.now();
       const headers = headersToRecord(message.headers);
       const event: ReceivedEvent = {
         topic,
@@ -47,7 +49,8 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
       let lastError: unknown;
       for (let attempt = 0; attempt <= retries; attempt += 1) {
         try {
-          await handleOnce(options, event);
+          const handled = await handleOnce(options, event);
+          recordConsumedEvent({ topic, group: options.groupId, outcome: handled ? 'processed' : 'duplicate' }, started);
           return;
         } catch (error) {
           lastError = error;
@@ -63,19 +66,22 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
           headers: { ...headers, 'dlq-error': String((lastError as Error)?.message ?? lastError), 'dlq-source-offset': message.offset },
         },
       ]);
+      recordConsumedEvent({ topic, group: options.groupId, outcome: 'dead_lettered' }, started);
     },
   });
   return { stop: () => consumer.disconnect() };
 }
 
-async function handleOnce(options: IdempotentConsumerOptions, event: ReceivedEvent): Promise<void> {
+/** Handles the event in its own transaction; false when it was handled before. */
+async function handleOnce(options: IdempotentConsumerOptions, event: ReceivedEvent): Promise<boolean> {
   if (!/^[0-9a-f-]{36}$/i.test(event.eventId)) throw new Error('event has no valid event-id header');
-  await options.orm.em.fork().transactional(async (em) => {
+  return options.orm.em.fork().transactional(async (em) => {
     const inserted = await em.execute<{ event_id: string }[]>(
       `insert into "processed_event" ("consumer", "event_id") values (?, ?) on conflict do nothing returning "event_id"`,
       [options.groupId, event.eventId],
     );
-    if (inserted.length === 0) return; // seen before
+    if (inserted.length === 0) return false; // seen before
     await options.handle(event, em);
+    return true;
   });
 }

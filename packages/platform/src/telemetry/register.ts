@@ -2,12 +2,12 @@
 // and the instrumentations are in place before express, grpc-js, pg, ioredis
 // or kafkajs are first imported.
 import { register } from 'node:module';
-import { startTelemetry } from './sdk.js';
+import { INSTRUMENTED_MODULES, startTelemetry } from './sdk.js';
 
 // Only the instrumented packages go through import-in-the-middle: wrapping
 // every module (our own TypeScript included) is slow and warns on `export *`.
 register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
-  data: { include: ['express', '@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'] },
+  data: { include: INSTRUMENTED_MODULES },
 });
 
 if (process.env.OTEL_SDK_DISABLED !== 'true') {

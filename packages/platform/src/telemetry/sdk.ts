@@ -4,8 +4,10 @@ import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { context, propagation, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
 
 /** The instrumentations every Spinroom process runs with. */
@@ -17,8 +19,50 @@ export function instrumentations() {
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
-    new KafkaJsInstrumentation(),
+    new OutboxAwareKafkaJsInstrumentation(),
   ];
+}
+
+/** A Prometheus endpoint at `METRICS_HOST:METRICS_PORT/metrics` (host 127.0.0.1 unless set), when METRICS_PORT is set. */
+function metricReaders(): PrometheusExporter[] {
+  const port = process.env.METRICS_PORT;
+  if (!port) return [];
+  return [
+    new PrometheusExporter({
+      host: process.env.METRICS_HOST ?? '127.0.0.1',
+      port: Number(port),
+      endpoint: '/metrics',
+      // Every series says which service it is from, besides the pod Prometheus adds.
+      withResourceConstantLabels: /^service\.name$/,
+    }),
+  ];
+}
+
+/** The packages the ESM loader hook wraps for the instrumentations above (register.ts). */
+export const INSTRUMENTED_MODULES = ['express', '@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'];
+
+type ProducerSpanStarter = (topic: string, message: { headers?: Record<string, unknown> }, client: unknown) => Span;
+
+/**
+ * kafkajs's instrumentation starts each `send` span in the active context and
+ * writes its own `traceparent` over the message's. Outbox events are sent by
+ * the relay, long after the request that staged them (and outside its
+ * context), with that request's `traceparent` already in their headers: the
+ * send span continues that trace instead, so one trace runs from the user's
+ * request through Kafka to the consumer on the other side.
+ */
+class OutboxAwareKafkaJsInstrumentation extends KafkaJsInstrumentation {
+  constructor() {
+    super();
+    const self = this as unknown as { _startProducerSpan: ProducerSpanStarter };
+    const start = self._startProducerSpan.bind(this);
+    self._startProducerSpan = (topic, message, client) => {
+      const headers = message.headers;
+      if (!headers || typeof headers.traceparent !== 'string') return start(topic, message, client);
+      const staged = propagation.extract(ROOT_CONTEXT, headers);
+      return context.with(staged, () => start(topic, message, client));
+    };
+  }
 }
 
 /**
@@ -38,9 +82,10 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
     serviceName: process.env.OTEL_SERVICE_NAME ?? options.serviceName,
     spanProcessors: recordNothing ? [new NoopSpanProcessor()] : spanProcessors,
     ...(recordNothing ? { sampler: new AlwaysOffSampler() } : {}),
-    // Metrics and OTel logs are off until they have somewhere to go (the SDK's
-    // defaults would push OTLP to localhost:4318): logs are pino's, on stdout.
-    metricReaders: [],
+    // Metrics are pulled by Prometheus from :$METRICS_PORT/metrics when it is
+    // set (the chart sets 9464 everywhere), otherwise off; OTel logs are off
+    // (the SDK's default would push OTLP to localhost:4318): logs are pino's, on stdout.
+    metricReaders: metricReaders(),
     logRecordProcessors: [],
     instrumentations: instrumentations(),
   });
