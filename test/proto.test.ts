@@ -11,13 +11,15 @@ describe('proto contracts', () => {
 });
 
 describe('TypeScript', () => {
-  it('type-checks the whole repository', () => {
+  const typecheck = (project: string) => {
     try {
-      execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: root, stdio: 'pipe' });
+      execFileSync(join(root, 'node_modules/.bin/tsc'), ['-p', project], { cwd: root, stdio: 'pipe' });
     } catch (error) {
       throw new Error(String((error as { stdout?: Buffer }).stdout ?? error));
     }
-  }, 120_000);
+  };
+  it('type-checks the whole repository', () => typecheck('tsconfig.json'), 120_000);
+  it('type-checks the web client (DOM types, JSX: web/tsconfig.json)', () => typecheck('web/tsconfig.json'), 120_000);
 });
 
 describe('proto compatibility', () => {

@@ -25,7 +25,8 @@ export function SearchPanel({ target }: { target?: Crate }) {
     staleTime: 60_000,
   });
   const crates = useCrateList();
-  const queue = crates.data?.find((c) => c.special === 'queue');
+  // The queue has its own path, so it can take songs before the crate list shows it (a new user's).
+  const queue: Crate = crates.data?.find((c) => c.special === 'queue') ?? { crateUuid: 'queue', crateName: 'Queue', userUuid: '', special: 'queue' };
   const destination = target ?? queue;
   const actions = useCrateActions();
   const [added, setAdded] = useState<string>();
