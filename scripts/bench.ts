@@ -20,16 +20,16 @@
 // baseline,session,profile,session@rate,profile@rate,login),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of the BFF and user service under <dir>/bff,
 // <dir>/user; summarise with scripts/bench/profile-summary.ts).
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openLoop, percentile } from './bench/open-loop.js';
+import { assertPortFree, benchProcesses, gitRevision } from './bench/run.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
-import { databaseUrl, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
+import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -54,27 +54,7 @@ for (const key of Object.keys(process.env)) {
   if (key.startsWith('OTEL_EXPORTER_OTLP_')) delete process.env[key];
 }
 
-const children: Array<Pick<ServiceProcess, 'name' | 'stop'> & { pid: number | undefined }> = [];
-let stopping = false;
-async function stopAll(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  await Promise.all([...children].reverse().map((c) => c.stop().catch(() => undefined)));
-}
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the benchmark's processes...`);
-    void stopAll().finally(() => process.exit(130));
-  });
-}
-
-async function assertPortFree(port: number): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', () => reject(new Error(`port ${port} is in use; set BENCH_*_PORT to free ones`)));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
-}
+const { children, stopAll } = benchProcesses<Pick<ServiceProcess, 'name' | 'stop'> & { pid: number | undefined }>();
 
 /** The baseline server, without the telemetry preload: the bare single hop. */
 function startBaseline(env: Record<string, string>) {
@@ -84,17 +64,6 @@ function startBaseline(env: Record<string, string>) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { ...managed('baseline', child), pid: child.pid };
-}
-
-/** The commit the code was measured at, and whether the working tree differed from it. */
-function gitRevision(): string {
-  try {
-    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain'], { cwd: repoRoot, encoding: 'utf8' }).trim() !== '';
-    return dirty ? `${head} + uncommitted changes` : head;
-  } catch {
-    return 'unknown revision';
-  }
 }
 
 async function json(res: Response): Promise<any> {
@@ -304,12 +273,16 @@ async function main(): Promise<void> {
   const revision = gitRevision();
 
   const dbUrl = databaseUrl(infra, 'spinroom_user_bench');
+  // REDIS_URL: the BFF's room feed subscribes there (no room is joined here).
   const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  // The BFF trades it with the user service for its own token; both must have the same one.
+  const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
   const profiling = (name: string): Record<string, string> =>
     cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, name)}` } : {}; // one file per thread
 
   const user = startServiceProcess('user', 'services/user/src/main.ts', {
     ...common,
+    ...serviceSecret,
     ...profiling('user'),
     DATABASE_URL: dbUrl,
     GRPC_PORT: String(ports.userGrpc),
@@ -318,11 +291,12 @@ async function main(): Promise<void> {
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
+    ...serviceSecret,
     ...profiling('bff'),
     PORT: String(ports.bff),
     HTTP_HOST: '127.0.0.1',
-    // The other upstreams the BFF's config requires (PLAYLIST_ADDR, ...) are not
-    // started: no benchmarked path calls them, and grpc-js connects lazily.
+    // The other upstreams the BFF's config requires (PLAYLIST_ADDR, ROOM_ADDR, ...)
+    // are not started: no benchmarked path calls them, and grpc-js connects lazily.
     ...Object.fromEntries(
       Object.keys(bffConfig)
         .filter((key) => key.endsWith('_ADDR'))

@@ -7,6 +7,7 @@ import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoo
 import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
+import { ensureWebBuild } from '../web/build.js';
 
 const port = process.env.PORT ?? '8080';
 const admin = {
@@ -28,6 +29,8 @@ const metricsPorts = { user: metricsBase, playlist: metricsBase + 1, upload: met
 const metrics = (name: keyof typeof metricsPorts) => ({ METRICS_PORT: String(metricsPorts[name]) });
 
 const infra = infraUp('dev');
+// The web client the BFF serves: rebuilt only when its sources changed.
+const webDir = ensureWebBuild((line) => console.log(line));
 const signingKey = ensureSigningKey('dev');
 const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
 // Services trade it with the user service for their own short-lived tokens.
@@ -95,7 +98,7 @@ const services: ServiceProcess[] = [
     UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
     ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
-    WEB_DIR: join(repoRoot, 'web/public'),
+    WEB_DIR: webDir,
   }),
 ];
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
-import { AppError, restMetrics, type TokenVerifier } from '@spinroom/platform';
+import { AppError, restMetrics, type TokenVerifier } from '@spinroom/platform/core';
 import cors from 'cors';
 import express from 'express';
 import helmet from 'helmet';
@@ -17,6 +17,8 @@ import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { roomChatRoutes } from './routes/room/cometchat.js';
 import { recentSongRoutes } from './routes/playlist/recent-songs.js';
+import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
+import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { profileRoutes } from './routes/user/profile.js';
@@ -49,10 +51,23 @@ export function createApp(options: {
   app.set('trust proxy', 'loopback');
   app.set('query parser', 'extended');
   app.use(restMetrics());
-  app.use(helmet());
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // The web client plays HLS through Media Source Extensions (blob: media URLs)
+          // and shows artwork from the music providers' image hosts.
+          'media-src': ["'self'", 'blob:'],
+          'img-src': ["'self'", 'data:', 'https:'],
+          'connect-src': ["'self'"],
+        },
+      },
+    }),
+  );
   app.use(cors({ origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false }));
   // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.
   app.use(uploadBodyParsers);
+  app.use(playlistBodyParsers);
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
   app.get('/healthz', (_req, res) => {
@@ -74,7 +89,9 @@ export function createApp(options: {
   authRoutes(deps, upstreams.users);
   usersRoutes(deps, upstreams.users);
   profileRoutes(deps, upstreams.users);
+  crateTransferRoutes(deps, upstreams.playlists);
   crateRoutes(deps, upstreams.playlists);
+  songDataRoutes(deps, upstreams.playlists);
   songRoutes(deps, upstreams.playlists);
   catalogueRoutes(deps, upstreams.playlists);
   recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);

@@ -1,4 +1,4 @@
-import { env } from '@spinroom/platform';
+import { env } from '@spinroom/platform/core';
 import { z } from 'zod';
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;

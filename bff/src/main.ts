@@ -3,7 +3,7 @@ import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { closeOnSignals, createGrpcClient, createLogger, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache, ServiceTokenSource } from '@spinroom/platform';
+import { closeOnSignals, createGrpcClient, createLogger, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache, ServiceTokenSource } from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';

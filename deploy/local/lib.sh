@@ -166,6 +166,8 @@ missing_packages() {
   (( $(java_major) >= 17 )) || need+=(openjdk-17-jre-headless)
   # Maven is only needed to fetch the Kafka jars the first time.
   kafka_dist_ok || command -v mvn >/dev/null || need+=(maven)
+  # The web client's browser tests drive Debian's Chromium (test profile only).
+  [[ $PROFILE != test ]] || [[ -x /usr/bin/chromium ]] || need+=(chromium)
   printf '%s\n' "${need[@]}"
 }
 

@@ -31,9 +31,11 @@ async function main() {
   const infra = infraUp('dev');
   const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
   const userAddr = `127.0.0.1:${ports.user}`;
+  // The room service and the BFF trade it with the user service for their own tokens.
+  const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
   children.push(
     startServiceProcess('user', 'services/user/src/main.ts', {
-      ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_catalogue'), GRPC_PORT: String(ports.user), JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
+      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_catalogue'), GRPC_PORT: String(ports.user), JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
     }),
     startServiceProcess('playlist', 'services/playlist/src/main.ts', {
       ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_playlist_bench'), GRPC_PORT: String(ports.playlist), USER_ADDR: userAddr,
@@ -46,10 +48,11 @@ async function main() {
     }),
     // The BFF is ready only when every upstream serves, the room service included.
     startServiceProcess('room', 'services/room/src/main.ts', {
-      ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench'), GRPC_PORT: String(ports.room), USER_ADDR: userAddr,
+      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench'), GRPC_PORT: String(ports.room), USER_ADDR: userAddr,
+      PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`,
     }),
     startServiceProcess('bff', 'bff/src/main.ts', {
-      ...common, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1', USER_ADDR: userAddr,
+      ...common, ...serviceSecret, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1', USER_ADDR: userAddr,
       PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`, UPLOAD_ADDR: `127.0.0.1:${ports.upload}`, ROOM_ADDR: `127.0.0.1:${ports.room}`,
     }),
   );

@@ -28,7 +28,7 @@ describe('the container images', () => {
   const stage = (name: string) => all.find((s) => s.name === name)!;
 
   it('builds in stages, and the runtime images hold production dependencies only', () => {
-    expect(all.map((s) => s.name)).toEqual(['deps', 'build', 'prod-deps', 'service', 'upload', 'web']);
+    expect(all.map((s) => s.name)).toEqual(['deps', 'build', 'prod-deps', 'service', 'upload', 'web-build', 'web']);
     expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm ci --omit=dev/);
     // The runtime stage copies node_modules only from the production install, never from the build.
     const copies = stage('service').instructions.filter((i) => i.startsWith('COPY'));

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '@spinroom/platform/testing';
 import { FeedListener } from '../support/feed-client.js';
-import { freshEmail, usePlatform } from '../support/platform.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 type Json = any;
 const ROOMS = '/api/room-service';
@@ -95,6 +96,12 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(live.body.djs.map((d: Json) => d.uuid).sort()).toEqual([alice.uuid, bob.uuid].sort());
     expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: bob.token })).body.usersInRoomUuids.sort()).toEqual([alice.uuid, bob.uuid, owner.uuid].sort());
     expect((await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: bob.token, body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} } })).status).toBe(403);
+    // Operators see the service's figures; others do not.
+    const admin = await signedToken('admin', randomUUID());
+    expect((await call('GET', `${ROOMS}/info-admin/played-seconds`, { token: admin })).body.playedSeconds).toBeGreaterThanOrEqual(3);
+    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: admin })).body).toMatchObject({ status: 'ok', version: '1.4.2', liveRooms: expect.any(Number) });
+    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: bob.token })).status).toBe(403);
+    expect((await call('GET', `${ROOMS}/rooms/rockset/recently-visited-rooms`, { token: bob.token })).body.map((r: Json) => r.uuid)).toContain(uuid);
 
     // Each replica delivered the same versions, in the same order, with no gaps.
     await eventually(async () => (a.version === o.version && b.version === o.version ? true : undefined));
@@ -172,6 +179,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(banned.status).toBe(201);
     await o.until((s) => s.djs.length === 0 && s.nowPlaying === null && !s.allUserData[dj.uuid], 'the banned DJ gone and the song stopped');
     expect(d.kicked).toBe(true);
+    expect(d.named('kickedFromRoom')[0].message.params).toEqual({ reason: 'banned' });
     await expect(FeedListener.join(platform().baseUrl, dj.token, dj.uuid, uuid)).rejects.toMatch(/banned/i);
   });
 
@@ -265,5 +273,24 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(new Set(recent.songPlays.map((p: Json) => p.playId)).size).toBe(recent.songPlays.length);
     const times = recent.songPlays.map((p: Json) => Date.parse(p.playedAt)).sort();
     times.forEach((t: number, i: number) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(PLAY_MS - 50));
+  });
+
+  it('takes a djDisabled DJ off the stage at once, and lets them back when the role expires', async () => {
+    const owner = await person();
+    const dj = await person();
+    const { uuid, slug } = await room(owner.token);
+    await queue(dj.token, 'D1', 'D2');
+    const d = await join(dj, uuid);
+    await d.action('addDj');
+    await d.until((s) => playing(s) === 'D1');
+    const until = new Date(Date.now() + 2500).toISOString();
+    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'djDisabled', expirationTime: until } })).status).toBe(201);
+    await d.until((s) => s.djs.length === 0 && s.nowPlaying === null && s.allUsers[0].canDj === false, 'off the stage');
+    await expect(d.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
+    await eventually(async () => {
+      await d.action('addDj');
+      return true;
+    }, 10_000, 500);
+    await d.until((s) => s.djs[0]?.uuid === dj.uuid && s.allUsers[0].canDj === true, 'back on stage after the role expired');
   });
 });

@@ -20,6 +20,7 @@ import type { RoomServiceConfig } from '../../services/room/src/config.js';
 import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
+import type { PlaylistServiceConfig } from '../../services/playlist/src/config.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
 import type { UploadServiceConfig } from '../../services/upload/src/config.js';
@@ -62,6 +63,8 @@ export function userServiceOnFreshDatabase(): TestUserService {
 export interface TestPlatform {
   baseUrl: string;
   databaseUrl: string;
+  /** The playlist service's database. */
+  playlist: { databaseUrl: string };
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
@@ -92,6 +95,8 @@ export interface PlatformOptions {
    * credentials); every provider is off when left out.
    */
   providerEnv?: NodeJS.ProcessEnv;
+  /** Overrides of the playlist service's config (e.g. the crate import worker's timings). */
+  playlist?: Partial<PlaylistServiceConfig>;
   /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
   room?: Partial<RoomServiceConfig>;
   /** How many BFF processes serve the API and the room feed (1). */
@@ -100,6 +105,8 @@ export interface PlatformOptions {
   extraRoomReplicas?: number;
   /** The feed's limits (shorter clocks, smaller budgets in tests). */
   feed?: Partial<FeedLimits>;
+  /** A built web client for the BFFs to serve (WEB_DIR), as `npm start` does: see web/build.ts. */
+  webDir?: string;
 }
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
@@ -117,7 +124,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     JWT_ISSUER: 'spinroom',
     KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
     OUTBOX_POLL_MS: 100,
+    CRATE_IMPORT_POLL_MS: 100,
+    CRATE_IMPORT_RETRY_DELAY_MS: 200,
+    CRATE_IMPORT_LEASE_SECONDS: 30,
     LOG_LEVEL: 'silent',
+    ...options.playlist,
   }, { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) });
   const playlists = createGrpcClient(PlaylistServiceClient, `127.0.0.1:${playlistService.port}`);
   const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
@@ -193,7 +204,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
-      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: undefined, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
+      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
       upstreams: { users, playlists, uploads, rooms, chat },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
@@ -216,6 +227,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       platform.room.service = roomService;
     },
     databaseUrl: userService.databaseUrl,
+    playlist: { databaseUrl: playlistDatabaseUrl },
     upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
     grpc: {
       user: `127.0.0.1:${running.port}`,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform';
+import { feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import type { LiveRoomGateway } from './gateway.js';
@@ -324,7 +324,9 @@ class FeedConnection implements FrameListener {
     await this.channels.add(roomUuid, this);
     let joined;
     try {
-      const password = typeof params.password === 'string' ? params.password : undefined;
+      // Guests may come in with the room's guest password (the room service tells the two apart).
+      const given = [params.password, params.guestPassword].find((p) => typeof p === 'string' && p.length > 0);
+      const password = typeof given === 'string' ? given : undefined;
       joined = await this.gateway.join(this.caller, { roomUuid, password, connectionId: this.id });
     } catch (error) {
       if (this.room === room) {

@@ -1,4 +1,4 @@
-import type { Caller } from '@spinroom/platform';
+import type { Caller } from '@spinroom/platform/core';
 
 /** What the feed asks of the room service (kept apart so the feed never touches gRPC). */
 export interface LiveRoomGateway {

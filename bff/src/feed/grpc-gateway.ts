@@ -1,14 +1,34 @@
 import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
-import type { PromiseClient, ServiceTokenSource } from '@spinroom/platform';
+import type { PromiseClient, ServiceTokenSource } from '@spinroom/platform/core';
 import type { LiveRoomGateway } from './gateway.js';
 
 const DEADLINE_MS = 5_000;
+const LEAVE_BATCH_MS = 50;
+const LEAVE_BATCH_SIZE = 1000;
 
 /**
  * The feed's calls to the room service: joins and actions as the connection's
  * user (their token); connection bookkeeping as the BFF itself (a `service` token).
  */
 export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, serviceToken: ServiceTokenSource): LiveRoomGateway {
+  // Closed connections are reported in batches: a restart or a network blip closes thousands at once.
+  let closed: Array<{ roomUuid: string; connectionId: string; userUuid: string }> = [];
+  let flushing: Promise<void> | undefined;
+  const flush = async () => {
+    await new Promise((resolve) => setTimeout(resolve, LEAVE_BATCH_MS));
+    while (closed.length > 0) {
+      const batch = closed.splice(0, LEAVE_BATCH_SIZE);
+      await rooms.leaveLiveRoom({ roomUuid: '', connectionId: '', connections: batch }, { token: await serviceToken.token(), deadlineMs: DEADLINE_MS });
+    }
+  };
+  // A batch that failed is not retried: those connections expire on the room service's TTL sweep.
+  const schedule = (): Promise<void> => {
+    flushing ??= flush().finally(() => {
+      flushing = undefined;
+      if (closed.length > 0) void schedule().catch(() => undefined);
+    });
+    return flushing;
+  };
   return {
     async join(caller, input) {
       const joined = await rooms.joinLiveRoom(
@@ -21,8 +41,9 @@ export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, ser
       const { version } = await rooms.performLiveAction({ roomUuid, action, paramsJson: JSON.stringify(params) }, { token: caller.token, deadlineMs: DEADLINE_MS });
       return { version };
     },
-    async leave(roomUuid, connectionId) {
-      await rooms.leaveLiveRoom({ roomUuid, connectionId }, { token: await serviceToken.token(), deadlineMs: DEADLINE_MS });
+    leave(roomUuid, connectionId) {
+      closed.push({ roomUuid, connectionId, userUuid: '' });
+      return schedule();
     },
     async keepAlive(connections) {
       await rooms.keepConnectionsAlive({ connections }, { token: await serviceToken.token(), deadlineMs: DEADLINE_MS });

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
-import { createRedis, type Logger, type PromiseClient, type ServiceTokenSource, type TokenVerifier } from '@spinroom/platform';
+import { createRedis, type Logger, type PromiseClient, type ServiceTokenSource, type TokenVerifier } from '@spinroom/platform/core';
 import { FeedServer, type FeedLimits } from './feed-server.js';
 import { grpcLiveRoomGateway } from './grpc-gateway.js';
 import { RoomChannels } from './room-channels.js';

@@ -1,4 +1,4 @@
-import { decodeFeedFrame, feedChannel, feedMetrics, frameSentAt, type FeedFrame, type Logger, type Redis } from '@spinroom/platform';
+import { decodeFeedFrame, feedChannel, feedMetrics, frameSentAt, type FeedFrame, type Logger, type Redis } from '@spinroom/platform/core';
 
 /** Whoever holds sockets of a room and wants its frames. */
 export interface FrameListener {

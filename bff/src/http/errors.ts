@@ -1,4 +1,4 @@
-import { AppError, createLogger } from '@spinroom/platform';
+import { AppError, createLogger } from '@spinroom/platform/core';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 const logger = createLogger('bff');

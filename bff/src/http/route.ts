@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform';
+import { AppError, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 

@@ -1,19 +1,8 @@
-export * from './auth.js';
-export * from './config.js';
-export * from './context.js';
-export * from './errors.js';
-export * from './feed.js';
-export * from './logging.js';
-export * from './redis.js';
+// Everything a service needs: the lean core (see core.ts), plus the database,
+// Kafka and the gRPC server bootstrap.
+export * from './core.js';
 export * from './db/orm.js';
-export * from './grpc/client.js';
 export * from './grpc/server.js';
-export * from './grpc/status.js';
 export * from './kafka/client.js';
 export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';
-export * from './lifecycle.js';
-export * from './public-key-cache.js';
-export * from './service-token.js';
-export * from './grpc/health.js';
-export * from './telemetry/metrics.js';

@@ -11,12 +11,17 @@ import {
   startIdempotentConsumer,
 } from '@spinroom/platform';
 import type { PlaylistServiceConfig } from './config.js';
+import { PgAnalysisStore } from './db/analysis-store.js';
 import { PgCatalogueStore } from './db/catalogue-store.js';
 import { PgCrateStore } from './db/crate-store.js';
+import { PgCrateImportStore } from './db/import-store.js';
 import { openPlaylistDatabase } from './db/orm.js';
 import { PgSongPlayStore } from './db/song-play-store.js';
 import { PgSongStore } from './db/song-store.js';
+import { AnalysisWebhook } from './domain/analysis.js';
+import { CrateImports, startCrateImportWorker } from './domain/crate-imports.js';
 import { Crates } from './domain/crates.js';
+import { CrateExports } from './domain/exports.js';
 import { SongData } from './domain/song-data.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { UPLOAD_EVENTS_TOPIC, uploadEventsHandler } from './events/upload-events.js';
@@ -45,9 +50,17 @@ export async function startPlaylistService(
 
   const catalogue = new PgCatalogueStore(orm);
   const songs = new PgSongStore(orm, catalogue);
-  const crates = new Crates(new PgCrateStore(orm), songs);
+  const crateStore = new PgCrateStore(orm);
+  const crates = new Crates(crateStore, songs);
   const songData = new SongData(providers, songs, orm);
   const plays = new PgSongPlayStore(orm);
+  const imports = new CrateImports({
+    crates, crateStore, songs, jobs: new PgCrateImportStore(orm), providers, logger,
+    settings: { leaseSeconds: config.CRATE_IMPORT_LEASE_SECONDS, retryDelayMs: config.CRATE_IMPORT_RETRY_DELAY_MS },
+  });
+  const importWorker = startCrateImportWorker(imports, { pollMs: config.CRATE_IMPORT_POLL_MS, logger });
+  const exports = new CrateExports(crates, providers);
+  const analysis = new AnalysisWebhook(providers.cyanite, new PgAnalysisStore(orm), logger);
   const kafka = new KafkaClient({ brokers: config.KAFKA_BROKERS, clientId: 'playlist', logger });
   await kafka.ensureTopics([{ topic: UPLOAD_EVENTS_TOPIC }, { topic: ROOM_EVENTS_TOPIC }]);
   const deadLetters = await kafka.producer();
@@ -67,7 +80,9 @@ export async function startPlaylistService(
     logger,
     descriptorSetPath,
     services: [
-      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({ crates, songs, catalogue, songData, plays, unary }) },
+      { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({
+        crates, songs, catalogue, songData, plays, sevenDigital: providers.sevenDigital, imports, wakeImports: importWorker.wake, exports, analysis, unary,
+      }) },
     ],
   });
 
@@ -75,6 +90,7 @@ export async function startPlaylistService(
     port: server.port,
     async stop() {
       await server.shutdown();
+      await importWorker.stop();
       await uploads.stop();
       await deadLetters.disconnect();
       keys.stop();

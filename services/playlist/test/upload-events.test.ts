@@ -22,6 +22,9 @@ describe('the catalogue follows upload-events', () => {
       JWT_ISSUER: 'spinroom',
       KAFKA_CONSUMER_GROUP: `playlist-${randomUUID()}`,
       OUTBOX_POLL_MS: 100,
+      CRATE_IMPORT_POLL_MS: 100,
+      CRATE_IMPORT_RETRY_DELAY_MS: 100,
+      CRATE_IMPORT_LEASE_SECONDS: 30,
       LOG_LEVEL: 'silent',
     });
     producer = await new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'test', logger: createLogger('test', { level: 'silent' }) }).producer();

@@ -83,7 +83,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
     },
     roomState: async (roomUuid) => ({ ...((await live.snapshot(roomUuid))?.room.client ?? {}) }),
     playedSeconds: (roomUuid) => plays.playedSeconds(roomUuid),
-    onKicked: (kick) => live.kick(kick.roomUuid, kick.userUuid, 'kicked'),
+    onKicked: (kick) => live.kick(kick.roomUuid, kick.userUuid, kick.reason ?? 'kicked'),
     onChanged: async (change) => {
       if (change.deleted) return live.reset(change.roomUuid, true);
       if (!change.userUuids) return live.refresh(change.roomUuid);
@@ -103,7 +103,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
     services: [{
       name: 'spinroom.room.v1.RoomService',
       definition: RoomServiceService,
-      implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, unary }) },
+      implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
     }],
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import jsonpatch from 'fast-json-patch';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type StageRules } from '../src/domain/live/state.js';
 import * as live from '../src/domain/live/transitions.js';
+import { diffClientState } from '../src/domain/live/patch.js';
 
 const RULES: StageRules = { numberOfDjs: 2, songsPerDj: 0, roomSize: 0, maxSongLengthSeconds: 0, repeatWindowMinutes: 0, afkLimitMinutes: 0, waitlistEnabled: true };
 const user = (uuid: string, extra: Partial<Member> = {}): Member => ({ uuid, tokenRole: 'user', highestRole: undefined, canDj: true, ...extra });
@@ -18,7 +19,7 @@ function roomWith(rules: Partial<StageRules>, ...members: Member[]): LiveRoom {
 
 /** Each transition's patch turns the old client state into the new one (what feed clients rely on). */
 function applyAndCheck(before: LiveRoom, t: live.Transition): LiveRoom {
-  const patch = jsonpatch.compare(before.client, t.room.client);
+  const patch = diffClientState(before.client as never, t.room.client as never);
   const applied = jsonpatch.applyPatch(structuredClone(before.client), patch, true, false).newDocument;
   expect(applied).toEqual(t.room.client);
   // The state diffs the same in memory as after a JSON round trip (no `undefined` values).
@@ -208,6 +209,50 @@ describe('live room rules', () => {
   });
 });
 
+describe('the room records followed live', () => {
+  it('takes a DJ who may no longer DJ off the stage, and shrinks the stage to its seats', () => {
+    let room = roomWith({ numberOfDjs: 3 }, user('a'), user('b'), user('c'), user('w'));
+    room = live.addDj(room, 'a', song('a1'), false, 0).room;
+    room = live.addDj(room, 'b', song('b1'), false, 0).room;
+    room = live.advance(room, { now: 0, queues: { a: [song('a1')], b: [song('b1')] } })!.room;
+    room = live.joinWaitlist(room, 'w').room;
+    expect(live.withMember(room, { uuid: 'b', highestRole: undefined, canDj: true }, 1)).toBeNull();
+    const t = live.withMember(room, { uuid: 'b', highestRole: undefined, canDj: false }, 1)!;
+    room = applyAndCheck(room, t);
+    // b's seat went to the first in line.
+    expect(room.client.djs.map((d) => d.uuid)).toEqual(['a', 'w']);
+    expect(room.client.waitlist).toEqual([]);
+    expect(room.client.allUsers.find((u) => u.uuid === 'b')?.canDj).toBe(false);
+    room = live.addDj(room, 'c', song('c1'), false, 0).room;
+    const shrunk = live.updateSettings(room, { slug: 'r', numberOfDjs: 1 }, { ...RULES, numberOfDjs: 1 }, 2);
+    room = applyAndCheck(room, shrunk);
+    // The playing DJ keeps the seat; the last to sit down leaves it.
+    expect(room.client.djs.map((d) => d.uuid)).toEqual(['a']);
+    expect(room.client.settings).toEqual({ slug: 'r', numberOfDjs: 1 });
+  });
+});
+
+describe('the patch of a change', () => {
+  it('removes one listener from the middle of a big room with a few operations', () => {
+    const members = Array.from({ length: 2000 }, (_, i) => user(`u${i}`));
+    let room = roomWith({}, ...members);
+    const t = live.leave(room, 'u1000', 0)!;
+    const patch = diffClientState(room.client as never, t.room.client as never);
+    expect(patch.length).toBeLessThan(10);
+    room = applyAndCheck(room, t);
+    expect(room.client.allUsers).toHaveLength(1999);
+  });
+
+  it('patches any change of the lists correctly (rotations, moves, edits in place)', () => {
+    const a = { djs: [{ uuid: 'x', n: 1 }, { uuid: 'y', n: 1 }, { uuid: 'z', n: 1 }], waitlist: ['p', 'q', 'r'], vibeMeter: 0.5, gone: 1 };
+    const b = { djs: [{ uuid: 'y', n: 2 }, { uuid: 'z', n: 1 }, { uuid: 'x', n: 1 }], waitlist: ['q', 'p', 'r', 's'], vibeMeter: 1, fresh: { k: [1] } };
+    const patched = jsonpatch.applyPatch(structuredClone(a), diffClientState(a, b), true, false).newDocument;
+    expect(patched).toEqual(b);
+    const edited = { ...a, djs: [{ uuid: 'x', n: 1 }, { uuid: 'y', n: 5 }, { uuid: 'z', n: 1 }] };
+    expect(diffClientState(a, edited)).toEqual([{ op: 'replace', path: '/djs/1/n', value: 5 }]);
+  });
+});
+
 describe('feed messages of a change', () => {
   it('sends a change that stops the song as its own message, then playedSong', async () => {
     const { splitSongChange } = await import('../src/live/live-store.js');
@@ -216,7 +261,7 @@ describe('feed messages of a change', () => {
     room = live.advance(room, { now: 0, queues: { a: [song('a1')] } })!.room;
     room = live.voteOnSong(room, 'b', { like: true }, 1).room;
     const t = live.removeDj(room, 'a', 'a', 2);
-    const messages = splitSongChange(t.name, jsonpatch.compare(room.client, t.room.client));
+    const messages = splitSongChange(t.name, diffClientState(room.client as never, t.room.client as never));
     expect(messages.map((m) => m.name)).toEqual(['removedDj', 'playedSong']);
     let state = structuredClone(room.client);
     for (const m of messages) state = jsonpatch.applyPatch(state, m.statePatch, true, false).newDocument;

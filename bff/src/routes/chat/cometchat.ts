@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, createLogger } from '@spinroom/platform';
+import { AppError, createLogger } from '@spinroom/platform/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { toAppError } from '../../http/errors.js';

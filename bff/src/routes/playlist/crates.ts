@@ -1,5 +1,5 @@
 import { CrateRef, SpecialCrate, type PlaylistServiceClient, type SongToAdd } from '@spinroom/contracts/playlist/v1/playlist_service';
-import type { PromiseClient } from '@spinroom/platform';
+import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import { AddSongsSchema, CrateSchema, CrateSongSchema, CreateCrateSchema, PageQuerySchema, SongToAddSchema, UpdateCrateSchema } from './schemas.js';

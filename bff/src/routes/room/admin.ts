@@ -1,5 +1,5 @@
 import { RoomListing, RoomRef } from '@spinroom/contracts/room/v1/room_service';
-import { forbidden } from '@spinroom/platform';
+import { forbidden } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from './clients.js';

@@ -1,4 +1,4 @@
-import { isAppError } from '@spinroom/platform';
+import { isAppError } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { ChatClient } from '../chat/clients.js';

@@ -1,3 +1,4 @@
+import { roomInfoRoutes } from './info.js';
 import type { RouteDeps } from '../../http/route.js';
 import { roomAdminRoutes } from './admin.js';
 import type { RoomClient } from './clients.js';
@@ -13,4 +14,5 @@ export function roomServiceRoutes(deps: RouteDeps, rooms: RoomClient): void {
   roomFavoriteRoutes(deps, rooms);
   roomUserRoleRoutes(deps, rooms);
   roomRoutes(deps, rooms);
+  roomInfoRoutes(deps, rooms);
 }

@@ -83,6 +83,10 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
     response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_RECENT)).rooms,
   });
   route(deps, {
+    method: 'get', path: `${BASE}/rooms/rockset/recently-visited-rooms`, summary: "The caller's recently visited rooms (the original's analytics-backed list; here the same as /rooms/recent)",
+    tags, auth: 'caller', response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_RECENT)).rooms,
+  });
+  route(deps, {
     method: 'post', path: `${BASE}/rooms/recent`, summary: "Adds a room to the caller's recent rooms", tags, auth: 'caller', status: 201, errors: [404],
     body: z.union([z.object({ slug: z.string().min(1).max(64) }), z.object({ roomUuid: z.uuid() })]), response: EmptySchema,
     handler: async ({ body }) => {

@@ -1,5 +1,5 @@
 import type { UploadSongRequest, UploadSongResponse } from '@spinroom/contracts/upload/v1/upload_service';
-import { AppError, badRequest, type ClientStream } from '@spinroom/platform';
+import { AppError, badRequest, type ClientStream } from '@spinroom/platform/core';
 import busboy from 'busboy';
 import type { Request } from 'express';
 

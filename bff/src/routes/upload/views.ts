@@ -1,5 +1,5 @@
 import { SongStatus, type Song } from '@spinroom/contracts/upload/v1/upload_service';
-import { AppError } from '@spinroom/platform';
+import { AppError } from '@spinroom/platform/core';
 import type { z } from 'zod';
 import { present } from '../../http/upstream.js';
 import { SONG_STATUS_NAMES, type UploadedSongSchema } from './schemas.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { isSameSong, type Song, type SongIdentity } from '../domain/song.js';
 import type { PgCatalogueStore } from './catalogue-store.js';
 import { SongEntity } from './entities.js';
@@ -17,6 +17,15 @@ export class PgSongStore {
   async findBySongIds(songIds: string[], em: EntityManager = this.orm.em.fork()): Promise<Song[]> {
     const valid = songIds.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
     return valid.length === 0 ? [] : em.find(SongEntity, { songId: { $in: valid } });
+  }
+
+  /** Songs by catalogue uuid or numeric id (mixed), in the order asked; unknown ids are left out. */
+  async findByAnyIds(ids: string[]): Promise<Song[]> {
+    const em = this.orm.em.fork();
+    const numeric = ids.filter((id) => /^\d{1,15}$/.test(id)).map(Number);
+    const [byUuid, byId] = await Promise.all([this.findBySongIds(ids, em), this.findByIds(numeric, em)]);
+    const found = new Map<string, Song>([...byUuid.map((s) => [s.songId, s] as const), ...byId.map((s) => [String(s.id), s] as const)]);
+    return ids.flatMap((id) => found.get(id) ?? []);
   }
 
   async findByProviderId(provider: string, providerSongId: string): Promise<Song | null> {
@@ -63,6 +72,34 @@ export class PgSongStore {
     const songs = await this.findByIds(ids, em);
     const byId = new Map(songs.map((s) => [s.id, s]));
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * Rewrites the links of every song for which `complete` answers new ones,
+   * a batch at a time (each its own transaction, rows locked), so the job can
+   * run beside live traffic and be run again.
+   */
+  async rewriteLinks(complete: (song: Song) => Record<string, string> | null, batchSize = 500): Promise<{ scanned: number; changed: number }> {
+    let scanned = 0;
+    let changed = 0;
+    let after = 0;
+    for (;;) {
+      const batch = await this.orm.em.fork().transactional(async (em) => {
+        const songs = await em.find(SongEntity, { id: { $gt: after } }, { orderBy: { id: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_WRITE });
+        for (const song of songs) {
+          const links = complete(song);
+          if (!links) continue;
+          song.links = links;
+          song.updatedAt = new Date();
+          changed += 1;
+        }
+        await em.flush();
+        return songs;
+      });
+      scanned += batch.length;
+      if (batch.length < batchSize) return { scanned, changed };
+      after = batch.at(-1)!.id;
+    }
   }
 
   async list(limit: number, offset: number): Promise<{ songs: Song[]; total: number }> {

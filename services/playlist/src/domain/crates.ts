@@ -54,16 +54,27 @@ export class Crates {
     return assertEditable(await this.resolve(ref, caller), caller);
   }
 
-  async create(caller: string, input: { crateName?: string; isPublic?: boolean; description?: string }): Promise<Crate> {
+  /**
+   * A new crate of the caller's. `importing` makes it an import in progress,
+   * whose job is staged in the same transaction.
+   */
+  async create(
+    caller: string,
+    input: { crateName?: string; isPublic?: boolean; description?: string },
+    importing?: (em: EntityManager, crate: Crate) => Promise<void>,
+  ): Promise<Crate> {
     const description = (input.description ?? '').trim();
     if (description.length > 1000) throw badRequest('description must be at most 1000 characters');
     return this.crates.fork().transactional(async (em) => {
       // One user's creations are serialised so two "New Playlist #n" never collide.
       await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`crate-names:${caller}`]);
       const crateName = input.crateName?.trim() ? checkCrateName(input.crateName) : newPlaylistName(await this.crates.namesOf(em, caller));
-      return this.crates.insert(em, {
-        userUuid: caller, crateName, description, isPublic: input.isPublic ?? false, special: null, currentPosition: 0, importStatus: 'COMPLETE',
+      const crate = await this.crates.insert(em, {
+        userUuid: caller, crateName, description, isPublic: input.isPublic ?? false, special: null, currentPosition: 0,
+        importStatus: importing ? 'IN_PROGRESS' : 'COMPLETE',
       });
+      if (importing) await importing(em, crate);
+      return crate;
     });
   }
 

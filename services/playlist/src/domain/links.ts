@@ -49,3 +49,25 @@ function parse(link: string): URL | null {
     return null;
   }
 }
+
+/** Where a provider's track opens, from its id alone (the links job fills songs' missing links with these). */
+const TRACK_LINKS: Partial<Record<MusicProvider, (id: string) => string | null>> = {
+  spotify: (id) => (/^[A-Za-z0-9]{22}$/.test(id) ? `https://open.spotify.com/track/${id}` : null),
+  apple: (id) => (/^\d{1,20}$/.test(id) ? `https://music.apple.com/us/song/${id}` : null),
+  youtube: (id) => (/^[A-Za-z0-9_-]{11}$/.test(id) ? `https://www.youtube.com/watch?v=${id}` : null),
+  // SoundCloud pages are named by slugs; a track id opens in its player widget.
+  soundCloudPublic: (id) => (/^\d{1,20}$/.test(id) ? `https://w.soundcloud.com/player/?url=${encodeURIComponent(`https://api.soundcloud.com/tracks/${id}`)}` : null),
+  // Audius and 7digital pages are named by slugs an id cannot make; songs that came
+  // through their adapters already carry the permalink the provider gave.
+};
+
+/** The song's links with every missing one its provider ids can make filled in; null when nothing changes. */
+export function completedLinks(musicProviders: Record<string, string>, links: Record<string, string>): Record<string, string> | null {
+  const added: Record<string, string> = {};
+  for (const [provider, id] of Object.entries(musicProviders)) {
+    if (links[provider] || !id) continue;
+    const link = TRACK_LINKS[provider as MusicProvider]?.(id);
+    if (link) added[provider] = link;
+  }
+  return Object.keys(added).length > 0 ? { ...links, ...added } : null;
+}

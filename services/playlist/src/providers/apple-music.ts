@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { ProviderTrack, SearchOptions } from './provider.js';
+import { AppError } from '@spinroom/platform';
+import { PLAYLIST_TRACKS_MAX, type PlaylistProvider, type ProviderTrack, type SearchOptions } from './provider.js';
 import {
   ARTWORK_SIZE,
   CatalogueProvider,
@@ -47,6 +48,15 @@ interface AppleSongs {
   data?: AppleSong[];
 }
 
+interface ApplePlaylistTracks {
+  data?: AppleSong[];
+  next?: string;
+}
+
+interface AppleLibraryPlaylists {
+  data?: Array<{ id?: string; attributes?: { name?: string } }>;
+}
+
 interface AppleSearch {
   results?: { songs?: { data?: AppleSong[]; next?: string } };
 }
@@ -54,6 +64,8 @@ interface AppleSearch {
 /** Developer tokens may live up to six months; we sign short ones and sign again well before they end. */
 const DEVELOPER_TOKEN_TTL_SECONDS = 12 * 60 * 60;
 const APPLE_ID = /^\d{1,20}$/;
+/** Catalog playlists ("pl.<hex>") and shared user playlists ("pl.u-<id>"). */
+const APPLE_PLAYLIST_ID = /^pl\.[A-Za-z0-9-]{1,64}$/;
 
 /**
  * Apple Music API: a developer token (ES256 JWT signed with the team's MusicKit
@@ -61,7 +73,7 @@ const APPLE_ID = /^\d{1,20}$/;
  * ?types=songs, /songs/{id} and /songs?filter[isrc]=. The storefront is the
  * caller's country, lower-cased (spec 002's default appleStorefrontId: us).
  */
-export class AppleMusicProvider extends CatalogueProvider {
+export class AppleMusicProvider extends CatalogueProvider implements PlaylistProvider {
   readonly name = 'apple' as const;
   readonly label = 'Apple Music';
   /** Spec 002: Apple search pages hold 25 (also the API's largest search page). */
@@ -110,6 +122,47 @@ export class AppleMusicProvider extends CatalogueProvider {
     const answer = await this.http.find<AppleSongs>(url, { failure: 'Get Apple info by ISRC failed', auth: this.auth });
     const tracks = answer?.data?.flatMap(toTracks) ?? [];
     return tracks.find((track) => track.isrc === code) ?? tracks[0] ?? null;
+  }
+
+  /** GET /v1/catalog/{storefront}/playlists/{id}/tracks, 100 at a time, following `next`; music videos are skipped. */
+  async playlistTracks(playlistId: string, options: { country?: string; max?: number } = {}): Promise<ProviderTrack[] | null> {
+    this.ensureOn();
+    if (!APPLE_PLAYLIST_ID.test(playlistId)) return null;
+    const max = Math.min(options.max ?? PLAYLIST_TRACKS_MAX, PLAYLIST_TRACKS_MAX);
+    const origin = new URL(this.config.apiUrl).origin;
+    const tracks: ProviderTrack[] = [];
+    let url: URL | null = endpoint(this.config.apiUrl, `/v1/catalog/${storefront(options.country)}/playlists/${playlistId}/tracks`, { limit: 100 });
+    while (url && tracks.length < max) {
+      const page: ApplePlaylistTracks | null = await this.http.find<ApplePlaylistTracks>(url, { failure: 'Get Apple playlist tracks failed', auth: this.auth });
+      if (!page) return tracks.length === 0 ? null : tracks;
+      tracks.push(...(page.data ?? []).flatMap(toTracks));
+      // `next` is a path on the API ("/v1/catalog/us/playlists/.../tracks?offset=100").
+      const next: URL | null = page.next ? new URL(page.next, this.config.apiUrl.replace(/\/+$/, '') + '/') : null;
+      url = next && next.origin === origin ? next : null;
+      if (url && !url.searchParams.has('limit')) url.searchParams.set('limit', '100');
+    }
+    return tracks.slice(0, max);
+  }
+
+  /**
+   * Creates a playlist in the library of the Music User Token's owner (POST
+   * /v1/me/library/playlists, developer token as Bearer plus Music-User-Token)
+   * holding the catalogue songs. A refused user token is 401.
+   */
+  async exportPlaylist(musicUserToken: string, name: string, description: string, songIds: string[]): Promise<{ playlistId: string; url: string; added: number }> {
+    this.ensureOn();
+    const answer = await this.http.get<AppleLibraryPlaylists>(endpoint(this.config.apiUrl, '/v1/me/library/playlists'), {
+      failure: 'Apple Music export failed', method: 'POST', auth: this.auth,
+      headers: { 'music-user-token': musicUserToken, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        attributes: { name, description },
+        relationships: { tracks: { data: songIds.map((id) => ({ id, type: 'songs' })) } },
+      }),
+      onStatus: { 403: new AppError(401, 'Apple Music refused the music user token') },
+    });
+    const playlistId = answer.data?.[0]?.id;
+    if (!playlistId) throw this.http.failed('Apple Music export failed', { reason: 'no playlist id' });
+    return { playlistId, url: `https://music.apple.com/library/playlist/${playlistId}`, added: songIds.length };
   }
 
   private async signDeveloperToken(now: () => number) {

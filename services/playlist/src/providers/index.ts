@@ -3,6 +3,7 @@ import { ConfigError, createLogger, env, loadConfig } from '@spinroom/platform';
 import { z } from 'zod';
 import { AppleMusicProvider } from './apple-music.js';
 import { AudiusProvider } from './audius.js';
+import { CyaniteClient } from './cyanite.js';
 import type { MusicCatalogueProvider } from './provider.js';
 import { SevenDigitalProvider } from './seven-digital.js';
 import { SoundCloudProvider } from './soundcloud.js';
@@ -12,7 +13,7 @@ import { YouTubeProvider } from './youtube.js';
 
 export type { MusicCatalogueProvider, ProviderTrack, SearchOptions } from './provider.js';
 export { providerFailed, providerOff } from './provider.js';
-export { AppleMusicProvider, AudiusProvider, SevenDigitalProvider, SoundCloudProvider, SpotifyProvider, YouTubeProvider };
+export { AppleMusicProvider, AudiusProvider, CyaniteClient, SevenDigitalProvider, SoundCloudProvider, SpotifyProvider, YouTubeProvider };
 export type { ProviderDeps };
 
 /** An unset or blank variable is absent. */
@@ -62,9 +63,14 @@ export const musicProviderConfig = {
   AUDIUS_APP_NAME: z.preprocess(blankIsUnset, z.string().trim().min(1).default('spinroom')),
   SEVEN_DIGITAL_API_URL: baseUrl('https://api.7digital.com'),
   SEVEN_DIGITAL_PREVIEWS_URL: baseUrl('https://previews.7digital.com'),
+  SEVEN_DIGITAL_STREAM_URL: baseUrl('https://stream.svc.7digital.net'),
   SEVEN_DIGITAL_CONSUMER_KEY: secret(),
   SEVEN_DIGITAL_CONSUMER_SECRET: secret(),
   SEVEN_DIGITAL_USAGE_TYPES: z.preprocess(blankIsUnset, z.string().trim().min(1).default('download')),
+  /** The music-analysis service: GraphQL endpoint, the integration's access token (off without it) and webhook secret. */
+  CYANITE_API_URL: baseUrl('https://api.cyanite.ai/graphql'),
+  CYANITE_ACCESS_TOKEN: secret(),
+  CYANITE_WEBHOOK_SECRET: secret(),
 };
 
 export type MusicProviderConfig = z.infer<z.ZodObject<typeof musicProviderConfig>>;
@@ -101,6 +107,8 @@ export interface MusicProviders {
   readonly youtube: YouTubeProvider;
   readonly audius: AudiusProvider;
   readonly sevenDigital: SevenDigitalProvider;
+  /** The music-analysis service (not a catalogue). */
+  readonly cyanite: CyaniteClient;
   /** All six: spec 002's import order first (sevenDigital, soundCloudPublic, spotify, apple), then youtube, audius. */
   readonly all: readonly MusicCatalogueProvider[];
   /** The ones with credentials, in the same order. */
@@ -157,10 +165,15 @@ export function createProviders(
     {
       apiUrl: config.SEVEN_DIGITAL_API_URL,
       previewsUrl: config.SEVEN_DIGITAL_PREVIEWS_URL,
+      streamUrl: config.SEVEN_DIGITAL_STREAM_URL,
       consumerKey: config.SEVEN_DIGITAL_CONSUMER_KEY,
       consumerSecret: config.SEVEN_DIGITAL_CONSUMER_SECRET,
       usageTypes: config.SEVEN_DIGITAL_USAGE_TYPES,
     },
+    shared,
+  );
+  const cyanite = new CyaniteClient(
+    { apiUrl: config.CYANITE_API_URL, accessToken: config.CYANITE_ACCESS_TOKEN, webhookSecret: config.CYANITE_WEBHOOK_SECRET },
     shared,
   );
   const all: readonly MusicCatalogueProvider[] = [sevenDigital, soundCloudPublic, spotify, apple, youtube, audius];
@@ -172,6 +185,7 @@ export function createProviders(
     youtube,
     audius,
     sevenDigital,
+    cyanite,
     all,
     enabled: all.filter((provider) => provider.enabled),
     get: (name) => byName.get(name),

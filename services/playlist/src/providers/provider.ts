@@ -57,6 +57,17 @@ export interface MusicCatalogueProvider {
   trackByIsrc?(isrc: string, options?: { country?: string }): Promise<ProviderTrack | null>;
 }
 
+/** Playlists read for a crate import and written for an export (Spotify and Apple Music). */
+export interface PlaylistProvider {
+  readonly label: string;
+  readonly enabled: boolean;
+  /** The playlist's tracks in order (at most `max`), or null when the provider does not know the playlist. */
+  playlistTracks(playlistId: string, options?: { country?: string; max?: number }): Promise<ProviderTrack[] | null>;
+}
+
+/** The most tracks one playlist request pages through (a crate holds 5000). */
+export const PLAYLIST_TRACKS_MAX = 5000;
+
 /** The 503 a disabled provider answers with. */
 export function providerOff(label: string): AppError {
   return new AppError(503, `${label} is not configured on this server`);

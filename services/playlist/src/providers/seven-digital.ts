@@ -6,6 +6,8 @@ export interface SevenDigitalConfig {
   apiUrl: string;
   /** Where signed preview clips are served (https://previews.7digital.com). */
   previewsUrl: string;
+  /** The streaming service (https://stream.svc.7digital.net). */
+  streamUrl: string;
   consumerKey?: string;
   /** Only needed to sign preview clip urls. */
   consumerSecret?: string;
@@ -35,6 +37,9 @@ interface SevenDigitalAnswer {
 }
 
 const SEVEN_DIGITAL_ID = /^\d{1,20}$/;
+export type StreamQuality = 'low' | 'medium' | 'high';
+/** 7digital stream format ids by quality: AAC 48 kb/s, AAC 160 kb/s (its usual streaming format), MP3 320 kb/s. */
+export const STREAM_FORMATS: Record<StreamQuality, number> = { low: 52, medium: 26, high: 17 };
 /** Release artwork is served in fixed steps (33, 50, 100, 180, 182, 200, 350, 500, 800); 350 is the smallest >= 256. */
 const IMAGE_SIZE = 350;
 /** 7digital's error code for a resource that does not exist. */
@@ -103,6 +108,26 @@ export class SevenDigitalProvider extends CatalogueProvider {
     const { consumerKey, consumerSecret } = this.config;
     if (!consumerKey || !consumerSecret || !SEVEN_DIGITAL_ID.test(providerSongId)) return null;
     const url = endpoint(this.config.previewsUrl, `/clip/${providerSongId}`, { country: country(options.country) });
+    return signOAuth1(url, consumerKey, consumerSecret, {
+      nonce: randomBytes(12).toString('hex'),
+      timestamp: Math.floor(this.deps.now() / 1000),
+    }).toString();
+  }
+
+  /**
+   * A signed url of the track's full-length catalogue stream
+   * (`/stream/catalogue?trackId&country&formatId`, OAuth 1.0 like previews;
+   * 7digital honours it for an hour, once); null without a secret.
+   */
+  streamUrl(providerSongId: string, options: { country?: string; quality?: StreamQuality } = {}): string | null {
+    this.ensureOn();
+    const { consumerKey, consumerSecret } = this.config;
+    if (!consumerKey || !consumerSecret || !SEVEN_DIGITAL_ID.test(providerSongId)) return null;
+    const url = endpoint(this.config.streamUrl, '/stream/catalogue', {
+      trackId: providerSongId,
+      country: country(options.country),
+      formatId: STREAM_FORMATS[options.quality ?? 'medium'],
+    });
     return signOAuth1(url, consumerKey, consumerSecret, {
       nonce: randomBytes(12).toString('hex'),
       timestamp: Math.floor(this.deps.now() / 1000),

@@ -85,6 +85,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** Errors to throw as they are for these answer statuses (e.g. a user's token refused: 401), instead of the 502. */
+  onStatus?: Record<number, AppError>;
 }
 
 /**
@@ -123,6 +125,11 @@ export class ProviderHttp {
       const refused = token;
       token = await this.token(() => auth.tokens.refresh(refused), options.failure);
       response = await this.send(url, options, token);
+    }
+    const mapped = options.onStatus?.[response.status];
+    if (mapped) {
+      await response.body?.cancel();
+      throw mapped;
     }
     if (response.status === 404 && notFoundIsNull) {
       await response.body?.cancel();

@@ -1,13 +1,21 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { badRequest, isAppError, notFound, requireService, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, forbidden, isAppError, notFound, requireService, type createUnaryFactory } from '@spinroom/platform';
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
 import type { PgSongStore } from '../db/song-store.js';
 import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
 import type { SongData } from '../domain/song-data.js';
+import type { AnalysisWebhook } from '../domain/analysis.js';
+import type { CrateImports } from '../domain/crate-imports.js';
+import type { CrateExports } from '../domain/exports.js';
+import { completedLinks } from '../domain/links.js';
+import { choosePreview, chooseStream, previewOrNotFound, streamCountry, streamQuality, type SongStream } from '../domain/streams.js';
+import type { SevenDigitalProvider } from '../providers/index.js';
 import { toCrateMessage, toCrateRef, toCrateSongMessage, toSongMessage, toSongToAdd } from './messages.js';
 
 const MAX_PAGE = 100;
+/** Global roles that may run catalogue-wide jobs. */
+const ADMIN_ROLES = ['superUser', 'admin'] as const;
 const QUEUE = { special: 'queue' as const };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,9 +37,21 @@ export function playlistServiceHandlers(deps: {
   catalogue: PgCatalogueStore;
   songData: SongData;
   plays: PgSongPlayStore;
+  sevenDigital: SevenDigitalProvider;
+  imports: CrateImports;
+  wakeImports: () => void;
+  exports: CrateExports;
+  analysis: AnalysisWebhook;
+  now?: () => number;
   unary: ReturnType<typeof createUnaryFactory>;
 }): PlaylistServiceServer {
-  const { crates, songs, catalogue, songData, plays, unary } = deps;
+  const { crates, songs, catalogue, songData, plays, sevenDigital, imports, exports, analysis, unary } = deps;
+  const now = deps.now ?? Date.now;
+  const songById = async (id: string) => {
+    const [song] = id ? await songs.findByAnyIds([id]) : [];
+    if (!song) throw notFound(SONG_NOT_FOUND);
+    return song;
+  };
   return {
     createCrate: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.create(ctx.requireCaller().userUuid, req)),
@@ -197,6 +217,43 @@ export function playlistServiceHandlers(deps: {
       ctx.requireCaller();
       return { song: toSongMessage(await songData.importTrack(req.musicProviders, req.country || undefined)) };
     }),
+    getSongStream: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const options = { country: streamCountry(req.country), quality: streamQuality(req.quality) };
+      return { stream: toStreamMessage(chooseStream(await songById(req.songId), sevenDigital, options, now())) };
+    }),
+    getSongPreview: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      const song = await songById(req.songId);
+      return { stream: toStreamMessage(previewOrNotFound(choosePreview(song, sevenDigital, streamCountry(req.country), now()))) };
+    }),
+    getSongsByIds: unary(async (req, ctx) => {
+      ctx.requireCaller();
+      if (req.ids.length > MAX_PAGE) throw badRequest(`At most ${MAX_PAGE} ids at once`);
+      return { songs: (await songs.findByAnyIds(req.ids)).map(toSongMessage) };
+    }),
+    migrateSongLinks: unary(async (_req, ctx) => {
+      const caller = ctx.requireCaller();
+      if (!(ADMIN_ROLES as readonly string[]).includes(caller.role)) throw forbidden('Only admins may run this job');
+      return songs.rewriteLinks((song) => completedLinks(song.musicProviders, song.links));
+    }),
+    importCrate: unary(async (req, ctx) => {
+      const caller = ctx.requireCaller();
+      const crate = await imports.start(caller.userUuid, {
+        musicProvider: req.musicProvider, playlistId: req.playlistId, crateName: req.crateName, country: req.country,
+      });
+      deps.wakeImports();
+      return { crate: toCrateMessage(crate) };
+    }),
+    exportCrate: unary(async (req, ctx) => {
+      const caller = ctx.requireCaller();
+      const result = await exports.export(caller.userUuid, toCrateRef(req.crate), {
+        musicProvider: req.musicProvider, userToken: req.userToken, playlistName: req.playlistName, country: req.country || undefined,
+      });
+      return { ...result, missing: result.missing.map(toSongMessage) };
+    }),
+    // Public: the webhook proves itself with its signature.
+    recordAnalysisWebhook: unary(async (req) => analysis.record(Buffer.from(req.body), req.signature)),
     listAlbumSongs: unary(async (req, ctx) => {
       ctx.requireCaller();
       const album = await catalogue.album(req.albumShortId);
@@ -205,4 +262,8 @@ export function playlistServiceHandlers(deps: {
       return { album, songs: (await catalogue.albumSongs(req.albumShortId, limit, offset)).map(toSongMessage) };
     }),
   };
+}
+
+function toStreamMessage(stream: SongStream) {
+  return { ...stream, expiresAt: stream.expiresAt };
 }

@@ -80,6 +80,14 @@ export const APPLE_SONGS = [
   },
 ];
 
+/** A Music User Token (MusicKit's user authorization), accepted by the /v1/me paths. */
+export const APPLE_MUSIC_USER_TOKEN = 'apple-music-user-token';
+
+/** Catalog playlists the stand-in knows: id -> song ids. */
+export const APPLE_PLAYLISTS: Record<string, string[]> = {
+  'pl.f4d106fed2bd41149aaacabb233eb5eb': ['897072750', '1727813561', '897072750'],
+};
+
 const appleError = (status: number, title: string, detail: string, code: string): StandInReply => ({
   status,
   json: { errors: [{ id: randomUUID().toUpperCase(), title, detail, status: String(status), code }] },
@@ -113,9 +121,46 @@ export async function startAppleMusicStandIn(now: () => number) {
     return undefined;
   };
 
+  const created: Array<{ id: string; name: string; trackIds: string[] }> = [];
   const server = await StandIn.start({
     errorBody: (status, message) => appleError(status, status >= 500 ? 'Internal Server Error' : 'Error', message, `${status}00`),
     routes: [
+      {
+        method: 'GET',
+        path: /^\/v1\/catalog\/([a-z]{2})\/playlists\/([^/]+)\/tracks$/,
+        handle: async (request, match) => {
+          const refused = await authorize(request);
+          if (refused) return refused;
+          const ids = APPLE_PLAYLISTS[match[2]!];
+          if (!ids) return appleError(404, 'Resource Not Found', 'Resource with requested id was not found', '40400');
+          const limit = Number(request.query.get('limit') ?? 100);
+          if (limit > 100) return appleError(400, 'Invalid Parameter Value', 'Value must be an integer less than or equal to 100', '40005');
+          const offset = Number(request.query.get('offset') ?? 0);
+          const data = ids.slice(offset, offset + limit).map((id) => APPLE_SONGS.find((s) => s.id === id)!);
+          const next = offset + limit < ids.length ? `/v1/catalog/${match[1]}/playlists/${match[2]}/tracks?offset=${offset + limit}` : undefined;
+          return { json: { ...(next ? { next } : {}), data, meta: { total: ids.length } } };
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/v1\/me\/library\/playlists$/,
+        handle: async (request) => {
+          const refused = await authorize(request);
+          if (refused) return refused;
+          if (request.headers['music-user-token'] !== APPLE_MUSIC_USER_TOKEN) {
+            return appleError(403, 'Forbidden', 'Invalid authentication', '40300');
+          }
+          const body = JSON.parse(request.body || '{}') as { attributes?: { name?: string }; relationships?: { tracks?: { data?: Array<{ id: string; type: string }> } } };
+          if (!body.attributes?.name) return appleError(400, 'Parameter Missing', 'attributes.name is required', '40006');
+          const id = `p.${randomUUID().replace(/-/g, '').slice(0, 15)}`;
+          const trackIds = (body.relationships?.tracks?.data ?? []).map((t) => t.id);
+          created.push({ id, name: body.attributes.name, trackIds });
+          return {
+            status: 201,
+            json: { data: [{ id, type: 'library-playlists', href: `/v1/me/library/playlists/${id}`, attributes: { name: body.attributes.name, canEdit: true, isPublic: false, hasCatalog: false, playParams: { id, kind: 'playlist', isLibrary: true } } }] },
+          };
+        },
+      },
       {
         method: 'GET',
         path: /^\/v1\/catalog\/([a-z]{2})\/search$/,
@@ -173,6 +218,8 @@ export async function startAppleMusicStandIn(now: () => number) {
     url: server.url,
     privateKeyPem,
     state,
+    /** Library playlists made with the user token. */
+    created,
     /** Every developer token seen so far stops working. */
     revokeAll: () => seen.forEach((token) => revoked.add(token)),
     /** Distinct developer tokens presented so far (one per signing). */

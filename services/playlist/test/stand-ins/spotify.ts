@@ -74,6 +74,14 @@ export const SPOTIFY_TRACKS = [
   },
 ];
 
+/** A user's own access token (as the authorization-code flow gives it), accepted by /v1/me and the playlist paths. */
+export const SPOTIFY_USER = { token: 'spotify-user-access-token', id: 'smedjan' };
+
+/** Playlists the stand-in knows: id -> track ids (a null item is a track Spotify no longer has; an episode is skipped). */
+export const SPOTIFY_PLAYLISTS: Record<string, Array<string | null | 'episode'>> = {
+  '37i9dQZF1DXcBWIGoYBM5M': ['0DiWol3AO6WpXZgp0goxAV', null, 'episode', '2xLMifQCjDGFmkHkpNLD9h', '0DiWol3AO6WpXZgp0goxAV'],
+};
+
 const spotifyError = (status: number, message: string): StandInReply => ({ status, json: { error: { status, message } } });
 
 /**
@@ -87,13 +95,85 @@ export async function startSpotifyStandIn() {
   const authorize = (request: StandInRequest): StandInReply | undefined => {
     const token = credential(request, 'Bearer');
     if (!token) return spotifyError(401, 'No token provided');
+    if (token === SPOTIFY_USER.token) return undefined;
     if (!tokens.accept(token)) return spotifyError(401, token.startsWith('spotify-') ? 'The access token expired' : 'Invalid access token');
     return undefined;
+  };
+
+  const created: Array<{ id: string; name: string; description: string; public: boolean; uris: string[] }> = [];
+  const asUser = (request: StandInRequest): StandInReply | undefined => {
+    const token = credential(request, 'Bearer');
+    if (!token) return spotifyError(401, 'No token provided');
+    return token === SPOTIFY_USER.token ? undefined : spotifyError(401, 'Invalid access token');
   };
 
   const server = await StandIn.start({
     errorBody: (status, message) => spotifyError(status, message),
     routes: [
+      {
+        method: 'GET',
+        path: /^\/v1\/playlists\/([^/]+)\/tracks$/,
+        handle: (request, match) => {
+          const refused = authorize(request);
+          if (refused) return refused;
+          const ids = SPOTIFY_PLAYLISTS[match[1]!];
+          if (!ids) return spotifyError(404, 'Resource not found');
+          const limit = Number(request.query.get('limit') ?? 100);
+          if (limit > 100) return spotifyError(400, 'Invalid limit');
+          const offset = Number(request.query.get('offset') ?? 0);
+          const origin = `http://${request.headers.host}`;
+          const items = ids.slice(offset, offset + limit).map((id) => ({
+            added_at: '2024-05-01T10:00:00Z',
+            is_local: false,
+            track: id === null ? null : id === 'episode'
+              ? { id: '512ojhOuo1ktJprKbVcKyQ', type: 'episode', name: 'A podcast episode', duration_ms: 1_800_000 }
+              : SPOTIFY_TRACKS.find((t) => t.id === id),
+          }));
+          const next = offset + limit < ids.length ? `${origin}/v1/playlists/${match[1]}/tracks?offset=${offset + limit}&limit=${limit}` : null;
+          return { json: { href: `${origin}${request.path}`, items, limit, next, offset, previous: null, total: ids.length } };
+        },
+      },
+      {
+        method: 'GET',
+        path: /^\/v1\/me$/,
+        handle: (request) => asUser(request) ?? { json: { id: SPOTIFY_USER.id, display_name: 'Smedjan', type: 'user', uri: `spotify:user:${SPOTIFY_USER.id}` } },
+      },
+      {
+        method: 'POST',
+        path: /^\/v1\/users\/([^/]+)\/playlists$/,
+        handle: (request, match) => {
+          const refused = asUser(request);
+          if (refused) return refused;
+          if (match[1] !== SPOTIFY_USER.id) return spotifyError(403, "You cannot create a playlist for another user");
+          const body = JSON.parse(request.body || '{}') as { name?: string; description?: string; public?: boolean };
+          if (!body.name) return spotifyError(400, 'Missing required field: name');
+          const id = `3cEYpjA9oz9GiPac4AsH${String(created.length).padStart(2, '0')}`;
+          created.push({ id, name: body.name, description: body.description ?? '', public: body.public ?? true, uris: [] });
+          return {
+            status: 201,
+            json: {
+              collaborative: false, description: body.description ?? '', external_urls: { spotify: `https://open.spotify.com/playlist/${id}` },
+              id, name: body.name, owner: { id: SPOTIFY_USER.id, type: 'user' }, public: body.public ?? true,
+              snapshot_id: 'MSw1ZmIyYjQ0', tracks: { href: `https://api.spotify.com/v1/playlists/${id}/tracks`, total: 0 }, type: 'playlist',
+            },
+          };
+        },
+      },
+      {
+        method: 'POST',
+        path: /^\/v1\/playlists\/([^/]+)\/tracks$/,
+        handle: (request, match) => {
+          const refused = asUser(request);
+          if (refused) return refused;
+          const playlist = created.find((p) => p.id === match[1]);
+          if (!playlist) return spotifyError(404, 'Resource not found');
+          const { uris } = JSON.parse(request.body || '{}') as { uris?: string[] };
+          if (!uris || uris.length > 100) return spotifyError(400, 'You can add a maximum of 100 tracks per request.');
+          if (uris.some((u) => !/^spotify:track:[A-Za-z0-9]{22}$/.test(u))) return spotifyError(400, 'Invalid track uri');
+          playlist.uris.push(...uris);
+          return { status: 201, json: { snapshot_id: 'MiwxZmIyYjQ0' } };
+        },
+      },
       {
         method: 'POST',
         path: /^\/api\/token$/,
@@ -157,6 +237,8 @@ export async function startSpotifyStandIn() {
     tokens,
     url: server.url,
     tokenRequests: () => server.calls('/api/token').length,
+    /** Playlists made through the user's token. */
+    created,
     close: () => server.close(),
   };
 }

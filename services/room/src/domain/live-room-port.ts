@@ -16,7 +16,7 @@ export interface LiveRoomPort {
    * Called after a kick was recorded (its transaction committed): the engine
    * removes the user from the live room. Errors are logged, not returned.
    */
-  onKicked(kick: { roomUuid: string; userUuid: string; actorUuid: string; until: Date }): Promise<void>;
+  onKicked(kick: { roomUuid: string; userUuid: string; actorUuid: string; until: Date; reason?: 'kicked' | 'banned' }): Promise<void>;
   /**
    * Called after a room's settings or some users' roles changed (committed):
    * the live state follows. A deleted room's live state goes.

@@ -271,7 +271,7 @@ export class Rooms {
       return { granted, room };
     });
     // A ban takes effect at once: out of the live room, as a kick.
-    if (name === 'banned') await this.live.onKicked({ roomUuid: room.uuid, userUuid, actorUuid: actor.userUuid, until: expirationTime ?? new Date(8.64e15) }).catch((error: unknown) => this.logger.warn({ err: error }, 'the live engine did not take the ban'));
+    if (name === 'banned') await this.live.onKicked({ roomUuid: room.uuid, userUuid, actorUuid: actor.userUuid, until: expirationTime ?? new Date(8.64e15), reason: 'banned' }).catch((error: unknown) => this.logger.warn({ err: error }, 'the live engine did not take the ban'));
     else await this.liveFollows({ roomUuid: room.uuid, userUuids: [userUuid] });
     return granted;
   }

@@ -68,6 +68,9 @@ const QUEUE_LOOKAHEAD = 10;
  * run once, by whoever stored the change.
  */
 export class LiveRooms {
+  /** Each room's last queued change in this replica (see `serialized`). */
+  private readonly pending = new Map<string, Promise<void>>();
+
   constructor(
     private readonly store: LiveStore,
     private readonly directory: RoomDirectory,
@@ -100,11 +103,13 @@ export class LiveRooms {
   }
 
   async addDj(caller: Caller, roomUuid: string, song: MinimalCrateSong | undefined): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     const next = song ?? (await this.queues.head(caller.userUuid, 2))[0] ?? null;
     return this.act(roomUuid, (room) => live.addDj(room, caller.userUuid, next, song !== undefined, this.now()));
   }
 
-  removeDj(caller: Caller, roomUuid: string, djUuid: string | undefined): Promise<number> {
+  async removeDj(caller: Caller, roomUuid: string, djUuid: string | undefined): Promise<number> {
+    if (djUuid && djUuid !== caller.userUuid) await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.removeDj(room, caller.userUuid, djUuid ?? caller.userUuid, this.now()));
   }
 
@@ -116,16 +121,29 @@ export class LiveRooms {
     return this.act(roomUuid, (room) => live.voteOnSong(room, caller.userUuid, votes, this.now()));
   }
 
-  joinWaitlist(caller: Caller, roomUuid: string): Promise<number> {
+  async joinWaitlist(caller: Caller, roomUuid: string): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.joinWaitlist(room, caller.userUuid));
   }
 
-  leaveWaitlist(caller: Caller, roomUuid: string, userUuid: string | undefined): Promise<number> {
+  async leaveWaitlist(caller: Caller, roomUuid: string, userUuid: string | undefined): Promise<number> {
+    if (userUuid && userUuid !== caller.userUuid) await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.leaveWaitlist(room, caller.userUuid, userUuid ?? caller.userUuid));
   }
 
-  moveInWaitlist(caller: Caller, roomUuid: string, userUuid: string, position: number): Promise<number> {
+  async moveInWaitlist(caller: Caller, roomUuid: string, userUuid: string, position: number): Promise<number> {
+    await this.followRoles(caller, roomUuid);
     return this.act(roomUuid, (room) => live.moveInWaitlist(room, caller.userUuid, userUuid, position));
+  }
+
+  /**
+   * Before an action that depends on the caller's roles: the live state takes
+   * them from the room records now, so an expired role (a djDisabled that
+   * ended, a moderator role that lapsed) counts as expired.
+   */
+  private async followRoles(caller: Caller, roomUuid: string): Promise<void> {
+    const access = await this.directory.access(roomUuid, caller);
+    await this.change(roomUuid, (room) => live.withMember(room, { uuid: caller.userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now()));
   }
 
   leaveAfterSong(caller: Caller, roomUuid: string, enabled: boolean): Promise<number> {
@@ -134,23 +152,32 @@ export class LiveRooms {
 
   /** The playing DJ or a moderator ends the song; the next DJ plays at once. */
   async skipSong(caller: Caller, roomUuid: string): Promise<number> {
-    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      const stored = await this.loaded(roomUuid);
-      live.checkSkip(stored.room, caller.userUuid);
-      const queues = await this.upcomingQueues(stored.room);
-      const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs, force: true });
-      const saved = transition && (await this.save(stored, transition));
-      if (saved) return saved.version;
-    }
-    throw new Error(`room ${roomUuid}: too many concurrent changes`);
+    await this.followRoles(caller, roomUuid);
+    return this.serialized(roomUuid, async () => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+        const stored = await this.loaded(roomUuid);
+        live.checkSkip(stored.room, caller.userUuid);
+        const queues = await this.upcomingQueues(stored.room);
+        const transition = live.advance(stored.room, { now: this.now(), queues, maxPlayMs: this.config.maxPlayMs, force: true });
+        const saved = transition && (await this.save(stored, transition));
+        if (saved) return saved.version;
+      }
+      throw new Error(`room ${roomUuid}: too many concurrent changes`);
+    });
   }
 
   async playOneTimeAnimation(caller: Caller, roomUuid: string, animation: 'jump' | 'emoji', emoji: string | undefined): Promise<void> {
     const stored = await this.loaded(roomUuid);
     if (!stored.room.server.members.some((m) => m.uuid === caller.userUuid)) throw forbidden(live.NOT_IN_ROOM);
     if (animation === 'emoji' && !emoji) throw badRequest('emoji is required for the emoji animation');
-    const touched = live.touch(stored.room, caller.userUuid, this.now());
-    if (touched) await this.store.save(stored, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+    if (live.touch(stored.room, caller.userUuid, this.now())) {
+      // Internal only (an AFK clock reset): a lost race just means someone else's change went first.
+      await this.serialized(roomUuid, async () => {
+        const fresh = await this.loaded(roomUuid);
+        const touched = live.touch(fresh.room, caller.userUuid, this.now());
+        if (touched) await this.store.save(fresh, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+      });
+    }
     await this.store.publish(roomUuid, [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }], this.now());
   }
 
@@ -166,13 +193,8 @@ export class LiveRooms {
     if (!existing) return;
     const access = await this.directory.access(roomUuid, { userUuid: userUuid ?? '00000000-0000-0000-0000-000000000000', role: 'user' });
     await this.change(roomUuid, (room) => {
-      const next = structuredClone(room);
-      next.client.settings = access.settings;
-      next.rules = access.rules;
-      const m = userUuid ? next.server.members.find((x) => x.uuid === userUuid) : undefined;
-      if (m) Object.assign(m, { highestRole: access.highestRole, canDj: access.canDj });
-      live.derive(next);
-      return { room: next, name: m ? 'updatedUserData' : 'updatedRoomSettings', effects: [], stateless: [] };
+      if (userUuid) return live.withMember(room, { uuid: userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now());
+      return live.updateSettings(room, access.settings, access.rules, this.now());
     });
   }
 
@@ -199,7 +221,11 @@ export class LiveRooms {
   // --- the clock ---
 
   /** Does whatever is due in the room: the next song, AFK warnings and removals. */
-  async tick(roomUuid: string): Promise<void> {
+  tick(roomUuid: string): Promise<void> {
+    return this.serialized(roomUuid, () => this.tickNow(roomUuid));
+  }
+
+  private async tickNow(roomUuid: string): Promise<void> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const stored = await this.store.load(roomUuid);
       if (!stored) return;
@@ -235,6 +261,10 @@ export class LiveRooms {
     }
   }
 
+  async liveRoomCount(): Promise<number> {
+    return (await this.store.liveRoomUuids()).length;
+  }
+
   dueRooms(): Promise<string[]> {
     return this.store.dueRooms(this.now());
   }
@@ -253,7 +283,27 @@ export class LiveRooms {
   }
 
   /** Applies `rule` to the stored room (made from the room's records the first time) until it sticks. */
-  private async change(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+  private change(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+    return this.serialized(roomUuid, () => this.changeNow(roomUuid, rule, known));
+  }
+
+  /**
+   * Runs a room's changes one at a time within this replica: concurrent
+   * actions on a busy room would otherwise keep losing the compare-and-set to
+   * each other. Replicas still race, and the compare-and-set settles that.
+   */
+  private serialized<T>(roomUuid: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.pending.get(roomUuid) ?? Promise.resolve();
+    const run = previous.then(work, work);
+    const tail = run.then(() => undefined, () => undefined);
+    this.pending.set(roomUuid, tail);
+    void tail.then(() => {
+      if (this.pending.get(roomUuid) === tail) this.pending.delete(roomUuid);
+    });
+    return run;
+  }
+
+  private async changeNow(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       let stored = await this.store.load(roomUuid);
       if (!stored) {

@@ -1,5 +1,6 @@
 import { encodeFeedFrame, feedChannel, roomMessageJson, type Redis } from '@spinroom/platform';
-import jsonpatch, { type Operation } from 'fast-json-patch';
+import type { Operation } from 'fast-json-patch';
+import { diffClientState } from '../domain/live/patch.js';
 import type { StatelessMessage } from '../domain/live/transitions.js';
 import type { LiveRoom } from '../domain/live/state.js';
 
@@ -81,7 +82,7 @@ export class LiveStore {
     next: LiveRoom,
     input: { name: string; stateless?: StatelessMessage[]; due: number | null; now: number },
   ): Promise<{ version: number; patched: boolean } | null> {
-    const patch = jsonpatch.compare(previous?.room.client ?? {}, next.client);
+    const patch = diffClientState((previous?.room.client ?? {}) as Record<string, unknown>, next.client as unknown as Record<string, unknown>);
     let version = previous?.version ?? 0;
     const frames: string[] = [];
     for (const message of splitSongChange(input.name, patch)) {

@@ -24,11 +24,11 @@ export class PgPlayLog implements PlayLog {
     });
   }
 
-  /** Seconds of music played in the room so far. */
-  async playedSeconds(roomUuid: string): Promise<number> {
+  /** Seconds of music played in the room so far (in every room without one). */
+  async playedSeconds(roomUuid?: string): Promise<number> {
     const [row] = (await this.store.fork().execute(
-      `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play" where "room_uuid" = ?`,
-      [roomUuid],
+      `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play"${roomUuid ? ` where "room_uuid" = ?` : ''}`,
+      roomUuid ? [roomUuid] : [],
     )) as Array<{ seconds: number }>;
     return Math.round(Number(row?.seconds ?? 0));
   }

@@ -1,5 +1,5 @@
 import type { Caller } from '@spinroom/platform';
-import type { RoomRole } from '../domain/room-roles.js';
+import { canDj, highestRole, type RoomRole } from '../domain/room-roles.js';
 import type { RoomView, Rooms } from '../domain/rooms.js';
 import type { StageRules } from '../domain/live/state.js';
 import type { RoomAccess, RoomDirectory } from './live-rooms.js';
@@ -46,8 +46,11 @@ export function roomDirectory(rooms: () => Rooms): RoomDirectory {
   };
   return {
     async enter(caller, roomUuid, password) {
-      await rooms().join(caller, { uuid: roomUuid }, password);
-      return access(roomUuid, caller);
+      const view = await rooms().join(caller, { uuid: roomUuid }, password);
+      // The view carries the room's unexpired roles: what the caller may do follows without reading them again.
+      if (view.room.djType === 'VERIFIED_ONLY') return access(roomUuid, caller);
+      const mine = view.roles.filter((r) => r.userUuid === caller.userUuid);
+      return { settings: roomDto(view), rules: stageRules(view), highestRole: highestRole(mine) ?? undefined, canDj: canDj(view.room, mine, caller.role) };
     },
     access,
   };

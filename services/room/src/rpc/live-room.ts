@@ -1,8 +1,10 @@
 import type { RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
-import { badRequest, requireService, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, forbidden, requireService, type createUnaryFactory } from '@spinroom/platform';
 import { z } from 'zod';
 import type { MinimalCrateSong } from '../domain/live/state.js';
+import { isGlobalRole } from '../domain/room-roles.js';
 import type { LiveRooms } from '../live/live-rooms.js';
+import type { PgPlayLog } from '../live/play-log.js';
 import type { LiveRoomCalls } from './room-service.js';
 
 const Uuid = z.uuid();
@@ -57,9 +59,22 @@ function parseParams<A extends ActionName>(action: A, json: string): z.infer<(ty
 }
 
 /** gRPC handlers of RoomService's live-room calls: the feed's joins and actions, and the BFF's connection bookkeeping. */
-export function liveRoomHandlers(deps: { live: LiveRooms; unary: ReturnType<typeof createUnaryFactory> }): Pick<RoomServiceServer, LiveRoomCalls> {
-  const { live, unary } = deps;
+/** The room service's API version (spec 001 section 9). */
+export const ROOM_SERVICE_VERSION = '1.4.2';
+const startedAt = new Date();
+
+export function liveRoomHandlers(deps: {
+  live: LiveRooms;
+  plays: Pick<PgPlayLog, 'playedSeconds'>;
+  unary: ReturnType<typeof createUnaryFactory>;
+}): Pick<RoomServiceServer, LiveRoomCalls> {
+  const { live, plays, unary } = deps;
   return {
+    getRoomServiceInfo: unary(async (_req, ctx) => {
+      if (!isGlobalRole(ctx.requireCaller().role)) throw forbidden('Only administrators can do this');
+      const [liveRooms, playedSeconds] = await Promise.all([live.liveRoomCount(), plays.playedSeconds()]);
+      return { version: ROOM_SERVICE_VERSION, startedAt, liveRooms, playedSeconds };
+    }),
     joinLiveRoom: unary(async (req, ctx) => {
       const caller = ctx.requireCaller();
       if (!Uuid.safeParse(req.roomUuid).success) throw badRequest('room_uuid must be a uuid');
@@ -97,7 +112,11 @@ export function liveRoomHandlers(deps: { live: LiveRooms; unary: ReturnType<type
     }),
     leaveLiveRoom: unary(async (req, ctx) => {
       requireService(ctx.requireCaller());
-      await live.disconnect(req.roomUuid, req.connectionId);
+      const closed = [...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []), ...req.connections.slice(0, 5000)];
+      for (const c of closed) {
+        if (!Uuid.safeParse(c.roomUuid).success) throw badRequest('room_uuid must be a uuid');
+      }
+      await Promise.all(closed.map((c) => live.disconnect(c.roomUuid, c.connectionId)));
       return {};
     }),
     keepConnectionsAlive: unary(async (req, ctx) => {

@@ -49,7 +49,7 @@ function filterOf(req: { listing: RoomListing; providers: string[]; discordGuild
 }
 
 /** The live-room calls, handled in live-room.ts. */
-export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive';
+export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive' | 'getRoomServiceInfo';
 
 /** gRPC handlers of spinroom.room.v1.RoomService: the caller comes from the token; rules live in domain/. */
 export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<typeof createUnaryFactory> }): Omit<RoomServiceServer, LiveRoomCalls> {

@@ -8,6 +8,7 @@ import {
   type Member,
   type MinimalCrateSong,
   type SongVotes,
+  type StageRules,
 } from './state.js';
 
 /** The room live rules: pure functions from a room, an input and the time to the next room. */
@@ -109,6 +110,38 @@ function countVotes(room: LiveRoom): void {
   room.client.voteCounts = counts;
   const cast = counts.likes + counts.dislikes;
   room.client.vibeMeter = cast === 0 ? 0.5 : Math.round((counts.likes / cast) * 1000) / 1000;
+}
+
+/**
+ * The room with a member's role-derived fields as the room records say now
+ * (roles expire; a DJ who may no longer DJ leaves the stage and the waitlist).
+ */
+export function withMember(current: LiveRoom, fresh: Pick<Member, 'uuid' | 'highestRole' | 'canDj'>, now: number): Transition | null {
+  const present = current.server.members.find((m) => m.uuid === fresh.uuid);
+  if (!present || (present.highestRole === fresh.highestRole && present.canDj === fresh.canDj)) return null;
+  const room = clone(current);
+  const m = room.server.members.find((x) => x.uuid === fresh.uuid)!;
+  if (fresh.highestRole === undefined) delete m.highestRole;
+  else m.highestRole = fresh.highestRole;
+  m.canDj = fresh.canDj;
+  const effects = m.canDj ? [] : stepOff(room, m.uuid, now);
+  if (!m.canDj) room.client.waitlist = room.client.waitlist.filter((u) => u !== m.uuid);
+  return next(room, 'updatedUserData', effects);
+}
+
+/** The room's settings changed in its records. */
+export function updateSettings(current: LiveRoom, settings: Record<string, unknown>, rules: StageRules, now: number): Transition {
+  const room = clone(current);
+  room.client.settings = settings;
+  room.rules = rules;
+  // Fewer seats than DJs: the last to take a seat step down (the song playing stays).
+  while (room.client.djs.length > rules.numberOfDjs) {
+    const last = [...room.client.djs].reverse().find((d) => d.uuid !== room.server.play?.djUuid);
+    if (!last) break;
+    room.client.djs = room.client.djs.filter((d) => d !== last);
+  }
+  const effects = fillSeats(room, now);
+  return next(room, 'updatedRoomSettings', effects);
 }
 
 /** A user enters (again: a second connection changes nothing). */

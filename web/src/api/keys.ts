@@ -1,0 +1,19 @@
+// React Query keys, all in one place.
+export const keys = {
+  session: ['session'] as const,
+  myProfile: ['profile', 'me'] as const,
+  profile: (uuid: string) => ['profile', uuid] as const,
+  /** Every lobby list shares this prefix, so favouriting can flip them all at once. */
+  roomLists: ['rooms', 'list'] as const,
+  roomList: (name: 'public' | 'promoted' | 'owned' | 'recent' | 'favorites') => ['rooms', 'list', name] as const,
+  favoriteEntries: ['rooms', 'favorite-entries'] as const,
+  room: (slug: string) => ['rooms', 'one', slug] as const,
+  recentSongs: (slug: string) => ['rooms', 'recent-songs', slug] as const,
+  crates: ['crates'] as const,
+  crateSongs: (crateUuid: string) => ['crates', 'songs', crateUuid] as const,
+  queue: ['crates', 'queue'] as const,
+  providers: ['search', 'providers'] as const,
+  search: (provider: string, q: string) => ['search', provider, q] as const,
+  uploads: ['uploads'] as const,
+  chatToken: ['chat', 'token'] as const,
+};

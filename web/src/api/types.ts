@@ -1,0 +1,136 @@
+// The BFF's shapes this client reads (see /api/openapi.json): RoomDto,
+// MinimalCrateSongResDTO / CrateSong, Crate, UserProfile, UserRoles.
+
+export type RoomDesign =
+  | 'BARN' | 'BARN_UA' | 'CHAT_ONLY' | 'CLUB' | 'CLUB_UA' | 'FERRY_BUILDING' | 'FESTIVAL'
+  | 'STADIUM' | 'THEATER' | 'TOMORROWLAND' | 'UNDERGROUND' | 'YACHT';
+
+export type RoomRole = 'owner' | 'coOwner' | 'moderator' | 'dj' | 'banned' | 'kicked' | 'chatDisabled' | 'djDisabled';
+
+export interface UserRoleEntry {
+  id?: number;
+  userUuid: string;
+  role: RoomRole;
+  expirationTime: string | null;
+}
+
+export interface PinnedMessage {
+  message: { message: string; userName?: string; avatarId?: string; color?: string; userUuid?: string; date?: string; pinnedByName?: string; pinnedByUUID?: string; reactions?: unknown };
+}
+
+export interface Room {
+  id: number;
+  uuid: string;
+  slug: string;
+  name: string;
+  description: string;
+  design: RoomDesign;
+  type: 'PUBLIC' | 'PRIVATE';
+  djType: string;
+  numberOfDjs: number;
+  isLive: boolean;
+  promoted: boolean;
+  hasChat: boolean;
+  isPasswordProtected: boolean;
+  pinnedMessages: PinnedMessage[];
+  ownerUuid: string;
+  numberOfUsersInRoom?: number;
+  roomRoles?: UserRoleEntry[];
+  waitlistEnabled?: boolean;
+  /** Client-side: whether the caller has this room among their favourites. */
+  favorited?: boolean;
+}
+
+export type ProviderMap = Record<string, string>;
+
+export interface Song {
+  songId?: string;
+  songShortId?: string;
+  isrc?: string;
+  trackName: string;
+  artistName: string;
+  duration: number;
+  explicit?: boolean;
+  genre?: string;
+  albumName?: string;
+  musicProviders?: ProviderMap;
+  thumbnails?: ProviderMap;
+  previews?: ProviderMap;
+  streamUrls?: ProviderMap;
+  status?: string;
+  crateSongUuid?: string;
+  position?: number;
+}
+
+export interface Crate {
+  crateUuid: string;
+  crateName: string;
+  description?: string;
+  userUuid: string;
+  isPublic?: boolean;
+  special?: 'queue' | 'likes' | '';
+  crateSongsNumber?: number;
+  importStatus?: 'IN_PROGRESS' | 'FAILED' | 'COMPLETE';
+}
+
+export interface UserProfile {
+  uuid: string;
+  nickname: string;
+  avatarId: string;
+  color: string;
+  badges?: string[];
+  createdAt?: string;
+  firstName?: string | null;
+  lastName?: string | null;
+  pronoun?: string | null;
+}
+
+export interface AccessGrant {
+  accessToken: string;
+  userUuid: string;
+}
+
+export interface UploadedSong {
+  songId: string;
+  trackName: string | null;
+  artistName: string | null;
+  duration: number;
+  status: string;
+  fileName: string;
+  createdAt: string;
+}
+
+// The live room (ROOM-FEED.md).
+export interface RoomUser {
+  uuid: string;
+  tokenRole?: string;
+  highestRole?: string;
+  canDj?: boolean;
+}
+
+export interface UserData {
+  userProfile?: Partial<UserProfile>;
+  position?: { x: number; y: number };
+  songVotes?: { like?: boolean; star?: boolean };
+}
+
+export interface NowPlaying {
+  song: Song;
+  startTime: number;
+  endTime: number;
+}
+
+export interface RoomState {
+  allUserData: Record<string, UserData>;
+  allUsers: RoomUser[];
+  audienceUsers: RoomUser[];
+  floorUsers: RoomUser[];
+  djs: Array<RoomUser & { nextSong?: Song | null }>;
+  visibleDjs: Array<RoomUser & { nextSong?: Song | null }>;
+  nowPlaying: NowPlaying | null;
+  settings: Room;
+  vibeMeter: number;
+  voteCounts: { likes: number; dislikes: number; stars: number };
+  waitlist?: string[];
+  songsRemainingForDj?: number;
+}

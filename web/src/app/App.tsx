@@ -1,0 +1,57 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { CratesScreen } from '../crates/CratesScreen';
+import { setLocale, useLocale, useT } from '../i18n/i18n';
+import { ProfileScreen } from '../profile/ProfileScreen';
+import { SettingsScreen } from '../profile/SettingsScreen';
+import { LobbyScreen } from '../rooms/LobbyScreen';
+import { RoomScreen } from '../rooms/RoomScreen';
+import { AuthScreen } from '../session/AuthScreen';
+import { session, useSession } from '../session/session';
+import { UploadScreen } from '../upload/UploadScreen';
+import { href, useRoute } from './router';
+
+export function App() {
+  const s = useSession();
+  const route = useRoute();
+  const t = useT();
+  const locale = useLocale();
+  const queryClient = useQueryClient();
+  if (!s.token) return <AuthScreen />;
+  const logOut = () => {
+    session.signOut();
+    queryClient.clear();
+    window.location.hash = '#/';
+  };
+  return (
+    <div className="app">
+      <header className="topbar">
+        <a className="brand" href="#/">
+          {t.appName}
+        </a>
+        <nav aria-label="Main">
+          <a href={href({ name: 'lobby' })} aria-current={route.name === 'lobby' ? 'page' : undefined}>{t.lobby}</a>
+          {s.isLoggedIn && <a href={href({ name: 'crates' })} aria-current={route.name === 'crates' ? 'page' : undefined}>{t.crates}</a>}
+          {s.isLoggedIn && <a href={href({ name: 'upload' })} aria-current={route.name === 'upload' ? 'page' : undefined}>{t.upload}</a>}
+          {s.isLoggedIn && <a href={href({ name: 'profile' })} aria-current={route.name === 'profile' && !route.userUuid ? 'page' : undefined}>{t.profile}</a>}
+          <a href={href({ name: 'settings' })} aria-current={route.name === 'settings' ? 'page' : undefined}>{t.settings}</a>
+        </nav>
+        <div className="topbar-end">
+          <label className="sr-only" htmlFor="lang">{t.language}</label>
+          <select id="lang" value={locale} onChange={(e) => setLocale(e.target.value as 'en' | 'es')}>
+            <option value="en">EN</option>
+            <option value="es">ES</option>
+          </select>
+          <button type="button" onClick={logOut}>{t.logOut}</button>
+        </div>
+      </header>
+      <main id="main">
+        {route.name === 'lobby' && <LobbyScreen />}
+        {route.name === 'room' && <RoomScreen key={route.slug} slug={route.slug} />}
+        {route.name === 'crates' && <CratesScreen crateUuid={route.crateUuid} />}
+        {route.name === 'upload' && <UploadScreen />}
+        {route.name === 'profile' && <ProfileScreen key={route.userUuid ?? 'me'} userUuid={route.userUuid} />}
+        {route.name === 'settings' && <SettingsScreen />}
+      </main>
+    </div>
+  );
+}

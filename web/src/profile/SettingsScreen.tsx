@@ -1,0 +1,29 @@
+import { setLocale, useLocale, useT, type Locale } from '../i18n/i18n';
+import { session, useSession, type AudioQuality } from '../session/session';
+
+/** Audio quality (kept with the session) and language (kept locally). */
+export function SettingsScreen() {
+  const t = useT();
+  const s = useSession();
+  const locale = useLocale();
+  return (
+    <section className="card stack narrow" aria-labelledby="settings-title">
+      <h1 id="settings-title">{t.settings}</h1>
+      <label>
+        {t.audioQuality}
+        <select value={s.audioQuality} disabled={!s.isLoggedIn} onChange={(e) => session.setAudioQuality(e.target.value as AudioQuality)}>
+          <option value="low">{t.low}</option>
+          <option value="medium">{t.medium}</option>
+          <option value="high">{t.high}</option>
+        </select>
+      </label>
+      <label>
+        {t.language}
+        <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
+          <option value="en">English</option>
+          <option value="es">Español</option>
+        </select>
+      </label>
+    </section>
+  );
+}

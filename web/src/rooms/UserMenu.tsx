@@ -1,0 +1,70 @@
+// What you can do about someone in the room: see their profile, and with a
+// staff role moderate them (kick, ban, roles, chat-disable with an expiry).
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { rooms as roomApi } from '../api/spinroom';
+import type { RoomRole, RoomState } from '../api/types';
+import { ErrorNote } from '../app/ErrorNote';
+import { href } from '../app/router';
+import { Avatar } from '../avatars/Avatar';
+import { useT } from '../i18n/i18n';
+import { nickname } from './roomState';
+
+interface Props {
+  uuid: string;
+  state: RoomState;
+  slug: string;
+  canModerate: boolean;
+  isMe: boolean;
+  onClose: () => void;
+  onRemoveDj: (uuid: string) => void;
+}
+
+export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemoveDj }: Props) {
+  const t = useT();
+  const [minutes, setMinutes] = useState(10);
+  const [done, setDone] = useState<string>();
+  const profile = state.allUserData[uuid]?.userProfile;
+  const roles = (state.settings.roomRoles ?? []).filter((r) => r.userUuid === uuid).map((r) => r.role);
+  const act = useMutation({
+    mutationFn: async (what: { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole }) => {
+      if (what.kind === 'kick') return roomApi.kick(slug, uuid);
+      if (what.kind === 'remove') return roomApi.removeRole(slug, uuid, what.role);
+      const expires = what.expiresInMinutes ? new Date(Date.now() + what.expiresInMinutes * 60_000).toISOString() : null;
+      return roomApi.grantRole(slug, uuid, what.role, expires);
+    },
+    onSuccess: (_data, what) => setDone(what.kind === 'kick' ? t.kick : what.kind === 'grant' ? what.role : `−${what.role}`),
+  });
+  const isDj = state.djs.some((d) => d.uuid === uuid);
+  return (
+    <div className="user-menu card" role="dialog" aria-label={nickname(state, uuid)}>
+      <div className="row">
+        <Avatar avatarId={profile?.avatarId} color={profile?.color} size={40} />
+        <strong>{nickname(state, uuid)}</strong>
+        <button type="button" className="icon" aria-label={t.cancel} onClick={onClose}>✕</button>
+      </div>
+      <a href={href({ name: 'profile', userUuid: uuid })}>{t.profile}</a>
+      {canModerate && !isMe && (
+        <div className="stack" role="group" aria-label={t.moderate}>
+          {isDj && <button type="button" onClick={() => onRemoveDj(uuid)}>{t.leaveSeat}</button>}
+          <button type="button" onClick={() => act.mutate({ kind: 'kick' })}>{t.kick}</button>
+          <button type="button" className="danger" onClick={() => act.mutate({ kind: 'grant', role: 'banned' })}>{t.ban}</button>
+          {roles.includes('moderator') ? (
+            <button type="button" onClick={() => act.mutate({ kind: 'remove', role: 'moderator' })}>{t.removeModerator}</button>
+          ) : (
+            <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'moderator' })}>{t.makeModerator}</button>
+          )}
+          {!roles.includes('dj') && <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'dj' })}>{t.makeDj}</button>}
+          <form className="row" onSubmit={(e) => (e.preventDefault(), act.mutate({ kind: 'grant', role: 'chatDisabled', expiresInMinutes: minutes }))}>
+            <button type="submit">{t.disableChat}</button>
+            <label className="sr-only" htmlFor="chat-off-minutes">{t.minutes}</label>
+            <input id="chat-off-minutes" type="number" min={1} max={10080} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} />
+            <span>{t.minutes}</span>
+          </form>
+          {done && <p className="muted" role="status">✓ {done}</p>}
+          <ErrorNote error={act.error} />
+        </div>
+      )}
+    </div>
+  );
+}

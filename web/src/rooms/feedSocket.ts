@@ -1,0 +1,125 @@
+// The room feed's wire protocol (bff/FEED.md): JSON frames over a WebSocket at
+// /primus?token=..., Primus heartbeats, actions answered by messageId, and
+// room messages (stateful with a patch and version, or stateless).
+import type { Operation } from 'fast-json-patch';
+
+export interface RoomEnvelope {
+  context: 'user';
+  room: string;
+  sentAt?: number;
+  messageId?: number;
+  version?: number;
+  message: { name: string; statePatch?: Operation[]; params?: Record<string, unknown> };
+}
+
+interface Pending {
+  resolve: (value: Record<string, unknown>) => void;
+  reject: (error: string) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface FeedSocketEvents {
+  onMessage: (envelope: RoomEnvelope) => void;
+  /** The socket closed (by either side); `intentional` when we closed it. */
+  onClose: (intentional: boolean) => void;
+  /** A ping's server time, for the clock. */
+  onServerTime?: (serverMs: number) => void;
+}
+
+const ACTION_TIMEOUT_MS = 15_000;
+const SILENCE_MS = 45_000;
+
+export class FeedSocket {
+  private ws: WebSocket;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private closedOnPurpose = false;
+  private silence: ReturnType<typeof setTimeout> | undefined;
+  readonly opened: Promise<void>;
+
+  constructor(baseUrl: string, token: string, private readonly events: FeedSocketEvents) {
+    const url = new URL('/primus', baseUrl);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    url.searchParams.set('token', token);
+    this.ws = new WebSocket(url);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.addEventListener('open', () => resolve(), { once: true });
+      this.ws.addEventListener('error', () => reject('The room feed could not connect'), { once: true });
+    });
+    this.ws.addEventListener('message', (event) => this.receive(String(event.data)));
+    this.ws.addEventListener('close', () => this.closed());
+    this.armSilence();
+  }
+
+  /** Sends an action; resolves with the answer's fields or rejects with its error text. */
+  action(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const messageId = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.ws.readyState !== WebSocket.OPEN) {
+        reject('Not connected to the room, please try again');
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.pending.delete(messageId);
+        reject('Something went wrong, please try again');
+      }, ACTION_TIMEOUT_MS);
+      this.pending.set(messageId, { resolve, reject, timer });
+      this.ws.send(JSON.stringify({ event: 'action', params: { action, ...params }, messageId }));
+    });
+  }
+
+  close() {
+    this.closedOnPurpose = true;
+    this.ws.close();
+    this.closed();
+  }
+
+  private armSilence() {
+    clearTimeout(this.silence);
+    // No ping for 45 s: the connection is dead even if the socket does not know it.
+    this.silence = setTimeout(() => this.ws.close(), SILENCE_MS);
+  }
+
+  private receive(text: string) {
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (typeof data === 'string') {
+      if (data.startsWith('primus::ping::')) {
+        this.armSilence();
+        this.ws.send(JSON.stringify(`primus::pong::${data.slice('primus::ping::'.length)}`));
+        this.events.onServerTime?.(Number(data.slice('primus::ping::'.length)));
+      } else if (data === 'primus::server::close') {
+        this.ws.close();
+      }
+      return;
+    }
+    const frame = data as Record<string, unknown>;
+    if (frame.context === 'response') {
+      const pending = this.pending.get(frame.messageId as number);
+      if (!pending) return;
+      this.pending.delete(frame.messageId as number);
+      clearTimeout(pending.timer);
+      if (typeof frame.error === 'string') pending.reject(frame.error);
+      else pending.resolve(frame);
+      return;
+    }
+    if (frame.context === 'user' && frame.message) this.events.onMessage(frame as unknown as RoomEnvelope);
+  }
+
+  private done = false;
+  private closed() {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.silence);
+    for (const [, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject('The connection to the room was lost');
+    }
+    this.pending.clear();
+    this.events.onClose(this.closedOnPurpose);
+  }
+}
