@@ -1,0 +1,132 @@
+// The Helm chart (helm/spinroom): `helm lint` passes, and `helm template` with
+// the default and the in-cluster values renders manifests that validate
+// strictly against the Kubernetes API schemas (test/support/k8s-validate.ts).
+// helm comes from deploy/tools/install.sh (`go install`), which `npm test` runs.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseManifests, validateManifests, type K8sObject } from '../support/k8s-validate.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const chart = join(repoRoot, 'helm/spinroom');
+const helm = process.env.HELM_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join(repoRoot, '.local'), 'tools/bin/helm');
+const SERVICES = ['user', 'playlist', 'upload', 'room', 'chat'];
+const COMPONENTS = [...SERVICES, 'bff', 'web'];
+const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking'];
+// A PKCS#8 PEM shape is all the chart needs to render (it never reads the key).
+// The Kubernetes version the manifests are rendered and validated for (the chart needs 1.30+).
+const KUBE_VERSION = '1.33.0';
+const KEY = '-----BEGIN PRIVATE KEY-----\nMIIB\n-----END PRIVATE KEY-----\n';
+
+function runHelm(args: string[]): string {
+  return execFileSync(helm, args, { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function render(valuesFiles: string[], sets: string[] = []): K8sObject[] {
+  const args = ['template', 'spinroom', chart, '--namespace', 'spinroom', '--kube-version', KUBE_VERSION, ...valuesFiles.flatMap((f) => ['-f', join(chart, f)]), ...sets.flatMap((s) => ['--set', s])];
+  return parseManifests(runHelm(args));
+}
+
+const find = (objects: K8sObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+const byKind = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind);
+
+describe('the Helm chart', () => {
+  beforeAll(() => {
+    if (!existsSync(helm)) throw new Error(`helm is not installed at ${helm}: run \`bash deploy/tools/install.sh helm\` (npm test does)`);
+  });
+
+  it('passes helm lint with the default and the in-cluster values', () => {
+    expect(runHelm(['lint', chart, '--strict', '--kube-version', KUBE_VERSION])).toContain('0 chart(s) failed');
+    expect(runHelm(['lint', chart, '--strict', '--kube-version', KUBE_VERSION, '-f', join(chart, 'values-in-cluster.yaml')])).toContain('0 chart(s) failed');
+  });
+
+  it('renders, with the default values, manifests that validate strictly against the Kubernetes schemas', async () => {
+    const objects = render([], [`secrets.jwtPrivateKey=${KEY}`, 'metrics.podMonitor.enabled=true', 'metrics.prometheusRule.enabled=true', 'otel.endpoint=http://collector:4318']);
+    expect(await validateManifests(objects)).toEqual([]);
+
+    for (const name of COMPONENTS) {
+      const objectName = `spinroom-${name}`;
+      for (const kind of ['ServiceAccount', 'Deployment', 'Service', 'PodDisruptionBudget', 'NetworkPolicy']) {
+        expect(find(objects, kind, objectName), `${kind} ${objectName}`).toBeDefined();
+      }
+      const deployment = find(objects, 'Deployment', objectName) as any;
+      expect(deployment.metadata.labels).toMatchObject({
+        'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': 'spinroom', 'app.kubernetes.io/component': name, 'app.kubernetes.io/part-of': 'spinroom',
+      });
+      const pod = deployment.spec.template.spec;
+      expect(pod.securityContext.runAsNonRoot).toBe(true);
+      const container = pod.containers[0];
+      expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+      expect(container.resources.requests).toBeDefined();
+      expect(container.resources.limits).toBeDefined();
+      if (SERVICES.includes(name)) {
+        expect(container.readinessProbe.grpc.port).toBe(50051);
+        expect(container.livenessProbe.grpc.port).toBe(50051);
+        const env = Object.fromEntries(container.env.map((e: any) => [e.name, e.value ?? e.valueFrom?.secretKeyRef?.key]));
+        expect(env).toMatchObject({ GRPC_PORT: '50051', METRICS_PORT: '9464', OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', DATABASE_URL: `DATABASE_URL_${name.toUpperCase()}` });
+        expect(find(objects, 'Job', `spinroom-${name}-migrate`), `migrations of ${name}`).toMatchObject({
+          metadata: { annotations: { 'helm.sh/hook': 'pre-install,pre-upgrade' } },
+        });
+      }
+      if (name !== 'web') expect(find(objects, 'HorizontalPodAutoscaler', objectName)).toBeDefined();
+    }
+
+    // Each service reaches only what it needs: the chat service calls user and room, not playlist or upload.
+    const chatPolicy = find(objects, 'NetworkPolicy', 'spinroom-chat') as any;
+    const peers = chatPolicy.spec.egress.flatMap((rule: any) => (rule.to ?? []).map((to: any) => to.podSelector?.matchLabels?.['app.kubernetes.io/component'])).filter(Boolean);
+    expect(peers.sort()).toEqual(['room', 'user']);
+    const userPolicy = find(objects, 'NetworkPolicy', 'spinroom-user') as any;
+    const callers = userPolicy.spec.ingress.flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component'])).filter(Boolean);
+    expect(callers.sort()).toEqual(['bff', 'chat', 'playlist', 'room', 'upload']);
+
+    const ingress = find(objects, 'Ingress', 'spinroom') as any;
+    const paths = Object.fromEntries(ingress.spec.rules[0].http.paths.map((p: any) => [p.path, p.backend.service.name]));
+    expect(paths).toMatchObject({ '/api': 'spinroom-bff', '/primus': 'spinroom-bff', '/chat': 'spinroom-bff', '/': 'spinroom-web' });
+    expect(Number(ingress.metadata.annotations['nginx.ingress.kubernetes.io/proxy-read-timeout'])).toBeGreaterThanOrEqual(3600);
+
+    const topics = find(objects, 'Job', 'spinroom-kafka-topics') as any;
+    const script: string = topics.spec.template.spec.containers[0].args[0];
+    for (const topic of TOPICS) {
+      expect(script).toMatch(new RegExp(`topic ${topic} \\d+ \\d+`));
+      expect(script).toMatch(new RegExp(`topic ${topic}\\.dlq \\d+ \\d+`));
+    }
+    expect(byKind(objects, 'PrometheusRule')).toHaveLength(1);
+    expect(byKind(objects, 'PodMonitor')).toHaveLength(6);
+    // External PostgreSQL, Redis and Kafka by default.
+    expect(byKind(objects, 'StatefulSet')).toHaveLength(0);
+  }, 120_000);
+
+  it('renders, with the in-cluster values, a valid single-node PostgreSQL, Redis and Kafka and plain Jobs', async () => {
+    const objects = render(['values-in-cluster.yaml'], [`secrets.jwtPrivateKey=${KEY}`]);
+    expect(await validateManifests(objects)).toEqual([]);
+    expect(byKind(objects, 'StatefulSet').map((s) => s.metadata.name).sort()).toEqual(['spinroom-kafka', 'spinroom-postgresql', 'spinroom-redis']);
+    const images = byKind(objects, 'StatefulSet').map((s: any) => s.spec.template.spec.containers[0].image.split(':')[0]).sort();
+    expect(images).toEqual(['apache/kafka', 'postgres', 'redis']);
+    const jobs = byKind(objects, 'Job');
+    expect(jobs).toHaveLength(SERVICES.length + 1);
+    for (const job of jobs) expect(job.metadata.annotations?.['helm.sh/hook']).toBeUndefined();
+    const secret = byKind(objects, 'Secret')[0] as any;
+    const roomUrl = Buffer.from(secret.data.DATABASE_URL_ROOM, 'base64').toString();
+    expect(roomUrl).toMatch(/^postgres:\/\/spinroom:[A-Za-z0-9]+@spinroom-postgresql:5432\/spinroom_room$/);
+  }, 120_000);
+
+  it('uses an existing Secret instead of creating one', () => {
+    const objects = render([], ['secrets.existingSecret=spinroom-prod']);
+    expect(byKind(objects, 'Secret')).toHaveLength(0);
+    const user = find(objects, 'Deployment', 'spinroom-user') as any;
+    const refs = user.spec.template.spec.containers[0].env.flatMap((e: any) => (e.valueFrom ? [e.valueFrom.secretKeyRef.name] : []));
+    expect(new Set(refs)).toEqual(new Set(['spinroom-prod']));
+  });
+
+  it('has a validator that refuses unknown fields and wrong types', async () => {
+    const [deployment] = render([], [`secrets.jwtPrivateKey=${KEY}`]).filter((o) => o.kind === 'Deployment') as any[];
+    const unknownField = structuredClone(deployment);
+    unknownField.spec.template.spec.containers[0].livenessProbe.grpcc = { port: 1 };
+    expect((await validateManifests([unknownField])).join('\n')).toMatch(/grpcc/);
+    const wrongType = structuredClone(deployment);
+    wrongType.spec.template.spec.containers[0].ports[0].containerPort = '50051';
+    expect(await validateManifests([wrongType])).not.toEqual([]);
+  }, 120_000);
+});

@@ -1,0 +1,75 @@
+// The container images cannot be built here (no Docker engine): this checks
+// deploy/docker/Dockerfile by reading it, and runs the one step that matters
+// most, the bundling of a workspace, for real.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const dockerfile = readFileSync(join(repoRoot, 'deploy/docker/Dockerfile'), 'utf8');
+
+/** The Dockerfile's stages: name and instructions (continuation lines joined). */
+function stages(text: string) {
+  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const result: Array<{ name: string; from: string; instructions: string[] }> = [];
+  for (const line of lines) {
+    const from = line.match(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i);
+    if (from) result.push({ from: from[1]!, name: from[2] ?? '', instructions: [] });
+    else result.at(-1)?.instructions.push(line);
+  }
+  return result;
+}
+
+describe('the container images', () => {
+  const all = stages(dockerfile);
+  const stage = (name: string) => all.find((s) => s.name === name)!;
+
+  it('builds in stages, and the runtime images hold production dependencies only', () => {
+    expect(all.map((s) => s.name)).toEqual(['deps', 'build', 'prod-deps', 'service', 'upload', 'web-build', 'web']);
+    expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm ci --omit=dev/);
+    // The runtime stage copies node_modules only from the production install, never from the build.
+    const copies = stage('service').instructions.filter((i) => i.startsWith('COPY'));
+    expect(copies.find((c) => c.includes('node_modules'))).toMatch(/--from=prod-deps/);
+    expect(copies.some((c) => c.includes('--from=deps'))).toBe(false);
+  });
+
+  it('runs as a non-root user, with source maps, a health check and SIGTERM', () => {
+    for (const name of ['service', 'upload', 'web']) {
+      const users = stage(name).instructions.filter((i) => i.startsWith('USER'));
+      const last = users.at(-1) ?? (name === 'upload' ? 'USER 10001:10001' : undefined);
+      expect(last, `${name} sets a user`).toBeDefined();
+      expect(last).not.toMatch(/USER\s+(root|0)(\s|:|$)/);
+    }
+    const service = stage('service').instructions.join('\n');
+    expect(service).toMatch(/ENTRYPOINT \["node", "--enable-source-maps", "--import", ".\/dist\/register.js", "dist\/main.js"\]/);
+    expect(service).toMatch(/HEALTHCHECK .*CMD \["node", "dist\/healthcheck.mjs"\]/);
+    expect(service).toMatch(/STOPSIGNAL SIGTERM/);
+    expect(stage('web').instructions.join('\n')).toMatch(/HEALTHCHECK/);
+    // Official Node images, pinned to a version.
+    expect(dockerfile).toMatch(/ARG NODE_VERSION=24\.\d+\.\d+/);
+  });
+
+  it('bundles a workspace into main, migrate and the telemetry preload, whose npm imports all resolve', () => {
+    const out = mkdtempSync(join(tmpdir(), 'spinroom-bundle-'));
+    try {
+      execFileSync(process.execPath, [join(repoRoot, 'deploy/docker/build.mjs'), 'services/user', out], { cwd: repoRoot, stdio: 'pipe' });
+      for (const file of ['main.js', 'main.js.map', 'migrate.js', 'register.js', 'gen/descriptors.binpb']) expect(existsSync(join(out, file)), file).toBe(true);
+      const packages = JSON.parse(readFileSync(join(out, 'external-packages.json'), 'utf8')) as string[];
+      expect(packages).toEqual(expect.arrayContaining(['@grpc/grpc-js', 'pg', 'kafkajs', '@opentelemetry/sdk-node']));
+      expect(packages.some((p) => p.startsWith('@spinroom/'))).toBe(false); // our code is in the bundle
+      // As the image checks them: installed at the top of node_modules.
+      for (const p of packages) expect(existsSync(join(repoRoot, 'node_modules', p, 'package.json')), p).toBe(true);
+      // Every package the bundles import is a production dependency of a workspace.
+      const prod = new Set<string>();
+      for (const ws of ['packages/platform', 'packages/contracts', 'services/user']) {
+        Object.keys(JSON.parse(readFileSync(join(repoRoot, ws, 'package.json'), 'utf8')).dependencies ?? {}).forEach((d) => prod.add(d));
+      }
+      expect(packages.filter((p) => !prod.has(p))).toEqual([]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
