@@ -84,6 +84,20 @@ export class KafkaClient {
 
   /** Creates the topics (and their `.dlq` twins) that are missing. */
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
+    // Services start side by side and create shared topics at once; on a fresh
+    // broker the loser of that race can see the topic before its partitions
+    // have leaders ("does not host this topic-partition"). Look again.
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.createMissingTopics(topics);
+      } catch (error) {
+        if (attempt >= 5) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+      }
+    }
+  }
+
+  private async createMissingTopics(topics: TopicSpec[]): Promise<void> {
     const admin: Admin = this.kafka.admin();
     await admin.connect();
     try {
