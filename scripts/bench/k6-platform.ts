@@ -1,0 +1,38 @@
+// The last part of `npm run bench`: the k6 scenarios (deploy/k6) against the
+// whole platform as `npm start` runs it. Starts `npm start`'s script on ports
+// of its own (BFF :8480, gRPC 28461-28465, metrics from 28471; the dev
+// infrastructure is shared and left running), waits until it serves, runs
+// scripts/bench-k6.ts against it, then stops it. bench-k6 prints the table for
+// BENCHMARKS.md and keeps k6's summaries in .local/bench/.
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { repoRoot } from '../lib/infra.js';
+import { waitForHttp } from '../lib/processes.js';
+import { assertPortFree } from './run.js';
+
+const port = Number(process.env.BENCH_K6_PORT ?? 8480);
+await assertPortFree(port);
+const platform = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/start.ts')], {
+  cwd: repoRoot,
+  stdio: ['ignore', 'ignore', 'inherit'],
+  env: {
+    ...process.env,
+    PORT: String(port),
+    USER_GRPC_PORT: '28461', PLAYLIST_GRPC_PORT: '28462', UPLOAD_GRPC_PORT: '28463', ROOM_GRPC_PORT: '28464', CHAT_GRPC_PORT: '28465',
+    METRICS_BASE_PORT: '28471',
+    LOG_LEVEL: 'warn',
+  },
+});
+let status = 1;
+try {
+  await waitForHttp(`http://127.0.0.1:${port}/readyz`, 300_000);
+  console.log(`\nk6 against npm start on :${port}`);
+  status = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/bench-k6.ts')], {
+    cwd: repoRoot, stdio: 'inherit', env: { ...process.env, BASE_URL: `http://127.0.0.1:${port}` },
+  }).status ?? 1;
+} finally {
+  platform.kill('SIGINT');
+  await new Promise((resolve) => platform.once('exit', resolve));
+}
+// k6 exits 99 when a threshold is crossed: that is a figure for BENCHMARKS.md, not a failed run.
+process.exit(status === 99 ? 0 : status);
