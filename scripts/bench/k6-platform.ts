@@ -34,5 +34,7 @@ try {
   platform.kill('SIGINT');
   await new Promise((resolve) => platform.once('exit', resolve));
 }
-// k6 exits 99 when a threshold is crossed: that is a figure for BENCHMARKS.md, not a failed run.
-process.exit(status === 99 ? 0 : status);
+// bench-k6 exits 1 when a threshold was crossed (its table says which): a figure for
+// BENCHMARKS.md, not a broken run; anything else is.
+if (status === 1) console.log('Some k6 thresholds were crossed: see the table above.');
+process.exit(status === 1 ? 0 : status);

@@ -6,6 +6,7 @@ import { runWithContext } from '../src/context.js';
 import { forbidden } from '../src/errors.js';
 import { createGrpcClient, type PromiseClient } from '../src/grpc/client.js';
 import { GrpcHealthChecker } from '../src/grpc/health.js';
+import { eventually } from '../src/testing/index.js';
 import { createUnaryFactory, startGrpcServer, type RunningGrpcServer } from '../src/grpc/server.js';
 import { createLogger } from '../src/logging.js';
 import { testInfra } from '../src/testing/index.js';
@@ -80,5 +81,21 @@ describe('gRPC server bootstrap and client factory', () => {
     expect(await health.serving(`127.0.0.1:${server.port}`, 'spinroom.user.v1.UserService')).toBe(true);
     expect(await health.allServing([`127.0.0.1:${server.port}`, '127.0.0.1:1'])).toBe(false);
     health.close();
+  });
+
+  it('says NOT_SERVING until the service is ready (e.g. has the key that verifies callers)', async () => {
+    let ready = false;
+    const waiting = await startGrpcServer({
+      port: 0, logger: createLogger('test', { level: 'silent' }), services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation: {} }], ready: () => ready,
+    });
+    const health = new GrpcHealthChecker();
+    try {
+      expect(await health.serving(`127.0.0.1:${waiting.port}`, 'spinroom.user.v1.UserService')).toBe(false);
+      ready = true;
+      await eventually(async () => ((await health.serving(`127.0.0.1:${waiting.port}`, 'spinroom.user.v1.UserService')) ? true : undefined), 5_000, 50);
+    } finally {
+      health.close();
+      await waiting.shutdown(500);
+    }
   });
 });

@@ -47,6 +47,7 @@ export async function startChatService(config: ChatServiceConfig, options: { now
     port: config.GRPC_PORT,
     logger,
     descriptorSetPath,
+    ready: () => keys.verifier !== undefined,
     services: [{ name: 'spinroom.chat.v1.ChatService', definition: ChatServiceService, implementation: chatServiceHandlers({ chat, unary }) }],
   });
 

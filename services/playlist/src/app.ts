@@ -79,6 +79,7 @@ export async function startPlaylistService(
     port: config.GRPC_PORT,
     logger,
     descriptorSetPath,
+    ready: () => keys.verifier !== undefined,
     services: [
       { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({
         crates, songs, catalogue, songData, plays, sevenDigital: providers.sevenDigital, imports, wakeImports: importWorker.wake, exports, analysis, unary,

@@ -100,6 +100,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
     port: config.GRPC_PORT,
     logger,
     descriptorSetPath,
+    ready: () => keys.verifier !== undefined,
     services: [{
       name: 'spinroom.room.v1.RoomService',
       definition: RoomServiceService,

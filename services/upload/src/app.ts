@@ -98,6 +98,7 @@ export async function startUploadService(
     port: config.GRPC_PORT,
     logger,
     descriptorSetPath,
+    ready: () => keys.verifier !== undefined,
     services: [
       {
         name: 'spinroom.upload.v1.UploadService',

@@ -160,6 +160,11 @@ export async function startGrpcServer(options: {
   /** A `buf build` descriptor set, served by server reflection. */
   descriptorSetPath?: string;
   logger: Logger;
+  /**
+   * Whether the service can answer yet (e.g. it has the key that verifies
+   * callers); health says NOT_SERVING until it can, so readiness checks wait.
+   */
+  ready?: () => boolean;
 }): Promise<RunningGrpcServer> {
   const server = new Server({
     'grpc.keepalive_time_ms': 30_000,
@@ -170,8 +175,23 @@ export async function startGrpcServer(options: {
     server.addService(service.definition, service.implementation);
     statuses[service.name] = 'SERVING';
   }
+  const ready = options.ready ?? (() => true);
+  let stopping = false;
+  const serve = (status: 'SERVING' | 'NOT_SERVING') => {
+    for (const name of Object.keys(statuses)) health.setStatus(name, status);
+  };
   const health = new HealthImplementation(statuses);
   health.addToServer(server);
+  if (!ready()) {
+    serve('NOT_SERVING');
+    const waiting = setInterval(() => {
+      if (stopping || ready()) {
+        clearInterval(waiting);
+        if (!stopping) serve('SERVING');
+      }
+    }, 100);
+    waiting.unref();
+  }
   if (options.descriptorSetPath) {
     const definition = loadFileDescriptorSetFromBuffer(readFileSync(options.descriptorSetPath));
     new ReflectionService(definition).addToServer(server);
@@ -188,7 +208,8 @@ export async function startGrpcServer(options: {
   return {
     port,
     async shutdown(graceMs = 5_000) {
-      for (const name of Object.keys(statuses)) health.setStatus(name, 'NOT_SERVING');
+      stopping = true;
+      serve('NOT_SERVING');
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.forceShutdown();
