@@ -77,9 +77,9 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
   const livePort: LiveRoomPort = {
     presentUserUuids: (roomUuid) => live.usersIn(roomUuid),
     noDancefloorUserUuids: async (roomUuid) => {
-      const state = (await live.snapshot(roomUuid))?.room.client;
-      const floor = new Set(state?.floorUsers.map((u) => u.uuid));
-      return (await live.usersIn(roomUuid)).filter((uuid) => !floor.has(uuid));
+      const room = (await live.snapshot(roomUuid))?.room;
+      const floor = new Set(room?.client.floorUsers.map((u) => u.uuid));
+      return (room?.server.members ?? []).map((m) => m.uuid).filter((uuid) => !floor.has(uuid));
     },
     roomState: async (roomUuid) => ({ ...((await live.snapshot(roomUuid))?.room.client ?? {}) }),
     playedSeconds: (roomUuid) => plays.playedSeconds(roomUuid),
