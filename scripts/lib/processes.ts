@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from './infra.js';
 
@@ -9,20 +10,41 @@ export interface ServiceProcess {
 }
 
 /**
- * Runs one service from source on Node 24 with tsx and the telemetry
- * preload, prefixing each line it prints with its name.
+ * Runs one service on Node 24 with the telemetry preload, prefixing each line
+ * it prints with its name: from source with tsx, or, given `bundleDir`, from
+ * the bundles deploy/docker/build.mjs made there, as its image runs them
+ * (`main.js` after `register.js`, NODE_ENV=production).
  */
-export function startServiceProcess(name: string, entry: string, env: Record<string, string>): ServiceProcess {
+export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundleDir?: string } = {}): ServiceProcess {
+  const { bundleDir } = options;
+  const code = bundleDir
+    ? ['--import', join(bundleDir, 'register.js'), join(bundleDir, 'main.js')]
+    : ['--import', 'tsx', '--import', '@spinroom/platform/telemetry/register', entry];
   const child = spawn(
     process.execPath,
     // kafkajs schedules negative timeouts on Node 24 (harmless, see docs/decisions.md).
-    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', '--import', 'tsx', '--import', '@spinroom/platform/telemetry/register', entry],
-    { cwd: repoRoot, env: { ...process.env, OTEL_SERVICE_NAME: name, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', ...code],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, OTEL_SERVICE_NAME: name, ...(bundleDir ? { NODE_ENV: 'production' } : {}), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   );
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
   }
   return managed(name, child);
+}
+
+/**
+ * Bundles a workspace as its image does (deploy/docker/build.mjs) into a
+ * git-ignored folder, for startServiceProcess's `bundleDir`. Inside the
+ * repository, so the bundles find the npm packages they leave external.
+ */
+export function bundleWorkspace(workspace: string, name: string): string {
+  const out = join(repoRoot, '.local/bundles', name);
+  execFileSync(process.execPath, [join(repoRoot, 'deploy/docker/build.mjs'), workspace, out], { cwd: repoRoot, stdio: 'ignore' });
+  return out;
 }
 
 /** A child process with a `stop()` that sends SIGTERM, and SIGKILL after 10 s. */

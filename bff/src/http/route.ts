@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
+import { AppError, nameHttpRoute, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 
@@ -89,6 +89,7 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
 
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   deps.router[spec.method](expressPath, async (req, res) => {
+    nameHttpRoute(expressPath);
     const caller = spec.auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
     const input = {
       body: parse(spec.body, req.body ?? {}),

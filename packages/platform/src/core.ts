@@ -15,3 +15,4 @@ export * from './lifecycle.js';
 export * from './public-key-cache.js';
 export * from './service-token.js';
 export * from './telemetry/metrics.js';
+export * from './telemetry/http-route.js';

@@ -64,6 +64,12 @@ describe('accounts on PostgreSQL', () => {
     expect((await verifier.verify(a.accessToken)).kind).toBe('guest');
   });
 
+  it('reads a session as uuid, kind and roles alone, and 401 for an account that is gone', async () => {
+    const guest = await accounts.createGuest();
+    expect(await accounts.session(guest.userUuid)).toEqual({ uuid: guest.userUuid, kind: 'guest', roles: ['guest'] });
+    await expect(accounts.session('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ status: 401 });
+  });
+
   it('seeds the admin once and keeps its password', async () => {
     expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'admin password 1', nickname: 'admin' })).toEqual({ created: true });
     expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'other password 2', nickname: 'admin' })).toEqual({ created: false });

@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, createLogger } from '@spinroom/platform/core';
+import { AppError, createLogger, nameHttpRoute } from '@spinroom/platform/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { toAppError } from '../../http/errors.js';
@@ -76,7 +76,9 @@ export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodT
       },
       responses,
     });
-    deps.router[spec.method](`${prefix}${spec.path.replace(/\{(\w+)\}/g, ':$1')}`, async (req, res) => {
+    const expressPath = `${prefix}${spec.path.replace(/\{(\w+)\}/g, ':$1')}`;
+    deps.router[spec.method](expressPath, async (req, res) => {
+      nameHttpRoute(expressPath);
       const token = chatToken(req, deps.appId);
       const result = await spec.handler({
         body: parse(spec.body, req.body ?? {}),

@@ -82,6 +82,8 @@ export function createGrpcClient<C extends Client>(
 ): PromiseClient<C> {
   const raw = new Constructor(address, credentials.createInsecure(), {
     'grpc.keepalive_time_ms': 30_000,
+    // channelz (grpc-js's live call counters, for its debug service) is not served: skip its per-call bookkeeping.
+    'grpc.enable_channelz': 0,
   }) as unknown as Record<string, UnaryMethod<unknown, unknown>> & Client;
   const defaultDeadline = options.deadlineMs ?? 5_000;
   const methods: Record<string, unknown> = { close: () => raw.close() };

@@ -168,6 +168,7 @@ export async function startGrpcServer(options: {
 }): Promise<RunningGrpcServer> {
   const server = new Server({
     'grpc.keepalive_time_ms': 30_000,
+    'grpc.enable_channelz': 0, // see the client
     'grpc.max_receive_message_length': 8 * 1024 * 1024,
   });
   const statuses: Record<string, 'SERVING' | 'NOT_SERVING'> = { '': 'SERVING' };

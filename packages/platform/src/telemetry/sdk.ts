@@ -1,4 +1,3 @@
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -15,7 +14,7 @@ export function instrumentations() {
   return [
     // The room feed's URL carries the access token: never into a span.
     new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/primus') }),
-    new ExpressInstrumentation(),
+    // No Express instrumentation: the BFF's routes name their spans (nameHttpRoute).
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),
     new IORedisInstrumentation({ requireParentSpan: true }),
@@ -39,7 +38,7 @@ function metricReaders(): PrometheusExporter[] {
 }
 
 /** The packages the ESM loader hook wraps for the instrumentations above (register.ts). */
-export const INSTRUMENTED_MODULES = ['express', '@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'];
+export const INSTRUMENTED_MODULES = ['@grpc/grpc-js', 'pg', 'ioredis', 'kafkajs', 'http', 'https', 'node:http', 'node:https'];
 
 type ProducerSpanStarter = (topic: string, message: { headers?: Record<string, unknown> }, client: unknown) => Span;
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
 import { addToOutbox, type OutboxEntry, type Role } from '@spinroom/platform';
-import { EmailTakenError, type NewAccount, type UserStore } from '../domain/accounts.js';
+import { EmailTakenError, type NewAccount, type Session, type UserStore } from '../domain/accounts.js';
 import { DEFAULT_AVATAR_ID, DEFAULT_COLOR, GUEST_PROFILE, guestNickname } from '../domain/profiles.js';
 import type { User } from '../domain/user.js';
 import { UserEntity } from './user-entity.js';
@@ -33,6 +33,11 @@ export class PgUserStore implements UserStore {
   async findByUuid(uuid: string): Promise<User | null> {
     const [row] = await this.orm.em.getConnection().execute(`select * from "user_account" where "uuid" = ?`, [uuid]);
     return row ? toUser(row) : null;
+  }
+
+  async findSession(uuid: string): Promise<Session | null> {
+    const [row] = await this.orm.em.getConnection().execute(`select "uuid", "kind", "roles" from "user_account" where "uuid" = ?`, [uuid]);
+    return (row as Session | undefined) ?? null;
   }
 
   async findManyByUuid(uuids: string[]): Promise<User[]> {
@@ -113,8 +118,21 @@ export class PgUserStore implements UserStore {
 
 /** A `user_account` row with camelCase names (the driver parses arrays and jsonb; MikroORM leaves timestamps as text). */
 function toUser(row: Record<string, unknown>): User {
-  const user = Object.fromEntries(
-    Object.entries(row).map(([column, value]) => [column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]),
-  ) as unknown as User;
-  return { ...user, createdAt: new Date(user.createdAt), updatedAt: new Date(user.updatedAt) };
+  const user: Record<string, unknown> = {};
+  for (const column in row) user[propertyName(column)] = row[column];
+  user.createdAt = new Date(user.createdAt as string);
+  user.updatedAt = new Date(user.updatedAt as string);
+  return user as unknown as User;
+}
+
+const propertyNames = new Map<string, string>();
+
+/** `avatar_id` -> `avatarId`, worked out once per column. */
+function propertyName(column: string): string {
+  let name = propertyNames.get(column);
+  if (name === undefined) {
+    name = column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    propertyNames.set(column, name);
+  }
+  return name;
 }

@@ -16,6 +16,8 @@ export interface NewAccount {
 export interface UserStore {
   findByEmail(email: string): Promise<User | null>;
   findByUuid(uuid: string): Promise<User | null>;
+  /** What a session needs of the account: the hottest read, so no more than that. */
+  findSession(uuid: string): Promise<Session | null>;
   findManyByUuid(uuids: string[]): Promise<User[]>;
   /** Inserts the account and its announcing event in one transaction; throws EmailTakenError on a duplicate. */
   createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User>;
@@ -23,6 +25,9 @@ export interface UserStore {
   saveProfile(user: User): Promise<User>;
   addRole(uuid: string, role: Role): Promise<void>;
 }
+
+/** The account behind a token, as the session path reports it. */
+export type Session = Pick<User, 'uuid' | 'kind' | 'roles'>;
 
 export class EmailTakenError extends Error {}
 
@@ -97,10 +102,10 @@ export class Accounts {
   }
 
   /** The account behind a verified token; a 401 when it is gone. */
-  async session(userUuid: string): Promise<User> {
-    const user = await this.store.findByUuid(userUuid);
-    if (!user) throw unauthorized();
-    return user;
+  async session(userUuid: string): Promise<Session> {
+    const session = await this.store.findSession(userUuid);
+    if (!session) throw unauthorized();
+    return session;
   }
 
   async profile(userUuid: string): Promise<User> {
