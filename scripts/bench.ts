@@ -6,10 +6,11 @@
 // its own user service (gRPC :50151) and BFF (:8180) as their images run them
 // (esbuild bundles, NODE_ENV=production, telemetry preload, no exporter;
 // LOG_LEVEL=warn) on a database of their own (spinroom_user_bench), and the baseline
-// (scripts/bench/baseline-server.ts: fastify + pg, :8181). Other upstreams of
+// (scripts/bench/baseline-server.ts: fastify + pg, :8181) and the two-hop floor
+// (scripts/bench/two-hop-floor.ts: fastify :8182 -> grpc-js :50152 -> pg). Other upstreams of
 // the BFF are not started, as the measured paths only reach the user service.
-// The REST reads first run BENCH_PREWARM_S (20) unmeasured, so the services
-// are measured warm. Each scenario gets a warm-up, then a measured window: closed loop with
+// Each read first runs BENCH_PREWARM_S (8) unmeasured, so every server is
+// measured warm. Each scenario gets a warm-up, then a measured window: closed loop with
 // autocannon, or a fixed rate with scripts/bench/open-loop.ts. Prints a
 // markdown table to paste into BENCHMARKS.md and stops every process it started.
 //
@@ -18,7 +19,7 @@
 // BENCH_BASELINE_PORT (8181), BENCH_FIXED_RATE (200: req/s offered in the
 // session@rate and profile@rate scenarios), BENCH_QUIET_WAIT_S (30: how long a run may wait
 // for other work on the machine to finish), BENCH_ONLY (scenario ids in the order to run:
-// baseline,session,profile,session@rate,profile@rate,login),
+// baseline,floor,session,profile,session@rate,profile@rate,login),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of the BFF and user service under <dir>/bff,
 // <dir>/user; summarise with scripts/bench/profile-summary.ts).
 import { spawn } from 'node:child_process';
@@ -37,11 +38,13 @@ const num = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const connections = num('BENCH_CONNECTIONS', 50);
 const warmupSeconds = num('BENCH_WARMUP_S', 5);
 const durationSeconds = num('BENCH_DURATION_S', 12);
-const prewarmSeconds = num('BENCH_PREWARM_S', 20);
+const prewarmSeconds = num('BENCH_PREWARM_S', 8);
 const ports = {
   bff: num('BENCH_BFF_PORT', 8180),
   userGrpc: num('BENCH_USER_GRPC_PORT', 50151),
   baseline: num('BENCH_BASELINE_PORT', 8181),
+  floor: num('BENCH_FLOOR_PORT', 8182),
+  floorGrpc: num('BENCH_FLOOR_GRPC_PORT', 50152),
   unusedGrpc: num('BENCH_UNUSED_GRPC_PORT', 50159),
 };
 const fixedRate = num('BENCH_FIXED_RATE', 200);
@@ -66,6 +69,16 @@ function startBaseline(env: Record<string, string>) {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return { ...managed('baseline', child), pid: child.pid };
+}
+
+/** One half of the two-hop floor (scripts/bench/two-hop-floor.ts), also without telemetry. */
+function startFloor(role: 'service' | 'front', env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/two-hop-floor.ts', role], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return { ...managed(`floor ${role}`, child), pid: child.pid };
 }
 
 async function json(res: Response): Promise<any> {
@@ -110,6 +123,8 @@ interface Scenario {
   body?: string;
   /** Compared against the baseline's throughput. */
   restRead?: boolean;
+  /** A reference row (the two-hop floor): shown against the baseline, judged by no target. */
+  reference?: boolean;
   /** A fixed offered rate in req/s (scripts/bench/open-loop.ts); unset = closed loop, as fast as answered. */
   rate?: number;
 }
@@ -224,7 +239,7 @@ function markdown(outcomes: Outcome[], baseline: Outcome | undefined, started: D
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|',
   );
   for (const o of outcomes) {
-    const pct = baseline && o.scenario.restRead && !o.scenario.rate ? (100 * o.rps) / baseline.rps : undefined;
+    const pct = baseline && (o.scenario.restRead || o.scenario.reference) && !o.scenario.rate ? (100 * o.rps) / baseline.rps : undefined;
     const target = o.scenario.rate
       ? o.p99 < TARGET.p99Ms
         ? `p99 < ${TARGET.p99Ms} ms met`
@@ -238,7 +253,7 @@ function markdown(outcomes: Outcome[], baseline: Outcome | undefined, started: D
           ]
             .filter(Boolean)
             .join(', ')})`
-      : o === baseline
+      : o === baseline || o.scenario.reference
         ? '(reference)'
         : 'n/a';
     lines.push(
@@ -327,6 +342,15 @@ async function main(): Promise<void> {
     baseline.child.exitCode !== null ? `baseline exited (code ${baseline.child.exitCode})` : undefined,
   );
 
+  const floorEnv = { GRPC_PORT: String(ports.floorGrpc) };
+  const floorService = startFloor('service', { ...floorEnv, DATABASE_URL: dbUrl });
+  const floorFront = startFloor('front', { ...floorEnv, PORT: String(ports.floor) });
+  children.push(floorService, floorFront);
+  const floorUrl = `http://127.0.0.1:${ports.floor}`;
+  await waitForHttp(`${floorUrl}/healthz`, 30_000, () =>
+    [floorService, floorFront].map((f) => (f.child.exitCode !== null ? `${f.name} exited (code ${f.child.exitCode})` : '')).find(Boolean),
+  );
+
   const postmasterPidFile = join(localDir, 'dev/postgres/data/postmaster.pid');
   const postmasterPid = existsSync(postmasterPidFile) ? Number(readFileSync(postmasterPidFile, 'utf8').split('\n')[0]) : undefined;
   const cpuGroups: CpuGroup[] = [
@@ -334,12 +358,19 @@ async function main(): Promise<void> {
     { name: 'BFF', pids: () => [bff.child.pid!] },
     { name: 'user service', pids: () => [user.child.pid!] },
     { name: 'baseline', pids: () => [baseline.pid!] },
+    { name: 'two-hop floor', pids: () => [floorFront.pid!, floorService.pid!] },
     ...(postmasterPid ? [{ name: 'PostgreSQL', pids: () => postgresPids(postmasterPid) }] : []),
   ];
 
   const bearer = { authorization: `Bearer ${account.accessToken}` };
   const scenarios: Scenario[] = [
     { id: 'baseline', label: 'baseline: fastify + pg, same row', url: `${baselineUrl}/user/${account.userUuid}` },
+    {
+      id: 'floor',
+      label: 'two-hop floor: fastify -> grpc-js -> pg, session columns (no token, telemetry, Express or ORM)',
+      url: `${floorUrl}/session/${account.userUuid}`,
+      reference: true,
+    },
     { id: 'session', label: 'GET /api/user-service/auth/session', url: `${bffUrl}/api/user-service/auth/session`, headers: bearer, restRead: true },
     { id: 'profile', label: 'GET /api/user-service/users/profile', url: `${bffUrl}/api/user-service/users/profile`, headers: bearer, restRead: true },
     // Latency below saturation: the same reads at a fixed rate, evenly spaced.
@@ -365,9 +396,10 @@ async function main(): Promise<void> {
   // Long-running services are measured warm: a few seconds per scenario left
   // the first REST scenario measured 15-20% below a second pass of itself
   // (V8 still optimising, heaps still growing).
-  if (prewarmSeconds > 0 && chosen.some((s) => s.restRead)) {
-    process.stdout.write(`warming the services up: ${prewarmSeconds}s of REST reads... `);
-    for (const scenario of scenarios.filter((s) => s.restRead)) await load(scenario, prewarmSeconds / 2);
+  const reads = chosen.filter((s) => s.id === 'baseline' || s.reference || (s.restRead && !s.rate));
+  if (prewarmSeconds > 0 && reads.length > 0) {
+    process.stdout.write(`warming up: ${prewarmSeconds}s of each read, unmeasured... `);
+    for (const scenario of reads) await load(scenario, prewarmSeconds);
     console.log('done');
   }
   const outcomes: Outcome[] = [];
