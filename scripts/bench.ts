@@ -4,8 +4,8 @@
 //
 // Starts the dev profile's PostgreSQL/Redis/Kafka (shared; left running), then
 // its own user service (gRPC :50151) and BFF (:8180) as their images run them
-// (esbuild bundles, NODE_ENV=production, telemetry preload, no exporter;
-// LOG_LEVEL=warn) on a database of their own (spinroom_user_bench), and the baseline
+// (esbuild bundles, NODE_ENV=production, telemetry preload, no exporter,
+// metrics served on :8183/:8184 as the chart serves them; LOG_LEVEL=warn) on a database of their own (spinroom_user_bench), and the baseline
 // (scripts/bench/baseline-server.ts: fastify + pg, :8181) and the two-hop floor
 // (scripts/bench/two-hop-floor.ts: fastify :8182 -> grpc-js :50152 -> pg). Other upstreams of
 // the BFF are not started, as the measured paths only reach the user service.
@@ -44,6 +44,9 @@ const ports = {
   userGrpc: num('BENCH_USER_GRPC_PORT', 50151),
   baseline: num('BENCH_BASELINE_PORT', 8181),
   floor: num('BENCH_FLOOR_PORT', 8182),
+  // Metrics on, as the chart runs every process (Prometheus scrapes them there).
+  userMetrics: num('BENCH_USER_METRICS_PORT', 8183),
+  bffMetrics: num('BENCH_BFF_METRICS_PORT', 8184),
   floorGrpc: num('BENCH_FLOOR_GRPC_PORT', 50152),
   unusedGrpc: num('BENCH_UNUSED_GRPC_PORT', 50159),
 };
@@ -305,6 +308,7 @@ async function main(): Promise<void> {
     DATABASE_URL: dbUrl,
     GRPC_PORT: String(ports.userGrpc),
     JWT_PRIVATE_KEY: signingKey.pem,
+    METRICS_PORT: String(ports.userMetrics),
   }, { bundleDir: bundleWorkspace('services/user', 'user') });
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
@@ -321,6 +325,7 @@ async function main(): Promise<void> {
         .map((key) => [key, `127.0.0.1:${ports.unusedGrpc}`]),
     ),
     USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
+    METRICS_PORT: String(ports.bffMetrics),
   }, { bundleDir: bundleWorkspace('bff', 'bff') });
   children.push({ name: bff.name, pid: bff.child.pid, stop: bff.stop });
   const exitedEarly = () =>

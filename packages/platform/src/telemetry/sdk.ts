@@ -6,8 +6,10 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { context, propagation, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
+import { context, createNoopMeter, propagation, ROOT_CONTEXT, type MeterProvider, type Span } from '@opentelemetry/api';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+
+const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 
 /** The instrumentations every Spinroom process runs with. */
 export function instrumentations() {
@@ -76,6 +78,7 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
   // With nowhere to send spans, record none, but keep a tracer provider: spans
   // still get ids, so context propagates and logs carry trace ids, at no cost.
   // OTEL_TRACES_SAMPLER overrides.
+  const installed = instrumentations();
   const recordNothing = spanProcessors.length === 0 && !process.env.OTEL_TRACES_SAMPLER;
   const sdk = new NodeSDK({
     serviceName: process.env.OTEL_SERVICE_NAME ?? options.serviceName,
@@ -86,8 +89,15 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
     // (the SDK's default would push OTLP to localhost:4318): logs are pino's, on stdout.
     metricReaders: metricReaders(),
     logRecordProcessors: [],
-    instrumentations: instrumentations(),
+    instrumentations: installed,
   });
   sdk.start();
+  // HTTP is measured by our own RED histogram (spinroom_rest_request_duration_seconds,
+  // by route). The instrumentation's own duration histograms recorded every
+  // request a second time, with more attributes: 10% of a REST read's CPU
+  // with METRICS_PORT set (BENCHMARKS.md, run 6), for series nothing reads.
+  for (const instrumentation of installed) {
+    if (instrumentation instanceof HttpInstrumentation) instrumentation.setMeterProvider(NO_METRICS);
+  }
   return sdk;
 }
