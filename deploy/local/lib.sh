@@ -6,6 +6,9 @@
 
 SPINROOM_DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SPINROOM_REPO_DIR="$(cd "$SPINROOM_DEPLOY_DIR/../.." && pwd)"
+# runuser, apt's helpers and the PostgreSQL tools' wrappers live in sbin, which
+# a minimal PATH (a CI runner's, or `env -i`) leaves out.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 # 4.4.0 is listed on Maven Central but is incompletely published there
 # (kafka-tools-api:4.4.0, a runtime dependency of kafka_2.13:4.4.0, is
