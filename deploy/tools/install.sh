@@ -16,6 +16,8 @@ local_dir="$(realpath -m "${SPINROOM_LOCAL_DIR:-$repo/.local}")"
 bin="$local_dir/tools/bin"
 mkdir -p "$bin"
 
+# The Go toolchain's own install location, when it is not on PATH (a minimal PATH).
+command -v go >/dev/null || [[ ! -x /usr/local/go/bin/go ]] || PATH="$PATH:/usr/local/go/bin"
 command -v go >/dev/null || { echo "deploy/tools/install.sh: Go is needed to build the tools (apt-get install golang, or the machine's Go)" >&2; exit 1; }
 
 install_tool() { # name version module-path
