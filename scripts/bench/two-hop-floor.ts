@@ -8,11 +8,12 @@
 //   DATABASE_URL=... GRPC_PORT=50152 node --import tsx scripts/bench/two-hop-floor.ts service
 //   GRPC_PORT=50152 PORT=8182 node --import tsx scripts/bench/two-hop-floor.ts front
 //   GET /session/<uuid> -> {userUuid, kind, roles}
-import { credentials, Metadata, Server, ServerCredentials, status, type ServiceError } from '@grpc/grpc-js';
+import { credentials, Metadata, Server, ServerCredentials, status, type handleUnaryCall } from '@grpc/grpc-js';
 import {
   UserKind,
   UserServiceClient,
   UserServiceService,
+  type GetSessionRequest,
   type GetSessionResponse,
 } from '@spinroom/contracts/user/v1/user_service';
 import Fastify from 'fastify';
@@ -30,19 +31,18 @@ if (role === 'service') {
   // The same pool size as the user service's (packages/platform/src/db/orm.ts) and the baseline's.
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 20 });
   const server = new Server(grpcOptions);
-  // Only GetSession is served; grpc-js answers UNIMPLEMENTED for the rest.
-  server.addService(UserServiceService, {
-    getSession: (call: { metadata: Metadata }, callback: (error: Partial<ServiceError> | null, value?: GetSessionResponse) => void) => {
-      const uuid = String(call.metadata.get('x-user-uuid')[0] ?? '');
-      pool.query('select uuid, kind, roles from user_account where uuid = $1', [uuid]).then(
-        ({ rows: [row] }) =>
-          row
-            ? callback(null, { userUuid: row.uuid, kind: KINDS[row.kind] ?? UserKind.USER_KIND_USER, roles: row.roles })
-            : callback({ code: status.NOT_FOUND, details: 'no such user' }),
-        (error: Error) => callback({ code: status.INTERNAL, details: error.message }),
-      );
-    },
-  } as never);
+  const getSession: handleUnaryCall<GetSessionRequest, GetSessionResponse> = (call, callback) => {
+    const uuid = String(call.metadata.get('x-user-uuid')[0] ?? '');
+    pool.query('select uuid, kind, roles from user_account where uuid = $1', [uuid]).then(
+      ({ rows: [row] }) =>
+        row
+          ? callback(null, { userUuid: row.uuid, kind: KINDS[row.kind] ?? UserKind.USER_KIND_USER, roles: row.roles })
+          : callback({ code: status.NOT_FOUND, details: 'no such user' }),
+      (error: Error) => callback({ code: status.INTERNAL, details: error.message }),
+    );
+  };
+  // The floor serves GetSession alone; grpc-js answers UNIMPLEMENTED for the contract's other methods.
+  server.addService(UserServiceService, { getSession });
   await new Promise<void>((resolve, reject) =>
     server.bindAsync(grpcAddress, ServerCredentials.createInsecure(), (error) => (error ? reject(error) : resolve())),
   );

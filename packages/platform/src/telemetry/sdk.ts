@@ -94,7 +94,7 @@ export function startTelemetry(options: { serviceName: string; spanProcessors?: 
   sdk.start();
   // HTTP is measured by our own RED histogram (spinroom_rest_request_duration_seconds,
   // by route). The instrumentation's own duration histograms recorded every
-  // request a second time, with more attributes: 10% of a REST read's CPU
+  // request a second time, with more attributes: about 5% of a REST read's CPU
   // with METRICS_PORT set (BENCHMARKS.md, run 6), for series nothing reads.
   for (const instrumentation of installed) {
     if (instrumentation instanceof HttpInstrumentation) instrumentation.setMeterProvider(NO_METRICS);
