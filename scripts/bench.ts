@@ -63,6 +63,8 @@ for (const key of Object.keys(process.env)) {
   if (key.startsWith('OTEL_EXPORTER_OTLP_')) delete process.env[key];
 }
 
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+
 const { children, stopAll } = benchProcesses<Pick<ServiceProcess, 'name' | 'stop'> & { pid: number | undefined }>();
 
 /** The baseline server, without the telemetry preload: the bare single hop. */
@@ -77,7 +79,7 @@ function startBaseline(env: Record<string, string>) {
 
 /** One half of the two-hop floor (scripts/bench/two-hop-floor.ts), also without telemetry. */
 function startFloor(role: 'service' | 'front', env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/two-hop-floor.ts', role], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'scripts/bench/two-hop-floor.ts', role], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -316,7 +318,7 @@ async function main(): Promise<void> {
     GRPC_PORT: String(ports.userGrpc),
     JWT_PRIVATE_KEY: signingKey.pem,
     METRICS_PORT: String(ports.userMetrics),
-  }, { bundleDir: bundleWorkspace('services/user', 'user') });
+  }, { bundleDir: bundleWorkspace('services/user', 'user'), nodeArgs });
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
@@ -333,7 +335,7 @@ async function main(): Promise<void> {
     ),
     USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
     METRICS_PORT: String(ports.bffMetrics),
-  }, { bundleDir: bundleWorkspace('bff', 'bff') });
+  }, { bundleDir: bundleWorkspace('bff', 'bff'), nodeArgs });
   children.push({ name: bff.name, pid: bff.child.pid, stop: bff.stop });
   const exitedEarly = () =>
     [user, bff].map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : '')).find(Boolean);

@@ -15,15 +15,15 @@ export interface ServiceProcess {
  * the bundles deploy/docker/build.mjs made there, as its image runs them
  * (`main.js` after `register.js`, NODE_ENV=production).
  */
-export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundleDir?: string } = {}): ServiceProcess {
-  const { bundleDir } = options;
+export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundleDir?: string; nodeArgs?: string[] } = {}): ServiceProcess {
+  const { bundleDir, nodeArgs = [] } = options;
   const code = bundleDir
     ? ['--import', join(bundleDir, 'register.js'), join(bundleDir, 'main.js')]
     : ['--import', 'tsx', '--import', '@spinroom/platform/telemetry/register', entry];
   const child = spawn(
     process.execPath,
     // kafkajs schedules negative timeouts on Node 24 (harmless, see docs/decisions.md).
-    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', ...code],
+    ['--enable-source-maps', '--disable-warning=TimeoutNegativeWarning', ...nodeArgs, ...code],
     {
       cwd: repoRoot,
       env: { ...process.env, OTEL_SERVICE_NAME: name, ...(bundleDir ? { NODE_ENV: 'production' } : {}), ...env },

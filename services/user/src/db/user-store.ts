@@ -29,21 +29,28 @@ export class PgUserStore implements UserStore {
   }
 
   // Session and profile reads are the hottest path of the platform: they read
-  // plain rows (no unit of work needed), which costs a third of the ORM's find.
+  // plain rows (no unit of work needed) straight from the ORM's own pg pool, as
+  // named statements, so PostgreSQL parses and plans each once per connection.
   async findByUuid(uuid: string): Promise<User | null> {
-    const [row] = await this.orm.em.getConnection().execute(`select * from "user_account" where "uuid" = ?`, [uuid]);
+    const [row] = await this.read('user-by-uuid', `select * from "user_account" where "uuid" = $1`, [uuid]);
     return row ? toUser(row) : null;
   }
 
   async findSession(uuid: string): Promise<Session | null> {
-    const [row] = await this.orm.em.getConnection().execute(`select "uuid", "kind", "roles" from "user_account" where "uuid" = ?`, [uuid]);
+    const [row] = await this.read('user-session', `select "uuid", "kind", "roles" from "user_account" where "uuid" = $1`, [uuid]);
     return (row as Session | undefined) ?? null;
   }
 
   async findManyByUuid(uuids: string[]): Promise<User[]> {
     if (uuids.length === 0) return [];
-    const rows = await this.orm.em.getConnection().execute(`select * from "user_account" where "uuid" in (?)`, [uuids]);
+    const rows = await this.read('users-by-uuid', `select * from "user_account" where "uuid" = any($1::uuid[])`, [uuids]);
     return rows.map(toUser);
+  }
+
+  private async read(name: string, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
+    const pool = await this.orm.em.getConnection().getNativeClient();
+    const { rows } = await pool.query({ name, text, values });
+    return rows;
   }
 
   async createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User> {
