@@ -22,13 +22,17 @@
 // baseline,floor,session,profile,baseline-again,session@rate,profile@rate,login;
 // the reads' percentages are of the mean of the baselines run),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of the BFF and user service under <dir>/bff,
-// <dir>/user; summarise with scripts/bench/profile-summary.ts).
+// <dir>/user; summarise with scripts/bench/profile-summary.ts), BENCH_NODE_ARGS (Node/V8
+// flags for the BFF, the user service and the floor), BENCH_TRACE_SAMPLE=0.1 (export
+// traces as the chart does: parentbased_traceidratio at that ratio, over OTLP to a
+// stand-in collector on BENCH_OTLP_PORT, 8185; scripts/bench/otlp-sink.ts).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openLoop, percentile } from './bench/open-loop.js';
+import { startOtlpSink, type OtlpSink } from './bench/otlp-sink.js';
 import { assertPortFree, benchProcesses, gitRevision } from './bench/run.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
@@ -49,11 +53,13 @@ const ports = {
   userMetrics: num('BENCH_USER_METRICS_PORT', 8183),
   bffMetrics: num('BENCH_BFF_METRICS_PORT', 8184),
   floorGrpc: num('BENCH_FLOOR_GRPC_PORT', 50152),
+  otlp: num('BENCH_OTLP_PORT', 8185),
   unusedGrpc: num('BENCH_UNUSED_GRPC_PORT', 50159),
 };
 const fixedRate = num('BENCH_FIXED_RATE', 200);
 const only = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const traceSample = process.env.BENCH_TRACE_SAMPLE;
 const LOAD_GENERATOR = 'load generator';
 const TARGET = { percentOfBaseline: 40, p99Ms: 50 };
 const benchUser = { email: 'bench@spinroom.local', password: 'bench-password-7f3a', nickname: 'Bench' };
@@ -245,7 +251,9 @@ function markdown(outcomes: Outcome[], baselines: Outcome[], started: Date, cpuN
       `${warmupSeconds}s warm-up + ${durationSeconds}s measured per scenario, Node ${process.version}, ` +
       `${availableParallelism()} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
       `code at ${revision}; PASSWORD_HASH_CONCURRENCY ${process.env.PASSWORD_HASH_CONCURRENCY ?? `unset (= ${availableParallelism()})`}` +
-      `${process.env.OTEL_SDK_DISABLED === 'true' ? '; **telemetry disabled (OTEL_SDK_DISABLED=true), a diagnostic run**' : ''}.`,
+      `${process.env.OTEL_SDK_DISABLED === 'true' ? '; **telemetry disabled (OTEL_SDK_DISABLED=true), a diagnostic run**' : ''}` +
+      `${traceSample ? `; traces exported over OTLP to a stand-in collector, sampled at ${traceSample} (BENCH_TRACE_SAMPLE)` : ''}` +
+      `${nodeArgs.length > 0 ? `; services started with ${nodeArgs.join(' ')} (BENCH_NODE_ARGS)` : ''}.`,
     '',
     '| scenario | req/s (2xx) | % of baseline (mean of its runs) | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target | other work on the machine (cores) |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|',
@@ -303,7 +311,18 @@ async function main(): Promise<void> {
 
   const dbUrl = databaseUrl(infra, 'spinroom_user_bench');
   // REDIS_URL: the BFF's room feed subscribes there (no room is joined here).
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  const common: Record<string, string> = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  let otlpSink: OtlpSink | undefined;
+  if (traceSample) {
+    // As the chart configures a service when otel.endpoint is set.
+    otlpSink = await startOtlpSink(ports.otlp);
+    children.push({ name: 'otlp sink', pid: process.pid, stop: otlpSink.close });
+    Object.assign(common, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpSink.url,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: traceSample,
+    });
+  }
   // The BFF trades it with the user service for its own token; both must have the same one.
   const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
   const profiling = (name: string): Record<string, string> =>
@@ -419,6 +438,10 @@ async function main(): Promise<void> {
   }
   const outcomes: Outcome[] = [];
   for (const scenario of chosen) outcomes.push(await run(scenario, cpuGroups));
+  if (otlpSink) {
+    const { exports, bytes } = otlpSink.received();
+    console.log(`\ntraces exported to the stand-in collector: ${exports} requests, ${(bytes / 2 ** 20).toFixed(1)} MiB`);
+  }
 
   const table = markdown(
     outcomes,
