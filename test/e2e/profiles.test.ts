@@ -1,8 +1,9 @@
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { freshEmail, usePlatform } from '../support/platform.js';
 
 describe('profiles through the BFF', () => {
-  const { call } = usePlatform();
+  const { call, platform } = usePlatform();
   const signUp = async (nickname?: string) =>
     (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', nickname } })).body as {
       accessToken: string;
@@ -58,5 +59,27 @@ describe('profiles through the BFF', () => {
     const single = await call('GET', `/api/user-service/users/profiles?users=${bo.userUuid}`, { token: me.accessToken });
     expect(single.body).toEqual([{ userProfile: expect.objectContaining({ uuid: bo.userUuid }) }]);
     expect((await call('GET', `/api/user-service/users/profiles?users=${bo.userUuid}`)).status).toBe(401);
+  });
+
+  // The reads are prepared statements on pooled connections: PostgreSQL would
+  // refuse a prepared `select *` once the table it reads has another column.
+  it('keeps reading profiles when a migration adds a column under the running service', async () => {
+    const me = await signUp('Cy');
+    const own = () => call('GET', '/api/user-service/users/profile', { token: me.accessToken });
+    const batch = () => call('GET', `/api/user-service/users/profiles?users=${me.userUuid}`, { token: me.accessToken });
+    for (let i = 0; i < 5; i++) {
+      expect((await own()).status).toBe(200);
+      expect((await batch()).status).toBe(200);
+    }
+    const db = new pg.Client({ connectionString: platform().databaseUrl });
+    await db.connect();
+    try {
+      await db.query('alter table "user_account" add column "added_later" text');
+      expect(await own()).toMatchObject({ status: 200, body: { uuid: me.userUuid, nickname: 'Cy' } });
+      expect(await batch()).toMatchObject({ status: 200, body: [{ userProfile: { uuid: me.userUuid } }] });
+    } finally {
+      await db.query('alter table "user_account" drop column if exists "added_later"');
+      await db.end();
+    }
   });
 });

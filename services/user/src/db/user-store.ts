@@ -31,8 +31,10 @@ export class PgUserStore implements UserStore {
   // Session and profile reads are the hottest path of the platform: they read
   // plain rows (no unit of work needed) straight from the ORM's own pg pool, as
   // named statements, so PostgreSQL parses and plans each once per connection.
+  // They name their columns: a prepared `select *` fails ("cached plan must not
+  // change result type") once a migration adds a column under a running service.
   async findByUuid(uuid: string): Promise<User | null> {
-    const [row] = await this.read('user-by-uuid', `select * from "user_account" where "uuid" = $1`, [uuid]);
+    const [row] = await this.read('user-by-uuid', `select ${this.userColumns()} from "user_account" where "uuid" = $1`, [uuid]);
     return row ? toUser(row) : null;
   }
 
@@ -43,8 +45,18 @@ export class PgUserStore implements UserStore {
 
   async findManyByUuid(uuids: string[]): Promise<User[]> {
     if (uuids.length === 0) return [];
-    const rows = await this.read('users-by-uuid', `select * from "user_account" where "uuid" = any($1::uuid[])`, [uuids]);
+    const rows = await this.read('users-by-uuid', `select ${this.userColumns()} from "user_account" where "uuid" = any($1::uuid[])`, [uuids]);
     return rows.map(toUser);
+  }
+
+  private columns: string | undefined;
+
+  /** Every column of the entity, named as its property (`"avatar_id" as "avatarId"`). */
+  private userColumns(): string {
+    this.columns ??= Object.values(this.orm.getMetadata().get(UserEntity).properties)
+      .map((property) => `"${property.fieldNames[0]}" as "${property.name}"`)
+      .join(', ');
+    return this.columns;
   }
 
   private async read(name: string, text: string, values: unknown[]): Promise<Record<string, unknown>[]> {
@@ -123,23 +135,7 @@ export class PgUserStore implements UserStore {
   }
 }
 
-/** A `user_account` row with camelCase names (the driver parses arrays and jsonb; MikroORM leaves timestamps as text). */
+/** A `user_account` row read with property names (the driver parses arrays and jsonb; MikroORM leaves timestamps as text). */
 function toUser(row: Record<string, unknown>): User {
-  const user: Record<string, unknown> = {};
-  for (const column in row) user[propertyName(column)] = row[column];
-  user.createdAt = new Date(user.createdAt as string);
-  user.updatedAt = new Date(user.updatedAt as string);
-  return user as unknown as User;
-}
-
-const propertyNames = new Map<string, string>();
-
-/** `avatar_id` -> `avatarId`, worked out once per column. */
-function propertyName(column: string): string {
-  let name = propertyNames.get(column);
-  if (name === undefined) {
-    name = column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-    propertyNames.set(column, name);
-  }
-  return name;
+  return { ...row, createdAt: new Date(row.createdAt as string), updatedAt: new Date(row.updatedAt as string) } as unknown as User;
 }
