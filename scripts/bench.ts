@@ -18,9 +18,9 @@
 // BENCH_DURATION_S (12), BENCH_BFF_PORT (8180), BENCH_USER_GRPC_PORT (50151),
 // BENCH_BASELINE_PORT (8181), BENCH_FIXED_RATE (200: req/s offered in the
 // session@rate and profile@rate scenarios), BENCH_QUIET_WAIT_S (30: how long a run may wait
-// for other work on the machine to finish), BENCH_ONLY (scenario ids in the order to run:
-// baseline,floor,session,profile,baseline-again,session@rate,profile@rate,login;
-// the reads' percentages are of the mean of the baselines run),
+// for other work on the machine to finish), BENCH_ONLY (scenario ids in the order to run,
+// repeats allowed; by default DEFAULT_ORDER: every closed-loop read is bracketed by baseline
+// runs and compared with the mean of the one before it and the one after it),
 // BENCH_CPU_PROF=<dir> (V8 CPU profiles of the BFF and user service under <dir>/bff,
 // <dir>/user; summarise with scripts/bench/profile-summary.ts), BENCH_NODE_ARGS (Node/V8
 // flags for the BFF, the user service and the floor), BENCH_TRACE_SAMPLE=0.1 (export
@@ -62,6 +62,8 @@ const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const traceSample = process.env.BENCH_TRACE_SAMPLE;
 const LOAD_GENERATOR = 'load generator';
 const TARGET = { percentOfBaseline: 40, p99Ms: 50 };
+/** Every closed-loop read sits between two baseline runs. */
+const DEFAULT_ORDER = ['baseline', 'floor', 'session', 'baseline-again', 'profile', 'baseline-again', 'session@rate', 'profile@rate', 'login'];
 const benchUser = { email: 'bench@spinroom.local', password: 'bench-password-7f3a', nickname: 'Bench' };
 
 // Telemetry as production has it: the preload runs, nothing is exported.
@@ -238,13 +240,21 @@ function otherCores(o: Outcome, cpuNames: string[]): number {
   return Math.max(0, (o.cpu.machineBusyPercent / 100) * availableParallelism() - ours);
 }
 
+const isBaseline = (o: Outcome) => o.scenario.id === 'baseline' || o.scenario.id === 'baseline-again';
+
 /**
- * The baseline is measured before and after the reads (the host's speed
- * drifts by up to a fifth between minutes); each read is compared with the
- * mean of the baselines measured.
+ * The host's speed drifts by up to a fifth between minutes, so each read is
+ * compared with the baseline as it ran around it: the mean of the nearest
+ * baseline run before it and the nearest after it (either alone at an end).
  */
-function markdown(outcomes: Outcome[], baselines: Outcome[], started: Date, cpuNames: string[], revision: string): string {
-  const baselineRps = baselines.length > 0 ? baselines.reduce((sum, b) => sum + b.rps, 0) / baselines.length : undefined;
+function bracketingBaseline(outcomes: Outcome[], index: number): number | undefined {
+  const before = outcomes.slice(0, index).reverse().find(isBaseline);
+  const after = outcomes.slice(index + 1).find(isBaseline);
+  const around = [before, after].filter((o): o is Outcome => o !== undefined);
+  return around.length > 0 ? around.reduce((sum, o) => sum + o.rps, 0) / around.length : undefined;
+}
+
+function markdown(outcomes: Outcome[], started: Date, cpuNames: string[], revision: string): string {
   const lines: string[] = [];
   lines.push(
     `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')}, \`npm run bench\`, ${connections} connections, ` +
@@ -255,11 +265,12 @@ function markdown(outcomes: Outcome[], baselines: Outcome[], started: Date, cpuN
       `${traceSample ? `; traces exported over OTLP to a stand-in collector, sampled at ${traceSample} (BENCH_TRACE_SAMPLE)` : ''}` +
       `${nodeArgs.length > 0 ? `; services started with ${nodeArgs.join(' ')} (BENCH_NODE_ARGS)` : ''}.`,
     '',
-    '| scenario | req/s (2xx) | % of baseline (mean of its runs) | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target | other work on the machine (cores) |',
+    '| scenario | req/s (2xx) | % of baseline (the runs before and after it) | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target | other work on the machine (cores) |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|',
   );
-  for (const o of outcomes) {
-    const pct = baselineRps && (o.scenario.restRead || o.scenario.reference) && !o.scenario.rate ? (100 * o.rps) / baselineRps : undefined;
+  for (const [index, o] of outcomes.entries()) {
+    const baselineRps = (o.scenario.restRead || o.scenario.reference) && !o.scenario.rate ? bracketingBaseline(outcomes, index) : undefined;
+    const pct = baselineRps ? (100 * o.rps) / baselineRps : undefined;
     const target = o.scenario.rate
       ? o.p99 < TARGET.p99Ms
         ? `p99 < ${TARGET.p99Ms} ms met`
@@ -273,7 +284,7 @@ function markdown(outcomes: Outcome[], baselines: Outcome[], started: Date, cpuN
           ]
             .filter(Boolean)
             .join(', ')})`
-      : baselines.includes(o) || o.scenario.reference
+      : isBaseline(o) || o.scenario.reference
         ? '(reference)'
         : 'n/a';
     lines.push(
@@ -406,7 +417,7 @@ async function main(): Promise<void> {
     },
     { id: 'session', label: 'GET /api/user-service/auth/session', url: `${bffUrl}/api/user-service/auth/session`, headers: bearer, restRead: true },
     { id: 'profile', label: 'GET /api/user-service/users/profile', url: `${bffUrl}/api/user-service/users/profile`, headers: bearer, restRead: true },
-    { id: 'baseline-again', label: 'baseline again, after the reads', url: `${baselineUrl}/user/${account.userUuid}` },
+    { id: 'baseline-again', label: 'baseline again', url: `${baselineUrl}/user/${account.userUuid}` },
     // Latency below saturation: the same reads at a fixed rate, evenly spaced.
     ...(['session', 'profile'] as const).map((id) => ({
       id: `${id}@rate`,
@@ -424,13 +435,13 @@ async function main(): Promise<void> {
       body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
     },
   ] as Scenario[];
-  const chosen = only ? only.map((id) => scenarios.find((s) => s.id === id) ?? fail(`unknown scenario ${id}`)) : scenarios;
+  const chosen = (only ?? DEFAULT_ORDER).map((id) => scenarios.find((s) => s.id === id) ?? fail(`unknown scenario ${id}`));
 
   console.log(`\nBenchmarking as ${account.userUuid} (${benchUser.email}).`);
   // Long-running services are measured warm: a few seconds per scenario left
   // the first REST scenario measured 15-20% below a second pass of itself
   // (V8 still optimising, heaps still growing).
-  const reads = chosen.filter((s) => s.id === 'baseline' || s.reference || (s.restRead && !s.rate));
+  const reads = [...new Set(chosen.filter((s) => s.id === 'baseline' || s.reference || (s.restRead && !s.rate)))];
   if (prewarmSeconds > 0 && reads.length > 0) {
     process.stdout.write(`warming up: ${prewarmSeconds}s of each read, unmeasured... `);
     for (const scenario of reads) await load(scenario, prewarmSeconds);
@@ -445,7 +456,6 @@ async function main(): Promise<void> {
 
   const table = markdown(
     outcomes,
-    outcomes.filter((o) => o.scenario.id === 'baseline' || o.scenario.id === 'baseline-again'),
     started,
     cpuGroups.map((g) => g.name),
     revision,
