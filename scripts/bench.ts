@@ -37,7 +37,7 @@ import { assertPortFree, benchProcesses, gitRevision } from './bench/run.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
-import { bundleWorkspace, managed, startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const connections = num('BENCH_CONNECTIONS', 50);
@@ -348,7 +348,7 @@ async function main(): Promise<void> {
     GRPC_PORT: String(ports.userGrpc),
     JWT_PRIVATE_KEY: signingKey.pem,
     METRICS_PORT: String(ports.userMetrics),
-  }, { bundleDir: bundleWorkspace('services/user', 'user'), nodeArgs });
+  }, { bundled: true, nodeArgs });
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
@@ -365,7 +365,7 @@ async function main(): Promise<void> {
     ),
     USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
     METRICS_PORT: String(ports.bffMetrics),
-  }, { bundleDir: bundleWorkspace('bff', 'bff'), nodeArgs });
+  }, { bundled: true, nodeArgs });
   children.push({ name: bff.name, pid: bff.child.pid, stop: bff.stop });
   const exitedEarly = () =>
     [user, bff].map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : '')).find(Boolean);

@@ -10,6 +10,9 @@ import { seedDemoRoom } from './seed/demo-room.js';
 import { ensureWebBuild } from '../web/build.js';
 
 const port = process.env.PORT ?? '8080';
+// SPINROOM_BUNDLED=1: run the services as their images do (esbuild bundles,
+// NODE_ENV=production) instead of from source with tsx; the k6 benchmark does.
+const bundled = process.env.SPINROOM_BUNDLED === '1';
 const admin = {
   email: process.env.SPINROOM_ADMIN_EMAIL ?? 'admin@spinroom.local',
   password: process.env.SPINROOM_ADMIN_PASSWORD ?? 'spinroom-admin',
@@ -51,14 +54,14 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 });
 
 const services: ServiceProcess[] = [
-  startServiceProcess('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') }),
+  startServiceProcess('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') }, { bundled }),
   startServiceProcess('playlist', 'services/playlist/src/main.ts', {
     ...common,
     ...metrics('playlist'),
     DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
     GRPC_PORT: grpcPorts.playlist,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  }),
+  }, { bundled }),
   startServiceProcess('upload', 'services/upload/src/main.ts', {
     ...common,
     ...metrics('upload'),
@@ -68,7 +71,7 @@ const services: ServiceProcess[] = [
     UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', 'uploads'),
     HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
     TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
-  }),
+  }, { bundled }),
   startServiceProcess('room', 'services/room/src/main.ts', {
     ...common,
     ...metrics('room'),
@@ -77,7 +80,7 @@ const services: ServiceProcess[] = [
     GRPC_PORT: grpcPorts.room,
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
-  }),
+  }, { bundled }),
   startServiceProcess('chat', 'services/chat/src/main.ts', {
     ...common,
     ...metrics('chat'),
@@ -86,7 +89,7 @@ const services: ServiceProcess[] = [
     USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
     ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
-  }),
+  }, { bundled }),
   startServiceProcess('bff', 'bff/src/main.ts', {
     ...common,
     ...metrics('bff'),
@@ -99,7 +102,7 @@ const services: ServiceProcess[] = [
     ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
     CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
     WEB_DIR: webDir,
-  }),
+  }, { bundled }),
 ];
 
 let stopping = false;

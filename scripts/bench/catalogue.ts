@@ -1,8 +1,9 @@
 // Catalogue benchmark (`npm run bench` runs it after the user paths): the time
 // from uploading a 3-minute song to its being VERIFIED (transcoded to AES-128
 // HLS), and search requests per second over a catalogue of a few thousand songs.
-// Starts its own user, playlist, upload and room services and BFF on ports of its own,
-// on the dev profile's infrastructure and databases of its own.
+// Starts its own user, playlist, upload, room and chat services and BFF, as their images run
+// them (bundled), on ports of its own, on the dev profile's infrastructure and databases
+// of its own.
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +19,7 @@ const uploads = num('BENCH_UPLOADS', 3);
 const catalogueSize = num('BENCH_CATALOGUE_SONGS', 3000);
 const searchSeconds = num('BENCH_DURATION_S', 12);
 const connections = num('BENCH_CONNECTIONS', 50);
-const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254 };
+const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254, chat: 50255 };
 const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-password-7f3a' };
 
 const children: ServiceProcess[] = [];
@@ -36,25 +37,30 @@ async function main() {
   children.push(
     startServiceProcess('user', 'services/user/src/main.ts', {
       ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_catalogue'), GRPC_PORT: String(ports.user), JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
-    }),
+    }, { bundled: true }),
     startServiceProcess('playlist', 'services/playlist/src/main.ts', {
       ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_playlist_bench'), GRPC_PORT: String(ports.playlist), USER_ADDR: userAddr,
       KAFKA_CONSUMER_GROUP: 'playlist-bench',
-    }),
+    }, { bundled: true }),
     startServiceProcess('upload', 'services/upload/src/main.ts', {
       ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_upload_bench'), GRPC_PORT: String(ports.upload), USER_ADDR: userAddr,
       UPLOAD_STORAGE_DIR: join(localDir, 'dev', 'uploads-bench'), HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
       TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
-    }),
-    // The BFF is ready only when every upstream serves, the room service included.
+    }, { bundled: true }),
+    // The BFF is ready only when every upstream serves, the room and chat services included.
     startServiceProcess('room', 'services/room/src/main.ts', {
       ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench'), GRPC_PORT: String(ports.room), USER_ADDR: userAddr,
       PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`,
-    }),
+    }, { bundled: true }),
+    startServiceProcess('chat', 'services/chat/src/main.ts', {
+      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_chat_bench'), GRPC_PORT: String(ports.chat), USER_ADDR: userAddr,
+      ROOM_ADDR: `127.0.0.1:${ports.room}`,
+    }, { bundled: true }),
     startServiceProcess('bff', 'bff/src/main.ts', {
       ...common, ...serviceSecret, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1', USER_ADDR: userAddr,
       PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`, UPLOAD_ADDR: `127.0.0.1:${ports.upload}`, ROOM_ADDR: `127.0.0.1:${ports.room}`,
-    }),
+      CHAT_ADDR: `127.0.0.1:${ports.chat}`,
+    }, { bundled: true }),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;
   const call = apiClient(bff);

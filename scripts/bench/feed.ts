@@ -7,7 +7,7 @@
 //
 // Starts the dev profile's infrastructure (shared; left running) and, on ports
 // and databases of its own, the user, playlist and room services and one BFF
-// the way `npm start` does (startServiceProcess), and the bare server. The
+// as their images run them (startServiceProcess, bundled), and the bare server. The
 // listeners are raw `ws` clients in child processes of their own
 // (scripts/bench/feed-clients.ts), so each server's CPU is measured apart.
 //
@@ -74,7 +74,7 @@ const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const VOTERS = 20;
 // Below the ephemeral range (32768-60999 here): thousands of client sockets take
 // ephemeral ports, and one could hold a service's port when the next run starts.
-const ports = { bff: 8380, bare: 8381, user: 28351, playlist: 28352, upload: 28353, room: 28354 };
+const ports = { bff: 8380, bare: 8381, user: 28351, playlist: 28352, upload: 28353, room: 28354, chat: 28355 };
 const TARGET = { listeners: 5000, rate: 20, p99Ms: 150, percentOfBare: 90, idleSockets: 10_000, idleRssMb: 150 };
 
 type Source = 'redis' | 'real';
@@ -390,21 +390,22 @@ async function main(): Promise<void> {
   const user = startServiceProcess('user', 'services/user/src/main.ts', {
     ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_feed'), GRPC_PORT: String(ports.user),
     JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
-  });
+  }, { bundled: true });
   const playlist = startServiceProcess('playlist', 'services/playlist/src/main.ts', {
     ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_playlist_bench_feed'), GRPC_PORT: String(ports.playlist), USER_ADDR: addr(ports.user),
     KAFKA_CONSUMER_GROUP: 'playlist-bench-feed',
-  });
+  }, { bundled: true });
   const room = startServiceProcess('room', 'services/room/src/main.ts', {
     ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench_feed'), GRPC_PORT: String(ports.room),
     USER_ADDR: addr(ports.user), PLAYLIST_ADDR: addr(ports.playlist),
-  });
-  // The upload service is not started: no path here reaches it (grpc-js connects lazily).
+  }, { bundled: true });
+  // The upload and chat services are not started: no path here reaches them (grpc-js connects lazily).
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
     ...common, ...serviceSecret, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
     USER_ADDR: addr(ports.user), PLAYLIST_ADDR: addr(ports.playlist), UPLOAD_ADDR: addr(ports.upload), ROOM_ADDR: addr(ports.room),
+    CHAT_ADDR: addr(ports.chat),
     ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, 'bff')}` } : {}),
-  });
+  }, { bundled: true });
   children.push(user, playlist, room, bff);
   const bare = startBare({ PORT: String(ports.bare), REDIS_URL: infra.REDIS_URL });
   children.push(bare);

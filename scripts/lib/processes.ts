@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { repoRoot } from './infra.js';
 
@@ -11,12 +11,13 @@ export interface ServiceProcess {
 
 /**
  * Runs one service on Node 24 with the telemetry preload, prefixing each line
- * it prints with its name: from source with tsx, or, given `bundleDir`, from
- * the bundles deploy/docker/build.mjs made there, as its image runs them
- * (`main.js` after `register.js`, NODE_ENV=production).
+ * it prints with its name: from source with tsx, or, `bundled`, as its image
+ * runs it: bundled by deploy/docker/build.mjs (`main.js` after `register.js`),
+ * NODE_ENV=production. `entry` is `<workspace>/src/main.ts`.
  */
-export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundleDir?: string; nodeArgs?: string[] } = {}): ServiceProcess {
-  const { bundleDir, nodeArgs = [] } = options;
+export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundled?: boolean; nodeArgs?: string[] } = {}): ServiceProcess {
+  const { bundled = false, nodeArgs = [] } = options;
+  const bundleDir = bundled ? bundleWorkspace(dirname(dirname(entry)), name) : undefined;
   const code = bundleDir
     ? ['--import', join(bundleDir, 'register.js'), join(bundleDir, 'main.js')]
     : ['--import', 'tsx', '--import', '@spinroom/platform/telemetry/register', entry];
@@ -38,10 +39,10 @@ export function startServiceProcess(name: string, entry: string, env: Record<str
 
 /**
  * Bundles a workspace as its image does (deploy/docker/build.mjs) into a
- * git-ignored folder, for startServiceProcess's `bundleDir`. Inside the
- * repository, so the bundles find the npm packages they leave external.
+ * git-ignored folder. Inside the repository, so the bundles find the npm
+ * packages they leave external.
  */
-export function bundleWorkspace(workspace: string, name: string): string {
+function bundleWorkspace(workspace: string, name: string): string {
   const out = join(repoRoot, '.local/bundles', name);
   execFileSync(process.execPath, [join(repoRoot, 'deploy/docker/build.mjs'), workspace, out], { cwd: repoRoot, stdio: 'ignore' });
   return out;
