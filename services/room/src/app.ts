@@ -8,15 +8,18 @@ import {
   createRedis,
   createUnaryFactory,
   KafkaClient,
+  Limit,
   OutboxRelay,
   PublicKeyCache,
   ServiceTokenSource,
   startGrpcServer,
 } from '@spinroom/platform';
 import type { RoomServiceConfig } from './config.js';
+import { RedisAdmissions } from './db/admission-store.js';
 import { openRoomDatabase } from './db/orm.js';
 import { PgRoomStore } from './db/room-store.js';
 import type { LiveRoomPort } from './domain/live-room-port.js';
+import { ROOM_PASSWORD_FAILURES } from './domain/room-passwords.js';
 import { Rooms, type BadgeSource } from './domain/rooms.js';
 import { MODERATION_ACTIONS_TOPIC } from './events/moderation-actions.js';
 import { ROOM_EVENTS_TOPIC } from './events/room-events.js';
@@ -90,7 +93,7 @@ export async function startRoomService(config: RoomServiceConfig, options: { rel
       for (const userUuid of change.userUuids) await live.refresh(change.roomUuid, userUuid);
     },
   };
-  rooms = new Rooms(store, livePort, badges, logger);
+  rooms = new Rooms(store, livePort, badges, new RedisAdmissions(redis), logger, new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES));
   const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000 });
   if (options.clock !== false) clock.start();
 

@@ -10,7 +10,7 @@ import {
   grantActionType,
   highestRole,
   isActive,
-  joinRefusal,
+  isBanned,
   type RoomRoleName,
 } from '../src/domain/room-roles.js';
 
@@ -40,8 +40,8 @@ describe('role expiry', () => {
     ];
     const active = activeRoles(held, now);
     expect(active.map((r) => r.role)).toEqual(['dj']);
-    expect(joinRefusal(active)).toBeNull();
-    expect(joinRefusal(held)).toBe('You are banned from this room');
+    expect(isBanned(active)).toBe(false);
+    expect(isBanned(held)).toBe(true);
   });
 });
 

@@ -10,7 +10,16 @@ export interface RoomAccessClient {
   getRoomAccess(
     request: { roomUuid: string; userUuid: string; tokenRole: string },
     settings?: { token?: string; deadlineMs?: number },
-  ): Promise<{ banned: boolean; chatDisabled?: boolean; chatDisabledUntil?: Date | undefined; highestRole: string }>;
+  ): Promise<{
+    mayRead: boolean;
+    mayEnter: boolean;
+    refusal: string;
+    refusalMessage: string;
+    banned: boolean;
+    chatDisabled?: boolean;
+    chatDisabledUntil?: Date | undefined;
+    highestRole: string;
+  }>;
 }
 
 /** Asks the room service, as the chat service itself (a `service` token). */
@@ -24,6 +33,10 @@ export class RoomServiceAccess implements RoomAccessPort {
     if (!/^[0-9a-f-]{36}$/i.test(roomUuid)) throw new AppError(404, 'Room not found');
     const answer = await this.client.getRoomAccess({ roomUuid, userUuid, tokenRole }, { token: await this.serviceToken() });
     return {
+      mayRead: answer.mayRead,
+      mayEnter: answer.mayEnter,
+      refusal: answer.refusal,
+      refusalMessage: answer.refusalMessage,
       banned: answer.banned,
       chatDisabled: answer.chatDisabled ?? answer.chatDisabledUntil !== undefined,
       chatDisabledUntil: answer.chatDisabledUntil,

@@ -14,6 +14,7 @@ import {
   type StoredMessage,
 } from './chat-message.js';
 import { chatError } from './errors.js';
+import type { Limit, LimitDeclaration } from '@spinroom/platform';
 import type { ChatStore, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort } from './ports.js';
 
 /** Who acts: the chat token's subject, or the user an admin acts for (`onBehalfOf`). */
@@ -28,6 +29,13 @@ const GLOBAL_ROLES = new Set(['admin', 'globalModerator', 'staff', 'superUser'])
 /** Token roles that may act on behalf of another user. */
 const ON_BEHALF_ROLES = new Set(['admin', 'globalModerator']);
 const ROOM_MODERATION_ROLES = new Set(['owner', 'coOwner', 'moderator']);
+/** The CometChat-style code for each refusal of the room's access rule. */
+const REFUSAL_CODES: Record<string, string> = {
+  banned: 'ERR_USER_BANNED',
+  kicked: 'ERR_USER_KICKED',
+  passwordRequired: 'ERR_ROOM_PASSWORD_REQUIRED',
+  private: 'ERR_ROOM_PRIVATE',
+};
 
 export function isRoomModerator(actor: Actor, access: RoomAccess): boolean {
   return GLOBAL_ROLES.has(actor.role) || ROOM_MODERATION_ROLES.has(access.highestRole);
@@ -40,6 +48,12 @@ export function resolveActor(caller: Actor, onBehalfOf: string | undefined): Act
   return { uid: onBehalfOf, role: 'user' };
 }
 
+/** Messages sent per user, in every room together (a flood is refused before it is stored). */
+export const MESSAGES_PER_USER: LimitDeclaration = {
+  key: 'chat:messages',
+  message: (until) => `ERR_TOO_MANY_REQUESTS: You are sending messages too fast: try again after ${until.toISOString()}`,
+};
+
 /** Room chat: groups (one per room), messages, edits and reactions. */
 export class Chat {
   constructor(
@@ -48,6 +62,8 @@ export class Chat {
       rooms: RoomAccessPort;
       profiles: ProfilePort;
       feed: FeedPort;
+      /** MESSAGES_PER_USER, with its configured allowance. */
+      sendLimit: Limit;
       now?: () => Date;
     },
   ) {}
@@ -77,9 +93,24 @@ export class Chat {
     }
   }
 
-  /** Banned users cannot send; chat-disabled users not until the role ends. */
+  private refused(actor: Actor, access: RoomAccess): Error {
+    if (access.refusal === 'banned') return chatError(403, 'ERR_USER_BANNED', `The user with UID ${actor.uid} is banned from this room`);
+    return chatError(403, REFUSAL_CODES[access.refusal] ?? 'ERR_NOT_ALLOWED', access.refusalMessage || 'You may not enter this room');
+  }
+
+  /** Reading the history: the room service's mayRead (banned users and those not admitted behind a door may not). */
+  private checkMayRead(actor: Actor, access: RoomAccess): void {
+    if (!access.mayRead) throw this.refused(actor, access);
+  }
+
+  /** Being in the group and posting: the room service's mayEnter (also no kicked users). */
+  private checkMayEnter(actor: Actor, access: RoomAccess): void {
+    if (!access.mayEnter) throw this.refused(actor, access);
+  }
+
+  /** Those who may enter send; chat-disabled users not until the role ends. */
   private checkMaySend(actor: Actor, access: RoomAccess): void {
-    if (access.banned) throw chatError(403, 'ERR_USER_BANNED', `The user with UID ${actor.uid} is banned from this room`);
+    this.checkMayEnter(actor, access);
     if (access.chatDisabled && (!access.chatDisabledUntil || access.chatDisabledUntil > this.now())) {
       throw chatError(
         403,
@@ -113,10 +144,9 @@ export class Chat {
     };
   }
 
-  /** Joins the room's chat group: 417 ERR_ALREADY_JOINED when in already; banned users are refused. */
+  /** Joins the room's chat group: 417 ERR_ALREADY_JOINED when in already; only those who may enter the room. */
   async join(actor: Actor, roomUuid: string) {
-    const access = await this.access(actor, roomUuid);
-    if (access.banned) throw chatError(403, 'ERR_USER_BANNED', `The user with UID ${actor.uid} is banned from this room`);
+    this.checkMayEnter(actor, await this.access(actor, roomUuid));
     const joinedAt = this.now();
     if (!(await this.deps.store.join(roomUuid, actor.uid, joinedAt))) {
       throw chatError(417, 'ERR_ALREADY_JOINED', `The user with UID ${actor.uid} has already joined the group with GUID ${roomUuid}.`);
@@ -139,6 +169,7 @@ export class Chat {
   /** Oldest first; without an id or time the newest (up to the history cap). */
   async list(actor: Actor, roomUuid: string, query: MessageQuery): Promise<MessageView[]> {
     await this.requireMember(actor, roomUuid);
+    this.checkMayRead(actor, await this.access(actor, roomUuid));
     const messages = await this.deps.store.messages(roomUuid, { ...query, limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP) });
     const reactions = await this.deps.store.reactions(messages.map((m) => m.id));
     return messages.map((m) => messageView(m, reactions.filter((r) => r.messageId === m.id), actor.uid));
@@ -146,6 +177,7 @@ export class Chat {
 
   async send(actor: Actor, input: NewMessageInput): Promise<MessageView> {
     const type = checkEnvelope(input);
+    await this.deps.sendLimit.consume(actor.uid);
     const roomUuid = input.receiver;
     const access = await this.access(actor, roomUuid);
     await this.requireMember(actor, roomUuid);
@@ -184,6 +216,7 @@ export class Chat {
   async reactions(actor: Actor, id: string) {
     const message = await this.requireMessage(id);
     await this.requireMember(actor, message.receiver);
+    this.checkMayRead(actor, await this.access(actor, message.receiver));
     return (await this.deps.store.reactions([id])).map((r) => ({
       id: r.id,
       messageId: r.messageId,
@@ -199,8 +232,7 @@ export class Chat {
     checkReaction(reaction);
     const message = await this.requireMessage(id);
     await this.requireMember(actor, message.receiver);
-    const access = await this.access(actor, message.receiver);
-    if (access.banned) throw chatError(403, 'ERR_USER_BANNED', `The user with UID ${actor.uid} is banned from this room`);
+    this.checkMayEnter(actor, await this.access(actor, message.receiver));
     const current = await this.deps.store.reactions([id]);
     if (!toggleReaction(current, actor.uid, reaction, on).changed) return this.view(message, actor.uid);
     const identity = await this.identity(actor.uid);

@@ -1,7 +1,18 @@
 import type { Attachment, MessageType, MessageView, SenderIdentity, StoredMessage, StoredReaction } from './chat-message.js';
 
-/** What the room service says about one user in one room (its GetRoomAccess). */
+/**
+ * What the room service says about one user in one room (its GetRoomAccess):
+ * the room's one access rule, which the chat asks and never re-derives.
+ */
 export interface RoomAccess {
+  /** May read the room's chat: not banned, and admitted when the room is PRIVATE or has a password. */
+  mayRead: boolean;
+  /** May be in the chat group and post: mayRead and not kicked (chat-disabled aside). */
+  mayEnter: boolean;
+  /** Why not: banned, kicked, passwordRequired or private; '' when the user may enter. */
+  refusal: string;
+  /** The room service's words for the refusal. */
+  refusalMessage: string;
   banned: boolean;
   /** An unexpired chat-disabled role exists. */
   chatDisabled: boolean;

@@ -21,13 +21,19 @@ export interface RoomFavorite {
   createdAt: Date;
 }
 
+/** A directory for an ordinary caller: PUBLIC listed rooms, and those where the user holds one of these roles. */
+export interface Visibility {
+  userUuid: string;
+  roles: readonly RoomRoleName[];
+}
+
 /** Listing filters; see ListRoomsRequest. */
 export type RoomFilter =
   | { kind: 'public' }
   | { kind: 'promoted'; providers: string[] }
   | { kind: 'withRole'; userUuid: string; roles: RoomRoleName[] }
-  | { kind: 'all' }
-  | { kind: 'discordGuild'; guildId: string }
+  | { kind: 'all'; visibleTo?: Visibility }
+  | { kind: 'discordGuild'; guildId: string; visibleTo?: Visibility }
   | { kind: 'favorites'; userUuid: string; includePrivate: boolean }
   | { kind: 'recent'; userUuid: string };
 
@@ -254,9 +260,18 @@ export class PgRoomStore {
 
 function listingSql(filter: RoomFilter): { from: string; where: string; params: unknown[]; order: string } {
   const newest = `r."created_at" desc, r."id" desc`;
+  const listed = `r."type" = 'PUBLIC' and not r."unlisted"`;
+  const visible = (to: Visibility | undefined) =>
+    !to
+      ? { sql: 'true', params: [] as unknown[] }
+      : {
+          sql: `(${listed} or exists (select 1 from "room_user_role" u where u."room_id" = r."id" and u."user_uuid" = ? and u."role" in (?)
+                and (u."expiration_time" is null or u."expiration_time" > now())))`,
+          params: [to.userUuid, to.roles] as unknown[],
+        };
   switch (filter.kind) {
     case 'public':
-      return { from: `from "room" r`, where: `r."type" = 'PUBLIC' and not r."unlisted"`, params: [], order: newest };
+      return { from: `from "room" r`, where: listed, params: [], order: newest };
     case 'promoted':
       return filter.providers.length === 0
         ? { from: `from "room" r`, where: `r."promoted"`, params: [], order: newest }
@@ -269,10 +284,14 @@ function listingSql(filter: RoomFilter): { from: string; where: string; params: 
         params: [filter.userUuid, filter.roles],
         order: newest,
       };
-    case 'all':
-      return { from: `from "room" r`, where: 'true', params: [], order: `r."id" asc` };
-    case 'discordGuild':
-      return { from: `from "room" r`, where: `r."discord_guild_id" = ?`, params: [filter.guildId], order: newest };
+    case 'all': {
+      const shown = visible(filter.visibleTo);
+      return { from: `from "room" r`, where: shown.sql, params: shown.params, order: `r."id" asc` };
+    }
+    case 'discordGuild': {
+      const shown = visible(filter.visibleTo);
+      return { from: `from "room" r`, where: `r."discord_guild_id" = ? and ${shown.sql}`, params: [filter.guildId, ...shown.params], order: newest };
+    }
     case 'favorites':
       return {
         from: `from "room" r join "room_favorite" f on f."room_id" = r."id"`,

@@ -15,7 +15,7 @@ export type RoomRoleName = (typeof ROOM_ROLES)[number];
 
 export const RESTRICTIVE_ROLES: readonly RoomRoleName[] = ['banned', 'kicked', 'chatDisabled', 'djDisabled'];
 /** Roles that rank a user (spec 002's staff list is owner, coOwner, moderator), plus dj, highest first. */
-const RANKED_ROLES: readonly RoomRoleName[] = ['owner', 'coOwner', 'moderator', 'dj'];
+export const RANKED_ROLES: readonly RoomRoleName[] = ['owner', 'coOwner', 'moderator', 'dj'];
 
 /** Token roles above every room's owner. */
 export const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'] as const;
@@ -83,13 +83,6 @@ export function authorityToGrant(role: RoomRoleName): Authority {
 
 export function hasRole(roles: ReadonlyArray<Pick<RoomRole, 'role'>>, role: RoomRoleName): boolean {
   return roles.some((r) => r.role === role);
-}
-
-/** Banned users cannot join; kicked ones not until the kick expires. Null when the user may join. Pass active roles. */
-export function joinRefusal(roles: ReadonlyArray<Pick<RoomRole, 'role'>>): string | null {
-  if (hasRole(roles, 'banned')) return 'You are banned from this room';
-  if (hasRole(roles, 'kicked')) return 'You were removed from this room, please try again later';
-  return null;
 }
 
 /** Pass active roles. */

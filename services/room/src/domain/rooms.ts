@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, notFound, type Logger } from '@spinroom/platform';
+import { badRequest, conflict, forbidden, notFound, type Limit, type Logger } from '@spinroom/platform';
 import { isUuid, type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
@@ -17,6 +17,17 @@ import {
 } from './room.js';
 import { hashRoomPassword, roomPasswordMatches } from './room-passwords.js';
 import {
+  ACCESS_MESSAGES,
+  decideAccess,
+  doorOf,
+  entryObstacle,
+  hasDoor,
+  seesEveryRoom,
+  type AccessDecision,
+  type AccessRefusal,
+  type Admissions,
+} from './room-access.js';
+import {
   atLeast,
   authorityOf,
   canDj,
@@ -28,7 +39,7 @@ import {
   highestRole,
   isGlobalRole,
   isRoomRole,
-  joinRefusal,
+  RANKED_ROLES,
   RESTRICTIVE_ROLES,
   ROOM_ROLES,
   type RoomRole,
@@ -61,9 +72,10 @@ export interface RoomAccess {
   canDj: boolean;
   highestRole: string | null;
   banned: boolean;
-  canJoin: boolean;
   chatDisabled: boolean;
   chatDisabledUntil: Date | null;
+  /** The one rule's answer (room-access.ts). */
+  decision: AccessDecision;
 }
 
 /** How long a kick keeps a user out. */
@@ -92,7 +104,10 @@ export class Rooms {
     private readonly store: PgRoomStore,
     private readonly live: LiveRoomPort,
     private readonly badges: BadgeSource,
+    private readonly admissions: Admissions,
     private readonly logger: Logger,
+    /** ROOM_PASSWORD_FAILURES (room-passwords.ts), with its configured allowance. */
+    private readonly passwordFailures: Limit,
   ) {}
 
   async create(actor: Actor, settings: RoomSettings): Promise<RoomView> {
@@ -119,9 +134,9 @@ export class Rooms {
     throw conflict(MESSAGES.slugTaken);
   }
 
-  /** A room with its roles and present users; 404 'Room not found'. */
-  async get(ref: RoomRef): Promise<RoomView> {
-    return (await this.views([await this.require(ref)]))[0]!;
+  /** A room with its roles and present users (those only for a viewer who may see inside); 404 'Room not found'. */
+  async get(ref: RoomRef, viewer?: Actor): Promise<RoomView> {
+    return (await this.views([await this.require(ref)], viewer))[0]!;
   }
 
   async update(actor: Actor, ref: RoomRef, settings: RoomSettings, options: { admin?: boolean } = {}): Promise<RoomView> {
@@ -163,47 +178,64 @@ export class Rooms {
     await this.liveFollows({ roomUuid: deleted.uuid, deleted: true });
   }
 
-  async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: RoomView[]; total: number }> {
-    const { rooms, total } = await this.store.list(filter, page);
-    return { rooms: await this.views(rooms), total };
+  /**
+   * The directories (every room, a Discord guild's) list PUBLIC, listed rooms,
+   * and the PRIVATE or unlisted ones where the viewer holds a room role; all
+   * rooms to services and global roles (room-access.ts).
+   */
+  async list(filter: RoomFilter, page: { limit: number; offset: number }, viewer: Actor): Promise<{ rooms: RoomView[]; total: number }> {
+    const visibleTo = seesEveryRoom(viewer.role) ? undefined : { userUuid: isUuid(viewer.userUuid) ? viewer.userUuid : NO_USER, roles: RANKED_ROLES };
+    const scoped = filter.kind === 'all' || filter.kind === 'discordGuild' ? { ...filter, visibleTo } : filter;
+    const { rooms, total } = await this.store.list(scoped, page);
+    return { rooms: await this.views(rooms, viewer), total };
   }
 
   /** The rooms named by slug or uuid, in that order. */
-  async named(refs: string[]): Promise<RoomView[]> {
-    return this.views(await this.store.named(refs));
+  async named(refs: string[], viewer: Actor): Promise<RoomView[]> {
+    return this.views(await this.store.named(refs), viewer);
   }
 
   countPrivate(): Promise<number> {
     return this.store.countPrivate();
   }
 
-  /** The room when `password` matches its password (a room without one always matches); 403 otherwise. */
-  async matchPassword(ref: RoomRef, password: string): Promise<RoomView> {
+  /** The room when `password` matches its password (a room without one always matches), which admits the caller; 403 otherwise. */
+  async matchPassword(actor: Actor, ref: RoomRef, password: string): Promise<RoomView> {
     const room = await this.require(ref);
-    if (room.passwordHash && !(await roomPasswordMatches(room.passwordHash, password))) throw forbidden(MESSAGES.wrongPassword);
-    return (await this.views([room]))[0]!;
+    if (room.passwordHash) await this.checkPassword(actor, room, [room.passwordHash], password);
+    if (hasDoor(room)) await this.admissions.admit(room.uuid, actor.userUuid, doorOf(room));
+    return (await this.views([room], actor))[0]!;
   }
 
   /**
-   * Entering a room: banned users never, kicked ones not until the kick
-   * expires; a password-protected room needs its password (or, for guests,
-   * its guest password) unless the user is room staff or a global role.
-   * Records the room among the user's recent rooms.
+   * Entering a room (the feed's join and POST /rooms/{slug}/join), by the one
+   * rule (room-access.ts): banned users never, kicked ones not until the kick
+   * ends; behind a password the password (or, for guests, the guest password)
+   * unless already admitted, a room role holder or a global role. Entering a
+   * room with a door admits the user. Records the room among the recent rooms.
    */
   async join(actor: Actor, ref: RoomRef, password: string | undefined): Promise<RoomView> {
     const room = await this.require(ref);
     const roles = await this.store.activeRoles([room.id], actor.userUuid);
-    const refusal = joinRefusal(roles);
-    if (refusal) throw forbidden(refusal);
-    const staff = atLeast(authorityOf(roles, actor.role), 'moderator');
-    if (room.passwordHash && !staff) {
+    const [decision] = await this.decisions([room], roles, actor);
+    const obstacle = entryObstacle(decision!);
+    if (obstacle === 'banned' || obstacle === 'kicked') throw forbidden(ACCESS_MESSAGES[obstacle]);
+    if (obstacle === 'password') {
       if (!password) throw forbidden(MESSAGES.passwordRequired);
-      const hashes = [room.passwordHash, ...(actor.role === 'guest' && room.guestPasswordHash ? [room.guestPasswordHash] : [])];
-      const matches = await Promise.all(hashes.map((h) => roomPasswordMatches(h, password)));
-      if (!matches.some(Boolean)) throw forbidden(MESSAGES.wrongPassword);
+      const hashes = [room.passwordHash!, ...(actor.role === 'guest' && room.guestPasswordHash ? [room.guestPasswordHash] : [])];
+      await this.checkPassword(actor, room, hashes, password);
     }
+    if (hasDoor(room)) await this.admissions.admit(room.uuid, actor.userUuid, doorOf(room));
     await this.store.recordRecent(actor.userUuid, room.id, RECENT_ROOMS_KEPT);
     return (await this.views([room]))[0]!;
+  }
+
+  /** 403 when `password` matches none of `hashes`; each wrong one counts against the user in this room, and past the limit a 429 refuses every try. */
+  private async checkPassword(actor: Actor, room: Room, hashes: string[], password: string): Promise<void> {
+    await this.passwordFailures.attempt(`${actor.userUuid}:${room.uuid}`, async () => {
+      const matches = await Promise.all(hashes.map((h) => roomPasswordMatches(h, password)));
+      if (!matches.some(Boolean)) throw forbidden(MESSAGES.wrongPassword);
+    });
   }
 
   async addRecent(actor: Actor, ref: RoomRef): Promise<void> {
@@ -236,18 +268,19 @@ export class Rooms {
     await this.store.removeFavorite(id);
   }
 
-  /** Role holders and the users present (from the live engine). */
-  async users(ref: RoomRef): Promise<{ userUuids: string[]; usersInRoom: string[]; roles: RoomRole[] }> {
-    const view = await this.get(ref);
+  /** Role holders and the users present (from the live engine), for a viewer who may see inside. */
+  async users(viewer: Actor, ref: RoomRef): Promise<{ userUuids: string[]; usersInRoom: string[]; roles: RoomRole[] }> {
+    const view = (await this.views([await this.requireRead(viewer, ref)]))[0]!;
     return { userUuids: [...new Set([...view.usersInRoom, ...view.roles.map((r) => r.userUuid)])], usersInRoom: view.usersInRoom, roles: view.roles };
   }
 
-  async noDancefloorUsers(ref: RoomRef): Promise<string[]> {
-    return this.live.noDancefloorUserUuids((await this.require(ref)).uuid);
+  async noDancefloorUsers(viewer: Actor, ref: RoomRef): Promise<string[]> {
+    return this.live.noDancefloorUserUuids((await this.requireRead(viewer, ref)).uuid);
   }
 
-  async liveState(ref: RoomRef): Promise<{ state: Record<string, unknown>; playedSeconds: number }> {
-    const room = await this.require(ref);
+  /** The live state and played time, for a viewer who may see inside. */
+  async liveState(viewer: Actor, ref: RoomRef): Promise<{ state: Record<string, unknown>; playedSeconds: number }> {
+    const room = await this.requireRead(viewer, ref);
     const [state, playedSeconds] = await Promise.all([this.live.roomState(room.uuid), this.live.playedSeconds(room.uuid)]);
     return { state, playedSeconds };
   }
@@ -361,7 +394,10 @@ export class Rooms {
     const view = await this.get({ uuid: roomUuid });
     const role = self ? caller.role : tokenRole || 'user';
     const activeRoles = view.roles.filter((r) => r.userUuid === userUuid);
-    const badges = view.room.djType === 'VERIFIED_ONLY' ? await this.badges.badgesOf(userUuid) : [];
+    const [badges, [decision]] = await Promise.all([
+      view.room.djType === 'VERIFIED_ONLY' ? this.badges.badgesOf(userUuid) : Promise.resolve([]),
+      this.decisions([view.room], activeRoles, { userUuid, role }),
+    ]);
     const chat = activeRoles.find((r) => r.role === 'chatDisabled');
     return {
       view,
@@ -369,10 +405,29 @@ export class Rooms {
       canDj: canDj(view.room, activeRoles, role, badges),
       highestRole: highestRole(activeRoles),
       banned: hasRole(activeRoles, 'banned'),
-      canJoin: joinRefusal(activeRoles) === null,
       chatDisabled: chat !== undefined,
       chatDisabledUntil: chat?.expirationTime ?? null,
+      decision: decision!,
     };
+  }
+
+  /** One user's access decisions in some rooms (the rule: room-access.ts); `roles` holds at least that user's active roles there. */
+  private async decisions(rooms: Room[], roles: RoomRole[], who: Actor): Promise<AccessDecision[]> {
+    const doors = rooms.filter(hasDoor);
+    const passed = doors.length > 0 && isUuid(who.userUuid) ? await this.admissions.passed(doors.map((r) => ({ roomUuid: r.uuid, userUuid: who.userUuid }))) : [];
+    const passedIn = new Map(doors.map((r, i) => [r.id, passed[i] ?? null]));
+    return rooms.map((room) =>
+      decideAccess({ room, roles: roles.filter((r) => r.roomId === room.id && r.userUuid === who.userUuid), tokenRole: who.role, passedDoor: passedIn.get(room.id) ?? null }),
+    );
+  }
+
+  /** The room, when the viewer may see inside it (services always may); 403 with the reason otherwise. */
+  private async requireRead(viewer: Actor, ref: RoomRef): Promise<Room> {
+    const room = await this.require(ref);
+    if (viewer.role === 'service') return room;
+    const [decision] = await this.decisions([room], await this.store.activeRoles([room.id], viewer.userUuid), viewer);
+    if (!decision!.mayRead) throw forbidden(ACCESS_MESSAGES[decision!.refusal as AccessRefusal]);
+    return room;
   }
 
   private action(actor: Actor, room: Room, targetUuid: string, action: Pick<ModerationAction, 'actionType' | 'previousRole' | 'role' | 'expirationTime'>) {
@@ -402,18 +457,20 @@ export class Rooms {
     return room;
   }
 
-  private async views(rooms: Room[]): Promise<RoomView[]> {
+  /** Rooms as answered; with a viewer, who is there only in the rooms the viewer may see inside. */
+  private async views(rooms: Room[], viewer?: Actor): Promise<RoomView[]> {
     const ids = rooms.map((r) => r.id);
     const [roles, owners, present] = await Promise.all([
       this.store.activeRoles(ids),
       this.store.ownerOf(ids),
       Promise.all(rooms.map((r) => this.live.presentUserUuids(r.uuid))),
     ]);
+    const readable = viewer && viewer.role !== 'service' ? (await this.decisions(rooms, roles, viewer)).map((d) => d.mayRead) : rooms.map(() => true);
     return rooms.map((room, i) => ({
       room,
       roles: roles.filter((r) => r.roomId === room.id),
       ownerUuid: owners.get(room.id) ?? '',
-      usersInRoom: present[i]!,
+      usersInRoom: readable[i] ? present[i]! : [],
     }));
   }
 
@@ -441,6 +498,9 @@ export class Rooms {
     return free;
   }
 }
+
+/** Holds no role anywhere: the directories' viewer when the caller has no user uuid. */
+const NO_USER = '00000000-0000-0000-0000-000000000000';
 
 /** Nullable fields an empty string clears. */
 const CLEARABLE = new Set(['posterUrl', 'externalUrl', 'discordGuildId']);

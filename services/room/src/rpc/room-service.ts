@@ -1,6 +1,7 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
 import { badRequest, forbidden, type CallContext, type createUnaryFactory } from '@spinroom/platform';
 import type { RoomFilter } from '../db/room-store.js';
+import { ACCESS_MESSAGES } from '../domain/room-access.js';
 import { isGlobalRole } from '../domain/room-roles.js';
 import type { Actor, Rooms } from '../domain/rooms.js';
 import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
@@ -56,10 +57,7 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
   const { rooms, unary } = deps;
   return {
     createRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.create(actor(ctx), toRoomSettings(req.settings))) })),
-    getRoom: unary(async (req, ctx) => {
-      ctx.requireCaller();
-      return { room: toRoomMessage(await rooms.get(toRoomRef(req.room))) };
-    }),
+    getRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.get(toRoomRef(req.room), actor(ctx))) })),
     updateRoom: unary(async (req, ctx) => ({
       room: toRoomMessage(await rooms.update(actor(ctx), toRoomRef(req.room), toRoomSettings(req.settings), { admin: req.admin })),
     })),
@@ -70,20 +68,17 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
     listRooms: unary(async (req, ctx) => {
       const who = actor(ctx);
       if (req.listing === RoomListing.ROOM_LISTING_NAMED) {
-        const named = await rooms.named(req.rooms.slice(0, MAX_PAGE));
+        const named = await rooms.named(req.rooms.slice(0, MAX_PAGE), who);
         return { rooms: named.map(toRoomMessage), total: named.length };
       }
-      const { rooms: list, total } = await rooms.list(filterOf(req, who), page(req));
+      const { rooms: list, total } = await rooms.list(filterOf(req, who), page(req), who);
       return { rooms: list.map(toRoomMessage), total };
     }),
     countPrivateRooms: unary(async (_req, ctx) => {
       ctx.requireCaller();
       return { count: await rooms.countPrivate() };
     }),
-    matchRoomPassword: unary(async (req, ctx) => {
-      ctx.requireCaller();
-      return { room: toRoomMessage(await rooms.matchPassword(toRoomRef(req.room), req.password)) };
-    }),
+    matchRoomPassword: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.matchPassword(actor(ctx), toRoomRef(req.room), req.password)) })),
     joinRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.join(actor(ctx), toRoomRef(req.room), req.password)) })),
     addRecentRoom: unary(async (req, ctx) => {
       await rooms.addRecent(actor(ctx), toRoomRef(req.room));
@@ -104,17 +99,12 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
       return {};
     }),
     listRoomUsers: unary(async (req, ctx) => {
-      ctx.requireCaller();
-      const { userUuids, usersInRoom, roles } = await rooms.users(toRoomRef(req.room));
+      const { userUuids, usersInRoom, roles } = await rooms.users(actor(ctx), toRoomRef(req.room));
       return { userUuids, usersInRoomUuids: usersInRoom, roomRoles: roles.map(toRoleMessage) };
     }),
-    listNoDancefloorUsers: unary(async (req, ctx) => {
-      ctx.requireCaller();
-      return { userUuids: await rooms.noDancefloorUsers(toRoomRef(req.room)) };
-    }),
+    listNoDancefloorUsers: unary(async (req, ctx) => ({ userUuids: await rooms.noDancefloorUsers(actor(ctx), toRoomRef(req.room)) })),
     getRoomLiveState: unary(async (req, ctx) => {
-      ctx.requireCaller();
-      const { state, playedSeconds } = await rooms.liveState(toRoomRef(req.room));
+      const { state, playedSeconds } = await rooms.liveState(actor(ctx), toRoomRef(req.room));
       return { stateJson: JSON.stringify(state), playedSeconds };
     }),
     listRoomRoles: unary(async (req, ctx) => {
@@ -144,8 +134,13 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
         highestRole: access.highestRole ?? '',
         banned: access.banned,
         chatDisabledUntil: access.chatDisabledUntil ?? undefined,
-        canJoin: access.canJoin,
+        canJoin: access.decision.mayEnter,
         chatDisabled: access.chatDisabled,
+        mayRead: access.decision.mayRead,
+        mayEnter: access.decision.mayEnter,
+        refusal: access.decision.refusal ?? '',
+        refusalMessage: access.decision.refusal ? ACCESS_MESSAGES[access.decision.refusal] : '',
+        kickedUntil: access.decision.kickedUntil ?? undefined,
       };
     }),
   };
