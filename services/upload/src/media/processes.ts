@@ -57,7 +57,8 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     child.stderr.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-4096);
     });
-    child.once('error', (error) => {
+    // Not once: a failed kill() emits 'error' too, and the handler below kills.
+    child.on('error', (error) => {
       if (child.pid === undefined) {
         // Never started (e.g. ENOENT): there is nothing to wait for.
         clearTimeout(timer);

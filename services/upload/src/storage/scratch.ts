@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -37,12 +38,9 @@ export class ScratchSpace {
       path,
       async write(chunk) {
         if (failure) throw failure;
-        if (!stream.write(chunk)) {
-          await new Promise<void>((resolve, reject) => {
-            stream.once('drain', resolve);
-            stream.once('error', reject);
-          });
-        }
+        // events.once removes both its listeners when either fires: a
+        // per-chunk once('drain') + once('error') left an error listener behind.
+        if (!stream.write(chunk)) await once(stream, 'drain');
       },
       async finish() {
         if (failure) throw failure;
