@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
-import { startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+import { startServiceProcess, waitForHttp } from './lib/processes.js';
+import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
 import { ensureWebBuild } from '../web/build.js';
@@ -53,76 +54,71 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
   env: { ...process.env, ...userEnv, SPINROOM_ADMIN_EMAIL: admin.email, SPINROOM_ADMIN_PASSWORD: admin.password },
 });
 
-const services: ServiceProcess[] = [
-  startServiceProcess('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') }, { bundled }),
-  startServiceProcess('playlist', 'services/playlist/src/main.ts', {
-    ...common,
-    ...metrics('playlist'),
-    DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
-    GRPC_PORT: grpcPorts.playlist,
-    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  }, { bundled }),
-  startServiceProcess('upload', 'services/upload/src/main.ts', {
-    ...common,
-    ...metrics('upload'),
-    DATABASE_URL: databaseUrl(infra, 'spinroom_upload'),
-    GRPC_PORT: grpcPorts.upload,
-    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-    UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', 'uploads'),
-    HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
-    TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
-  }, { bundled }),
-  startServiceProcess('room', 'services/room/src/main.ts', {
-    ...common,
-    ...metrics('room'),
-    ...serviceSecret,
-    DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
-    GRPC_PORT: grpcPorts.room,
-    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-    PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
-  }, { bundled }),
-  startServiceProcess('chat', 'services/chat/src/main.ts', {
-    ...common,
-    ...metrics('chat'),
-    DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
-    GRPC_PORT: grpcPorts.chat,
-    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
-    SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
-  }, { bundled }),
-  startServiceProcess('bff', 'bff/src/main.ts', {
-    ...common,
-    ...metrics('bff'),
-    ...serviceSecret,
-    PORT: port,
-    HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
-    USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-    PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
-    UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
-    ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
-    CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
-    WEB_DIR: webDir,
-  }, { bundled }),
-];
+// A process that exits on its own is started again (backoff 1 s, doubling up to
+// 30 s, back to 1 s after a minute's healthy run); the others keep running.
+const supervisor = new Supervisor();
+const supervise = (name: string, entry: string, env: Record<string, string>) =>
+  supervisor.add(name, () => startServiceProcess(name, entry, env, { bundled }));
+supervise('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') });
+supervise('playlist', 'services/playlist/src/main.ts', {
+  ...common,
+  ...metrics('playlist'),
+  DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
+  GRPC_PORT: grpcPorts.playlist,
+  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+});
+supervise('upload', 'services/upload/src/main.ts', {
+  ...common,
+  ...metrics('upload'),
+  DATABASE_URL: databaseUrl(infra, 'spinroom_upload'),
+  GRPC_PORT: grpcPorts.upload,
+  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', 'uploads'),
+  HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
+  TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
+});
+supervise('room', 'services/room/src/main.ts', {
+  ...common,
+  ...metrics('room'),
+  ...serviceSecret,
+  DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
+  GRPC_PORT: grpcPorts.room,
+  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
+});
+supervise('chat', 'services/chat/src/main.ts', {
+  ...common,
+  ...metrics('chat'),
+  DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
+  GRPC_PORT: grpcPorts.chat,
+  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
+  SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
+});
+supervise('bff', 'bff/src/main.ts', {
+  ...common,
+  ...metrics('bff'),
+  ...serviceSecret,
+  PORT: port,
+  HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
+  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
+  PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
+  UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
+  ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
+  CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
+  WEB_DIR: webDir,
+});
 
 let stopping = false;
 async function stopAll(code: number) {
   if (stopping) return;
   stopping = true;
-  await Promise.all([...services].reverse().map((s) => s.stop()));
+  await supervisor.stop();
   console.log('Services stopped. PostgreSQL, Redis and Kafka keep running: `npm run infra:down` stops them.');
   process.exit(code);
 }
 process.on('SIGINT', () => void stopAll(0));
 process.on('SIGTERM', () => void stopAll(0));
-for (const service of services) {
-  service.child.once('exit', (code) => {
-    if (!stopping) {
-      console.error(`${service.name} exited (code ${code}); stopping the platform.`);
-      void stopAll(1);
-    }
-  });
-}
 
 try {
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 120_000);
@@ -159,5 +155,6 @@ Spinroom is running at http://localhost:${port}
   Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})` : ''}${demo ? `
   Demo songs: ${demo.songs} in the public crate ${demo.crateUuid}
               (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)` : ''}
+A service or the BFF that exits is restarted (backoff 1 s up to 30 s).
 Press Ctrl+C to stop.
 `);
