@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { usePlatform } from '../support/platform.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { freshEmail, usePlatform } from '../support/platform.js';
 
 describe('the BFF edge', () => {
   const { call } = usePlatform();
@@ -50,5 +50,43 @@ describe('the BFF edge', () => {
     ]));
     expect(body.paths['/api/user-service/users/sign-up'].post.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(body.components.schemas.UserProfile.properties).toHaveProperty('avatarId');
+  });
+
+  describe('input that must not reach a service', () => {
+    let token: string;
+    beforeAll(async () => {
+      token = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body.accessToken;
+    });
+
+    it('refuses control characters in any text, keys included, with the field named (PostgreSQL refuses NUL)', async () => {
+      const signUp = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct\u0000horse', nickname: 'Ana' } });
+      expect(signUp).toMatchObject({ status: 400, body: { statusCode: 400, message: ['password: must not contain control characters'], error: 'Bad Request' } });
+      const crate = await call('POST', '/api/playlist-service/crate', { token, body: { crateName: 'mix\u0000tape' } });
+      expect(crate).toMatchObject({ status: 400, body: { message: ['crateName: must not contain control characters'] } });
+      const search = await call('GET', '/api/playlist-service/search?q=a%00b', { token });
+      expect(search).toMatchObject({ status: 400, body: { message: ['q: must not contain control characters'] } });
+      const room = await call('POST', '/api/room-service/rooms/infrastructure', { token, body: { name: 'Bell\u0007Room' } });
+      expect(room).toMatchObject({ status: 400, body: { message: ['name: must not contain control characters'] } });
+      // Tabs and line breaks are text.
+      expect((await call('POST', '/api/playlist-service/crate', { token, body: { crateName: 'Two\tlines\nok' } })).status).toBe(201);
+    });
+
+    it('refuses ids that are not uuids and offsets beyond the paging bound, before any service sees them', async () => {
+      const removed = await call('DELETE', '/api/playlist-service/crate/special/queue/songs/0', { token });
+      expect(removed).toMatchObject({ status: 400, body: { message: [expect.stringMatching(/^crateSongUuid: /)] } });
+      expect((await call('GET', '/api/user-service/profile/0', { token })).status).toBe(400);
+      expect((await call('GET', '/api/upload-service/songs/not-a-uuid', { token })).status).toBe(400);
+      for (const path of ['/api/room-service/rooms/public?offset=2147483648', '/api/room-service/rooms/service/list?skip=2147483648', '/api/playlist-service/crate/user?offset=4294967296']) {
+        const res = await call('GET', path, { token });
+        expect(res, path).toMatchObject({ status: 400, body: { message: [expect.stringMatching(/^(offset|skip): /)] } });
+      }
+    });
+
+    it('answers 415 to a JSON path sent a body of another type (it would otherwise read as empty)', async () => {
+      const xml = await call('POST', '/api/playlist-service/crate', { token, rawBody: '<crate/>', headers: { 'content-type': 'application/xml' } });
+      expect(xml).toMatchObject({ status: 415, body: { statusCode: 415, message: 'Expected a body of type application/json', error: 'Unsupported Media Type' } });
+      const form = await call('POST', '/api/user-service/auth/login', { rawBody: 'email=a%40b.co&password=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      expect(form.status).toBe(415);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig } from '@ast
 import { AppError, nameHttpRoute, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
+import { parseInput, requireJsonBody } from './validation.js';
 
 extendZodWithOpenApi(z);
 
@@ -65,7 +66,7 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   spec: RouteSpec<B, Q, P, R>,
 ): void {
   const status = spec.status ?? 200;
-  const errorStatuses = [400, ...(spec.auth === 'caller' ? [401] : []), ...(spec.errors ?? []), 500];
+  const errorStatuses = [400, ...(spec.auth === 'caller' ? [401] : []), ...(spec.body ? [415] : []), ...(spec.errors ?? []), 500];
   const responses: Record<string, ResponseConfig> = {
     [status]: { description: 'Success', content: { [spec.produces ?? 'application/json']: { schema: spec.response } } },
   };
@@ -91,10 +92,11 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   deps.router[spec.method](expressPath, async (req, res) => {
     nameHttpRoute(expressPath);
     const caller = spec.auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
+    if (spec.body) requireJsonBody(req);
     const input = {
-      body: parse(spec.body, req.body ?? {}),
-      query: parse(spec.query, req.query),
-      params: parse(spec.params, req.params),
+      body: parseInput(spec.body, req.body ?? {}),
+      query: parseInput(spec.query, req.query),
+      params: parseInput(spec.params, req.params),
       caller,
       req,
     };
@@ -102,16 +104,4 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
     if (result instanceof RawReply) res.status(status).set(result.headers).send(result.body);
     else res.status(status).json(result);
   });
-}
-
-function parse<S extends z.ZodType | undefined>(schema: S, value: unknown) {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new AppError(400, result.error.issues.map(issueMessage));
-}
-
-function issueMessage(issue: z.core.$ZodIssue): string {
-  const field = issue.path.join('.');
-  return field ? `${field}: ${issue.message}` : issue.message;
 }

@@ -3,6 +3,7 @@ import { AppError, createLogger, nameHttpRoute } from '@spinroom/platform/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
 import { toAppError } from '../../http/errors.js';
+import { parseInput, requireJsonBody } from '../../http/validation.js';
 
 extendZodWithOpenApi(z);
 
@@ -59,7 +60,7 @@ export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodT
   },
 ): void {
   const responses: Record<string, ResponseConfig> = { 200: { description: 'Success', content: { 'application/json': { schema: spec.response } } } };
-  for (const code of [400, 401, 403, 404, 417]) {
+  for (const code of [400, 401, 403, 404, 415, 417]) {
     responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: CometChatErrorSchema } } };
   }
   for (const prefix of CHAT_PREFIXES) {
@@ -80,10 +81,11 @@ export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodT
     deps.router[spec.method](expressPath, async (req, res) => {
       nameHttpRoute(expressPath);
       const token = chatToken(req, deps.appId);
+      if (spec.body) requireJsonBody(req);
       const result = await spec.handler({
-        body: parse(spec.body, req.body ?? {}),
-        query: parse(spec.query, req.query),
-        params: parse(spec.params, req.params),
+        body: parseInput(spec.body, req.body ?? {}),
+        query: parseInput(spec.query, req.query),
+        params: parseInput(spec.params, req.params),
         token,
         onBehalfOf: String(req.headers.onbehalfof ?? ''),
       } as ChatCall<z.infer<B>, z.infer<Q>, z.infer<P>>);
@@ -101,19 +103,13 @@ function chatToken(req: Request, appId: string): string {
   return token;
 }
 
-function parse<S extends z.ZodType | undefined>(schema: S, value: unknown) {
-  if (!schema) return undefined;
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new AppError(400, result.error.issues.map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message)));
-}
-
 const DEFAULT_CODES: Record<number, string> = {
   400: 'ERR_BAD_REQUEST',
   401: 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND',
   403: 'ERR_PERMISSION_DENIED',
   404: 'ERR_NOT_FOUND',
   413: 'ERR_PAYLOAD_TOO_LARGE',
+  415: 'ERR_UNSUPPORTED_MEDIA_TYPE',
   503: 'ERR_SERVICE_UNAVAILABLE',
 };
 

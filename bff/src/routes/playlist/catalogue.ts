@@ -4,12 +4,10 @@ import { present } from '../../http/upstream.js';
 import type { PlaylistClient } from './crates.js';
 import { CrateSongSchema } from './schemas.js';
 import { songJson } from './views.js';
+import { TakeSkipQuery } from '../../http/paging.js';
 
 const BASE = '/api/playlist-service';
-const TakeSkipSchema = z.object({
-  take: z.coerce.number().int().min(1).max(100).default(20),
-  skip: z.coerce.number().int().min(0).default(0),
-});
+const TakeSkipSchema = TakeSkipQuery;
 const ArtistSchema = z.object({ artistShortId: z.string(), name: z.string(), songCount: z.number().int() }).openapi('Artist');
 const AlbumSchema = z
   .object({ albumShortId: z.string(), name: z.string(), artistShortId: z.string(), artistName: z.string(), songCount: z.number().int() })

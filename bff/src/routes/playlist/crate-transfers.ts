@@ -6,6 +6,8 @@ import { CrateSchema, CrateSongSchema } from './schemas.js';
 import { crateJson, songJson } from './views.js';
 
 const BASE = '/api/playlist-service';
+/** A provider's bearer credential: it travels in an HTTP header, so printable ASCII only. */
+const Credential = (max: number) => z.string().min(1).max(max).regex(/^[\x21-\x7E]+$/, 'must be a token of printable ASCII characters');
 const Country = z.string().regex(/^[A-Za-z]{2}$/, 'country must be a two-letter country code').optional();
 const ExportAnswerSchema = z
   .object({ playlistId: z.string(), url: z.string(), added: z.number().int(), missing: z.array(CrateSongSchema) })
@@ -41,7 +43,7 @@ export function crateTransferRoutes(deps: RouteDeps, playlists: PlaylistClient):
     summary: "Create a playlist in the caller's Spotify account from a crate (the caller's Spotify access token, scope playlist-modify-private)",
     tags, auth: 'caller', status: 201, errors: [401, 403, 404, 502],
     body: z
-      .object({ crateUuid: z.uuid(), accessToken: z.string().min(1).max(2048), playlistName: z.string().max(100).optional(), country: Country })
+      .object({ crateUuid: z.uuid(), accessToken: Credential(2048), playlistName: z.string().max(100).optional(), country: Country })
       .openapi('SpotifyExport'),
     response: ExportAnswerSchema,
     handler: async ({ body }) =>
@@ -55,7 +57,7 @@ export function crateTransferRoutes(deps: RouteDeps, playlists: PlaylistClient):
     summary: "Create a playlist in the caller's Apple Music library from a crate (the caller's Music User Token)",
     tags, auth: 'caller', status: 201, errors: [401, 403, 404, 502, 503],
     body: z
-      .object({ crateUuid: z.uuid(), musicUserToken: z.string().min(1).max(4096), playlistName: z.string().max(100).optional(), country: Country })
+      .object({ crateUuid: z.uuid(), musicUserToken: Credential(4096), playlistName: z.string().max(100).optional(), country: Country })
       .openapi('AppleExport'),
     response: ExportAnswerSchema,
     handler: async ({ body }) =>

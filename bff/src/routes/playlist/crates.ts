@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import { AddSongsSchema, CrateSchema, CrateSongSchema, CreateCrateSchema, PageQuerySchema, SongToAddSchema, UpdateCrateSchema } from './schemas.js';
 import { crateJson, crateSongJson } from './views.js';
+import { TakeSkipQuery } from '../../http/paging.js';
 
 export type PlaylistClient = PromiseClient<PlaylistServiceClient>;
 
@@ -59,7 +60,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     },
   });
 
-  const TakeSkip = z.object({ take: z.coerce.number().int().min(1).max(100).default(20), skip: z.coerce.number().int().min(0).default(0) });
+  const TakeSkip = TakeSkipQuery;
   route(deps, {
     method: 'get', path: `${BASE}/crate/service/all-crates`, summary: 'Every public crate, newest first (service and SEO)', tags, auth: 'caller',
     query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
@@ -79,7 +80,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   });
   route(deps, {
     method: 'get', path: `${BASE}/crate/user/service/{userUuid}`, summary: "A user's public crates (service and SEO)", tags, auth: 'caller',
-    params: z.object({ userUuid: z.string() }), query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    params: z.object({ userUuid: z.uuid() }), query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
     handler: async ({ params, query }) => {
       const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, limit: query.take, offset: query.skip });
       return { crates: crates.map(crateJson), total };
@@ -88,7 +89,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
   route(deps, {
     method: 'get', path: `${BASE}/crate/user/{userUuid}`, summary: "Another user's public crates", tags, auth: 'caller',
-    params: z.object({ userUuid: z.string() }), query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
+    params: z.object({ userUuid: z.uuid() }), query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
     handler: async ({ params, query }) => {
       const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, ...page(query) });
       return { crates: crates.map(crateJson), count: total };
@@ -145,13 +146,13 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
     route(deps, {
       method: 'delete', path: `${path}/songs/{crateSongUuid}`, summary: `Remove a song from ${target.label}`, tags, auth: 'caller',
-      params: (params ?? z.object({})).extend({ crateSongUuid: z.string() }), errors: [403, 404], response: CrateSchema,
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), errors: [403, 404], response: CrateSchema,
       handler: async ({ params: p }) => crateJson((await playlists.removeCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid })).crate),
     });
 
     route(deps, {
       method: 'put', path: `${path}/songs/{crateSongUuid}/position`, summary: `Move a song of ${target.label}`, tags, auth: 'caller',
-      params: (params ?? z.object({})).extend({ crateSongUuid: z.string() }), body: z.object({ position: z.number().int().min(0) }),
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), body: z.object({ position: z.number().int().min(0) }),
       errors: [403, 404], response: z.object({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p, body }) => ({
         songs: (await playlists.moveCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid, position: body.position })).songs.map(crateSongJson),

@@ -4,6 +4,7 @@ import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from '../room/clients.js';
 import { roomRef } from '../room/views.js';
 import type { PlaylistClient } from './crates.js';
+import { LimitOffsetDefaults } from '../../http/paging.js';
 
 const BASE = '/api/playlist-service';
 
@@ -43,7 +44,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
 
   route(deps, {
     method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags, auth: 'caller',
-    params: Slug, query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), offset: z.coerce.number().int().min(0).default(0) }),
+    params: Slug, query: LimitOffsetDefaults,
     response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [404],
     handler: async ({ params, query }) => {
       const { songPlays, total } = await playlists.listRecentSongs({ roomUuid: await roomUuidOf(params.slug), limit: query.limit, offset: query.offset });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
+import { LimitOffsetQuery } from '../../http/paging.js';
 
 const providerMap = z.record(z.string(), z.string());
 
@@ -54,10 +55,7 @@ export const CrateSchema = z
   })
   .openapi('Crate');
 
-export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-});
+export const PageQuerySchema = LimitOffsetQuery;
 
 /** `{songId}` for a catalogue song, or a provider song whose `songId` is the provider's own id. */
 export const SongToAddSchema = z

@@ -3,6 +3,7 @@ import { route, type RouteDeps } from '../../http/route.js';
 import type { PlaylistClient } from './crates.js';
 import { CrateSongSchema, PageQuerySchema, SongDataSchema } from './schemas.js';
 import { songDataJson, songJson } from './views.js';
+import { LimitOffsetDefaults } from '../../http/paging.js';
 
 const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(200),
@@ -10,8 +11,7 @@ const SearchQuerySchema = z.object({
   provider: z.string().max(32).optional(),
   explicit: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   country: z.string().length(2).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...LimitOffsetDefaults.shape,
 });
 
 /** /search and /api/v1/songs: the song catalogue. */

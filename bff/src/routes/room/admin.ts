@@ -6,6 +6,7 @@ import type { RoomClient } from './clients.js';
 import { BASE } from './rooms.js';
 import { RoomSchema, UpdateRoomSchema, PromoteRoomSchema, RoomSettingsFields } from './schemas.js';
 import { roomJson, roomRef, settingsMessage } from './views.js';
+import { LimitOffsetDefaults } from '../../http/paging.js';
 
 const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'];
 
@@ -25,7 +26,7 @@ export function roomAdminRoutes(deps: RouteDeps, rooms: RoomClient): void {
   route(deps, {
     method: 'get', path: `${BASE}/admin/rooms`, summary: 'Every room (admins), oldest first; limit and offset (the crud query syntax is not supported yet)',
     tags, auth: 'caller', errors: [403],
-    query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20), offset: z.coerce.number().int().min(0).default(0) }),
+    query: LimitOffsetDefaults,
     response: z.object({ data: z.array(RoomSchema), count: z.number().int(), total: z.number().int(), page: z.number().int(), pageCount: z.number().int() }),
     handler: async ({ query, caller }) => {
       requireAdmin(caller?.role);

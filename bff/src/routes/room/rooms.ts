@@ -20,6 +20,7 @@ import {
   type RoomSettingsBody,
 } from './schemas.js';
 import { roleJson, roomJson, roomRef, settingsMessage } from './views.js';
+import { TakeSkipQuery } from '../../http/paging.js';
 
 export const BASE = '/api/room-service';
 
@@ -103,7 +104,7 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'get', path: `${BASE}/rooms/service/list`, summary: 'Every room, oldest first (service and SEO)', tags, auth: 'caller',
-    query: z.object({ take: z.coerce.number().int().min(1).max(100).default(20), skip: z.coerce.number().int().min(0).default(0) }), response: RoomPageSchema,
+    query: TakeSkipQuery, response: RoomPageSchema,
     handler: async ({ query }) => list(RoomListing.ROOM_LISTING_ALL, { limit: query.take, offset: query.skip }),
   });
   route(deps, {

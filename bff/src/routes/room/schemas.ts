@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
+import { LimitOffsetDefaults } from '../../http/paging.js';
 
 export const ROOM_ROLES = ['owner', 'coOwner', 'moderator', 'dj', 'banned', 'kicked', 'chatDisabled', 'djDisabled'] as const;
 const DJ_TYPES = ['EVERYONE', 'INVITE_ONLY', 'PRO_PLAN_OWNER', 'VERIFIED_ONLY'] as const;
@@ -124,10 +125,7 @@ export const PromoteRoomSchema = z
 export type RoomSettingsBody = z.infer<typeof UpdateRoomSchema> & { promoted?: boolean; promotedProviders?: string[] };
 
 export const SlugParams = z.object({ slug: z.string().min(1).max(64) });
-export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  offset: z.coerce.number().int().min(0).default(0),
-});
+export const PageQuerySchema = LimitOffsetDefaults;
 export const RoomPageSchema = z.object({ rooms: z.array(RoomSchema), total: z.number().int() }).openapi('RoomPage');
 export const RoomListSchema = z.array(RoomSchema);
 export const UserUuidSchema = z.uuid();

@@ -14,7 +14,7 @@ export function hlsRoutes(deps: RouteDeps, uploads: UploadClient): void {
   const tags = ['uploads'];
   route(deps, {
     method: 'get', path: `${BASE}/{id}/hls-playlist`, summary: 'The HLS playlist of a verified upload (403 "Song is not verified" before)', tags, auth: 'caller',
-    params: z.object({ id: z.string() }), produces: 'application/vnd.apple.mpegurl', response: z.string(), errors: [403, 404],
+    params: z.object({ id: z.uuid() }), produces: 'application/vnd.apple.mpegurl', response: z.string(), errors: [403, 404],
     handler: async ({ params }) => {
       const { playlist } = await uploads.getHlsPlaylist({ songId: params.id });
       // Private and short: it holds this caller's key link.
@@ -34,7 +34,7 @@ export function hlsRoutes(deps: RouteDeps, uploads: UploadClient): void {
 
   route(deps, {
     method: 'get', path: `${BASE}/{id}/hls/{segment}`, summary: 'An encrypted MPEG-TS segment of a verified upload', tags, auth: 'public',
-    params: z.object({ id: z.string(), segment: z.string() }), produces: 'video/mp2t', response: binary, errors: [403, 404],
+    params: z.object({ id: z.uuid(), segment: z.string().max(64) }), produces: 'video/mp2t', response: binary, errors: [403, 404],
     handler: async ({ params }) => {
       const { data, contentType } = await uploads.getHlsSegment({ songId: params.id, segment: params.segment });
       // A segment never changes: any cache may keep it for good (it is useless without the key).

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
+import { LimitOffsetQuery } from '../../http/paging.js';
 
 export const SONG_STATUS_NAMES = [
   'PENDING_UPLOAD',
@@ -76,10 +77,7 @@ export const SongPatchSchema = z
 
 export const MetadataSchema = z.object({ songId: z.uuid(), ...tagFields }).openapi('UploadedSongMetadata');
 
-export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional(),
-  offset: z.coerce.number().int().min(0).optional(),
-});
+export const PageQuerySchema = LimitOffsetQuery;
 
 export const TranscoderNotificationSchema = z
   .object({

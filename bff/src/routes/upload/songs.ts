@@ -60,13 +60,13 @@ export function songsRoutes(deps: RouteDeps, uploads: UploadClient): void {
 
   route(deps, {
     method: 'get', path: `${BASE}/songs/{id}`, summary: 'One upload (any status for its uploader and moderators, else only verified)', tags, auth: 'caller',
-    params: z.object({ id: z.string() }), response: UploadedSongSchema, errors: [404],
+    params: z.object({ id: z.uuid() }), response: UploadedSongSchema, errors: [404],
     handler: async ({ params }) => songJson((await uploads.getSong({ songId: params.id })).song),
   });
 
   route(deps, {
     method: 'patch', path: `${BASE}/songs/{id}`, summary: "Edit an upload's tags (the uploader or a moderator); moderators may set status UNVERIFIED or VERIFIED", tags, auth: 'caller',
-    params: z.object({ id: z.string() }), body: SongPatchSchema, response: UploadedSongSchema, errors: TAGS_403,
+    params: z.object({ id: z.uuid() }), body: SongPatchSchema, response: UploadedSongSchema, errors: TAGS_403,
     handler: async ({ params, body }) => {
       const unverified = body.status === undefined ? undefined : body.status === 'UNVERIFIED';
       return songJson((await uploads.updateSong({ songId: params.id, ...tagEdit(body), unverified })).song);
@@ -75,7 +75,7 @@ export function songsRoutes(deps: RouteDeps, uploads: UploadClient): void {
 
   route(deps, {
     method: 'delete', path: `${BASE}/songs/{id}`, summary: 'Delete an upload, its file and its HLS (the uploader or a moderator)', tags, auth: 'caller',
-    params: z.object({ id: z.string() }), response: z.object({ songId: z.string(), deleted: z.literal(true) }), errors: [403, 404],
+    params: z.object({ id: z.uuid() }), response: z.object({ songId: z.string(), deleted: z.literal(true) }), errors: [403, 404],
     handler: async ({ params }) => {
       await uploads.deleteSong({ songId: params.id });
       return { songId: params.id, deleted: true as const };

@@ -13,7 +13,7 @@ export function profileRoutes(deps: RouteDeps, users: UserClient): void {
     summary: "Another user's profile",
     tags: ['users'],
     auth: 'caller',
-    params: z.object({ id: z.string() }),
+    params: z.object({ id: z.uuid() }),
     response: UserProfileSchema,
     errors: [404],
     handler: async ({ params }) => {

@@ -1,4 +1,4 @@
-import { AppError, type Logger } from '@spinroom/platform';
+import { AppError, badRequest, type Logger } from '@spinroom/platform';
 import type { MusicProvider } from '../domain/song.js';
 import {
   providerFailed,
@@ -159,10 +159,16 @@ export class ProviderHttp {
   }
 
   private async send(url: URL, options: RequestOptions, token: string | undefined): Promise<Response> {
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...(token !== undefined ? options.auth?.headers(token) : {}) };
+    // A caller's credential travels in a header, which carries bytes, not text: refused as the
+    // caller's mistake here, where fetch would fail with "Cannot convert argument to a ByteString".
+    if (Object.values(headers).some((value) => !PRINTABLE_ASCII.test(value))) {
+      throw badRequest(`The credentials for ${this.label} must be printable ASCII`);
+    }
     try {
       return await this.deps.fetch(url, {
         method: options.method ?? 'GET',
-        headers: { accept: 'application/json', ...options.headers, ...(token !== undefined ? options.auth?.headers(token) : {}) },
+        headers,
         body: options.body,
         signal: AbortSignal.timeout(this.deps.timeoutMs),
         redirect: 'follow',
@@ -173,6 +179,8 @@ export class ProviderHttp {
     }
   }
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7E]*$/;
 
 function describe(error: unknown): string {
   if (error instanceof Error) return error.name === 'TimeoutError' ? 'timed out' : `${error.name}: ${error.message}`;
