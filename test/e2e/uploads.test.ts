@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegTranscoder } from '../../services/upload/src/media/transcoder.js';
 import { garbage } from '../../services/upload/test/support.js';
-import { freshEmail, signedToken, useTopic, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
+import { freshEmail, signedToken, startBffProcess, useTopic, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
 
 const work = mkdtempSync(join(tmpdir(), 'spinroom-e2e-audio-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -361,6 +361,38 @@ describe('bad uploads through the BFF', () => {
     });
     await expectNothingStored(platform());
   });
+
+  it('answers broken forms with a 400 and the BFF process lives on (busboy errors once per bad part)', async () => {
+    // Its own BFF process: an unhandled error would end it, as it would in production.
+    const bff = await startBffProcess(platform());
+    try {
+      const boundary = `----spinroom${randomUUID()}`;
+      const send = async (body: string) => {
+        const res = await fetch(`${bff.url}/api/upload-service/upload/song`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+          body,
+        });
+        return { status: res.status, body: await res.json() };
+      };
+      const malformed = { status: 400, body: { statusCode: 400, message: 'Malformed multipart/form-data body', error: 'Bad Request' } };
+      // Control bytes in several parts' names: one parser error per part.
+      const badNames = [1, 2, 3, 4].map((i) => `--${boundary}\r\nContent-Disposition: form-data; name="field\x01${i}"\r\n\r\nvalue\r\n`).join('');
+      expect(await send(`${badNames}--${boundary}--\r\n`)).toEqual(malformed);
+      // A stray file part the form ends inside: busboy errors the parser and that file's stream.
+      expect(await send(`--${boundary}\r\nContent-Disposition: form-data; name="cover"; filename="c.png"\r\nContent-Type: image/png\r\n\r\nabc`)).toEqual(malformed);
+      // The same, inside the audio file itself.
+      expect(await send(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.mp3"\r\nContent-Type: audio/mpeg\r\n\r\nabc`)).toEqual(malformed);
+
+      expect((await fetch(`${bff.url}/healthz`)).status).toBe(200);
+      const session = await fetch(`${bff.url}/api/user-service/auth/session`, { headers: { authorization: `Bearer ${token}` } });
+      expect(session.status).toBe(200);
+      expect(bff.process.child.exitCode).toBeNull();
+      await expectNothingStored(platform());
+    } finally {
+      await bff.stop();
+    }
+  }, 90_000);
 });
 
 describe('an external transcoder reporting through POST /upload/transcoder_sns', () => {

@@ -25,6 +25,7 @@ import { createProviders } from '../../services/playlist/src/providers/index.js'
 import { startUploadService } from '../../services/upload/src/app.js';
 import type { UploadServiceConfig } from '../../services/upload/src/config.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
+import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
 
 /** The client secret services present for a `service` token in tests. */
 export const TEST_SERVICE_SECRET = 'e2e-service-client-secret-0123456789abcdef';
@@ -355,4 +356,30 @@ export function useTopic(topic: string): SeenMessage[] {
     await consumer.disconnect();
   });
   return seen;
+}
+
+/**
+ * The BFF as its own Node process (bff/src/main.ts, as `npm start` runs it) in
+ * front of a test platform's services: for tests where the process itself must
+ * survive what a request does to it (the in-process BFFs share vitest's).
+ */
+export async function startBffProcess(platform: TestPlatform): Promise<{ url: string; process: ServiceProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const service = startServiceProcess('bff', 'bff/src/main.ts', {
+    PORT: String(port),
+    HTTP_HOST: '127.0.0.1',
+    USER_ADDR: platform.grpc.user,
+    PLAYLIST_ADDR: platform.grpc.playlist,
+    UPLOAD_ADDR: platform.grpc.upload,
+    ROOM_ADDR: platform.grpc.room,
+    CHAT_ADDR: platform.grpc.chat,
+    REDIS_URL: testInfra().redisUrl,
+    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    OTEL_SDK_DISABLED: 'true',
+    LOG_LEVEL: 'silent',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = () => (service.child.exitCode !== null || service.child.signalCode !== null ? `the BFF exited (${service.child.exitCode ?? service.child.signalCode})` : undefined);
+  await waitForHttp(`${url}/readyz`, 60_000, exited);
+  return { url, process: service, stop: () => service.stop() };
 }

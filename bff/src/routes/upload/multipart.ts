@@ -67,6 +67,11 @@ export async function streamUpload(
       }
     });
     parser.on('file', (name, stream, info) => {
+      // busboy destroys a file stream with an error when the form breaks off
+      // inside it, whether or not it is still being read: always listened to.
+      stream.on('error', () => {
+        failure ??= badRequest('Malformed multipart/form-data body');
+      });
       if (name !== 'file' || sawFile) {
         stream.resume();
         failure ??= badRequest(name !== 'file' ? `Unexpected file field "${name}"; send the audio in the field "file"` : 'Only one file can be uploaded at a time');
@@ -92,7 +97,9 @@ export async function streamUpload(
     parser.on('partsLimit', () => (failure ??= badRequest('Too many parts in the form')));
     parser.on('fieldsLimit', () => (failure ??= badRequest('Too many fields in the form')));
     parser.once('close', () => resolve());
-    parser.once('error', () => reject(badRequest('Malformed multipart/form-data body')));
+    // busboy emits one error per malformed part header, and may go on after the
+    // first: every one must find a listener for as long as the parser lives.
+    parser.on('error', () => reject(badRequest('Malformed multipart/form-data body')));
     req.once('close', () => {
       if (!req.complete) reject(new AppError(400, 'The upload was interrupted'));
     });
