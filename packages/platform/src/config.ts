@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limitSetting } from './limits.js';
 
 /** Raised when the environment does not satisfy a service's config schema. */
 export class ConfigError extends Error {
@@ -69,4 +70,6 @@ export const env = {
       .string()
       .transform((v) => v.replace(/\\n/g, '\n'))
       .refine((v) => v.includes(`-----BEGIN ${kind}-----`), `must be a PEM ${kind}`),
+  /** A throttling limit, `<points>/<duration>[/<block>]` (e.g. `100/1h/1h`), as LimitSettings. */
+  limit: limitSetting,
 };

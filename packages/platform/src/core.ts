@@ -6,6 +6,7 @@ export * from './config.js';
 export * from './context.js';
 export * from './errors.js';
 export * from './feed.js';
+export * from './limits.js';
 export * from './logging.js';
 export * from './redis.js';
 export * from './grpc/client.js';

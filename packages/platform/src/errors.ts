@@ -9,6 +9,8 @@ export class AppError extends Error {
   constructor(
     readonly status: number,
     readonly messages: string | string[],
+    /** When to try again (a 429's `Retry-After`, in seconds). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(Array.isArray(messages) ? messages.join('; ') : messages);
     this.name = 'AppError';
@@ -35,6 +37,8 @@ export const unauthorized = (message = 'Unauthorized') => new AppError(401, mess
 export const forbidden = (message = 'Forbidden') => new AppError(403, message);
 export const notFound = (message = 'Not Found') => new AppError(404, message);
 export const conflict = (message = 'Conflict') => new AppError(409, message);
+/** A throttled request: REST answers carry `Retry-After: <retryAfterSeconds>`. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) => new AppError(429, message, retryAfterSeconds);
 export const unavailable = (message = 'Service Unavailable') => new AppError(503, message);
 
 export function isAppError(error: unknown): error is AppError {

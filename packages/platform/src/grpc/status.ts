@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 // answer exactly what the service decided; the gRPC code is the nearest match.
 const HTTP_STATUS_KEY = 'http-status';
 const MESSAGES_KEY = 'error-messages-bin';
+const RETRY_AFTER_KEY = 'retry-after-seconds';
 
 const grpcCodeByHttp: Record<number, GrpcStatus> = {
   400: GrpcStatus.INVALID_ARGUMENT,
@@ -44,6 +45,7 @@ export function toGrpcError(error: unknown): GrpcErrorPayload {
   if (error instanceof AppError) {
     metadata.set(HTTP_STATUS_KEY, String(error.status));
     metadata.set(MESSAGES_KEY, Buffer.from(JSON.stringify(error.messages)));
+    if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_KEY, String(error.retryAfterSeconds));
     const code = grpcCodeByHttp[error.status] ?? (error.status >= 500 ? GrpcStatus.INTERNAL : GrpcStatus.FAILED_PRECONDITION);
     return { code, details: error.message, metadata };
   }
@@ -56,7 +58,8 @@ export function fromGrpcError(error: ServiceError): AppError {
   const raw = error.metadata?.get(MESSAGES_KEY)[0];
   if (status >= 400 && status < 600) {
     const messages = raw ? (JSON.parse(raw.toString()) as string | string[]) : error.details;
-    return new AppError(status, messages);
+    const retryAfter = Number(error.metadata.get(RETRY_AFTER_KEY)[0]);
+    return new AppError(status, messages, retryAfter > 0 ? retryAfter : undefined);
   }
   const mapped = httpByGrpcCode[error.code as GrpcStatus];
   if (mapped === 503 || mapped === 504) return new AppError(mapped, mapped === 503 ? 'Service Unavailable' : 'Gateway Timeout');
