@@ -6,6 +6,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { DEFAULT_CHAT_APP_ID, DEFAULT_UPLOAD_MAX_BYTES, type BffConfig } from './config.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
+import type { BffLimits } from './http/limits.js';
 import type { RouteDeps } from './http/route.js';
 import { chatRoutes } from './routes/chat/index.js';
 import type { ChatClient } from './routes/chat/clients.js';
@@ -44,6 +45,8 @@ export function createApp(options: {
   upstreams: Upstreams;
   verifier: () => TokenVerifier | undefined;
   ready: () => Promise<boolean>;
+  /** The limits per client address (http/limits.ts). */
+  limits: BffLimits;
 }): express.Express {
   const { config, upstreams } = options;
   const app = express();
@@ -89,8 +92,8 @@ export function createApp(options: {
     registry,
     verifier: () => options.verifier() ?? (() => { throw new AppError(503, 'Sign-in is not available yet, please try again'); })(),
   };
-  authRoutes(deps, upstreams.users);
-  usersRoutes(deps, upstreams.users);
+  authRoutes(deps, upstreams.users, options.limits);
+  usersRoutes(deps, upstreams.users, options.limits);
   profileRoutes(deps, upstreams.users);
   crateTransferRoutes(deps, upstreams.playlists);
   crateRoutes(deps, upstreams.playlists);

@@ -15,7 +15,7 @@ export const bffConfig = {
   /** The `appid` header the /chat API expects (the original's CometChat app id). */
   CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
   ROOM_ADDR: env.address(),
-  /** Redis, where the room feed's frames arrive (one channel per room). */
+  /** Redis, where the room feed's frames arrive (one channel per room) and the limits per address are counted. */
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Traded with the user service for the BFF's own token (it tells the room service which feed connections it holds). */
   SERVICE_CLIENT_SECRET: z.string().min(32),
@@ -28,6 +28,12 @@ export const bffConfig = {
     .default('')
     .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
   JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must be a size like 100kb').default('100kb'),
+  /** Failed logins per client address: 200 an hour, then refused for an hour (README, Limits). */
+  LIMIT_LOGIN_FAILURES_PER_ADDRESS: env.limit('200/1h/1h'),
+  /** Guest tokens per client address: 30 an hour. */
+  LIMIT_GUEST_TOKENS_PER_ADDRESS: env.limit('30/1h'),
+  /** Sign-ups per client address: 10 an hour. */
+  LIMIT_SIGN_UPS_PER_ADDRESS: env.limit('10/1h'),
   /** Folder of the built web client, served at `/`. */
   WEB_DIR: z.string().optional(),
   LOG_LEVEL: env.logLevel(),

@@ -3,10 +3,11 @@ import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { closeOnSignals, createGrpcClient, createLogger, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache, ServiceTokenSource } from '@spinroom/platform/core';
+import { closeOnSignals, createGrpcClient, createLogger, createRedis, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache, ServiceTokenSource } from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';
+import { bffLimits } from './http/limits.js';
 
 const logger = createLogger('bff');
 const config = loadConfigOrExit(bffConfig);
@@ -18,6 +19,7 @@ const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
 const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
 keys.start();
 const health = new GrpcHealthChecker();
+const limitsRedis = createRedis(config.REDIS_URL);
 
 const app = createApp({
   config,
@@ -25,6 +27,7 @@ const app = createApp({
   verifier: () => keys.verifier,
   // Ready when every upstream service answers SERVING.
   ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR]),
+  limits: bffLimits(limitsRedis, config),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
   logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
@@ -43,4 +46,5 @@ closeOnSignals(logger, async () => {
   chat.close();
   rooms.close();
   health.close();
+  limitsRedis.disconnect();
 });

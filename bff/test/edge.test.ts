@@ -1,6 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRedis } from '@spinroom/platform/core';
+import { testInfra } from '@spinroom/platform/testing';
 import { createApp } from '../src/app.js';
+import { bffLimits } from '../src/http/limits.js';
 import type { PlaylistClient } from '../src/routes/playlist/crates.js';
 import type { RoomClient } from '../src/routes/room/clients.js';
 import type { UploadClient } from '../src/routes/upload/clients.js';
@@ -13,6 +16,8 @@ const unreachable = new Proxy({}, { get: () => () => Promise.reject(new Error('n
 describe('BFF before the user service answers', () => {
   let baseUrl: string;
   let close: () => void;
+  const redis = createRedis(testInfra().redisUrl);
+  const untripped = { points: 1_000_000, durationSeconds: 3600, blockSeconds: 0 };
 
   beforeAll(async () => {
     const app = createApp({
@@ -20,6 +25,8 @@ describe('BFF before the user service answers', () => {
       upstreams: { users: unreachable as UserClient, playlists: unreachable as PlaylistClient, uploads: unreachable as UploadClient, rooms: unreachable as RoomClient },
       verifier: () => undefined,
       ready: async () => false,
+      // Every suite calls from 127.0.0.1 into one Redis: limits no count of theirs reaches.
+      limits: bffLimits(redis, { LIMIT_LOGIN_FAILURES_PER_ADDRESS: untripped, LIMIT_GUEST_TOKENS_PER_ADDRESS: untripped, LIMIT_SIGN_UPS_PER_ADDRESS: untripped }),
     });
     const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -27,7 +34,10 @@ describe('BFF before the user service answers', () => {
     baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => server.close();
   });
-  afterAll(() => close());
+  afterAll(() => {
+    close();
+    redis.disconnect();
+  });
 
   it('is live but not ready', async () => {
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);

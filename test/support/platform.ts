@@ -11,10 +11,12 @@ import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { randomUUID } from 'node:crypto';
-import { createGrpcClient, createLogger, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, ServiceTokenSource, TokenIssuer, type Role } from '@spinroom/platform';
+import { createGrpcClient, createLogger, createRedis, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, ServiceTokenSource, TokenIssuer, type Role } from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
+import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
 import { startChatService } from '../../services/chat/src/app.js';
+import type { ChatServiceConfig } from '../../services/chat/src/config.js';
 import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
 import type { RoomServiceConfig } from '../../services/room/src/config.js';
 import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
@@ -25,7 +27,24 @@ import { createProviders } from '../../services/playlist/src/providers/index.js'
 import { startUploadService } from '../../services/upload/src/app.js';
 import type { UploadServiceConfig } from '../../services/upload/src/config.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
+import type { UserServiceConfig } from '../../services/user/src/config.js';
 import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
+
+/**
+ * Every limit, far beyond what the suites do: they all call from 127.0.0.1 and
+ * share one Redis, so a count per address adds up across suites.
+ * test/e2e/limits.test.ts sets its own (and keys by other addresses).
+ */
+const UNTRIPPED = { points: 1_000_000, durationSeconds: 3600, blockSeconds: 0 };
+export const TEST_LIMITS = {
+  user: { LIMIT_LOGIN_FAILURES_PER_ACCOUNT: UNTRIPPED },
+  room: { LIMIT_ROOM_PASSWORD_FAILURES: UNTRIPPED },
+  chat: { LIMIT_CHAT_MESSAGES_PER_USER: UNTRIPPED },
+  upload: { LIMIT_UPLOADS_PER_USER: UNTRIPPED },
+  bff: { LIMIT_LOGIN_FAILURES_PER_ADDRESS: UNTRIPPED, LIMIT_GUEST_TOKENS_PER_ADDRESS: UNTRIPPED, LIMIT_SIGN_UPS_PER_ADDRESS: UNTRIPPED },
+} satisfies Record<string, Record<string, typeof UNTRIPPED>>;
+/** The same limits as environment variables, for a BFF run as a process. */
+export const TEST_BFF_LIMIT_ENV = Object.fromEntries(Object.keys(TEST_LIMITS.bff).map((name) => [name, `${UNTRIPPED.points}/${UNTRIPPED.durationSeconds}`]));
 
 /** The client secret services present for a `service` token in tests. */
 export const TEST_SERVICE_SECRET = 'e2e-service-client-secret-0123456789abcdef';
@@ -36,7 +55,7 @@ export interface TestUserService {
 }
 
 /** The user service on a fresh database of the test PostgreSQL, on a free port. */
-export function userServiceOnFreshDatabase(): TestUserService {
+export function userServiceOnFreshDatabase(overrides: Partial<UserServiceConfig> = {}): TestUserService {
   const databaseUrl = uniqueDatabaseUrl('e2e_user');
   const infra = testInfra();
   return {
@@ -46,6 +65,7 @@ export function userServiceOnFreshDatabase(): TestUserService {
         {
           DATABASE_URL: databaseUrl,
           KAFKA_BROKERS: infra.kafkaBrokers,
+          REDIS_URL: infra.redisUrl,
           GRPC_HOST: '127.0.0.1',
           GRPC_PORT: 0,
           JWT_PRIVATE_KEY: infra.signingKeyPem,
@@ -54,7 +74,9 @@ export function userServiceOnFreshDatabase(): TestUserService {
           PASSWORD_HASH_CONCURRENCY: undefined,
           SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
           OUTBOX_POLL_MS: 100,
+          ...TEST_LIMITS.user,
           LOG_LEVEL: 'silent',
+          ...overrides,
         },
         options,
       ),
@@ -98,6 +120,12 @@ export interface PlatformOptions {
   providerEnv?: NodeJS.ProcessEnv;
   /** Overrides of the playlist service's config (e.g. the crate import worker's timings). */
   playlist?: Partial<PlaylistServiceConfig>;
+  /** Overrides of the user service's config (e.g. its limits). */
+  user?: Partial<UserServiceConfig>;
+  /** Overrides of the chat service's config (e.g. its limits). */
+  chat?: Partial<ChatServiceConfig>;
+  /** The BFF's limits per client address (TEST_LIMITS.bff unless given). */
+  bffLimits?: Partial<BffLimitConfig>;
   /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
   room?: Partial<RoomServiceConfig>;
   /** How many BFF processes serve the API and the room feed (1). */
@@ -112,7 +140,7 @@ export interface PlatformOptions {
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
-  const userService = userServiceOnFreshDatabase();
+  const userService = userServiceOnFreshDatabase(options.user);
   const running = await userService.start();
   const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
   const playlistDatabaseUrl = uniqueDatabaseUrl('e2e_playlist');
@@ -137,6 +165,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const uploadService = await startUploadService({
     DATABASE_URL: uploadDatabaseUrl,
     KAFKA_BROKERS: testInfra().kafkaBrokers,
+    REDIS_URL: testInfra().redisUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: 0,
     USER_ADDR: `127.0.0.1:${running.port}`,
@@ -156,6 +185,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     FFMPEG_PATH: 'ffmpeg',
     FFPROBE_PATH: 'ffprobe',
     OUTBOX_POLL_MS: 100,
+    ...TEST_LIMITS.upload,
     LOG_LEVEL: 'silent',
     ...options.upload,
   });
@@ -177,6 +207,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     LIVE_AFK_GRACE_MS: 60_000,
     LIVE_CONNECTION_TTL_MS: 60_000,
     LIVE_CLOCK_POLL_MS: 50,
+    ...TEST_LIMITS.room,
     LOG_LEVEL: 'silent',
     ...options.room,
   };
@@ -195,13 +226,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     ROOM_ADDR: roomAddress,
     JWT_ISSUER: 'spinroom',
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    ...TEST_LIMITS.chat,
     LOG_LEVEL: 'silent',
+    ...options.chat,
   });
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
+  const limitsRedis = createRedis(testInfra().redisUrl);
+  const limits = bffLimits(limitsRedis, { ...TEST_LIMITS.bff, ...options.bffLimits });
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
@@ -209,6 +244,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       upstreams: { users, playlists, uploads, rooms, chat },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
+      limits,
     });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -245,6 +281,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         await bff.feed.close();
         await new Promise<void>((resolve) => bff.server.close(() => resolve()));
       }
+      limitsRedis.disconnect();
       users.close();
       playlists.close();
       uploads.close();
@@ -375,6 +412,7 @@ export async function startBffProcess(platform: TestPlatform): Promise<{ url: st
     CHAT_ADDR: platform.grpc.chat,
     REDIS_URL: testInfra().redisUrl,
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    ...TEST_BFF_LIMIT_ENV,
     OTEL_SDK_DISABLED: 'true',
     LOG_LEVEL: 'silent',
   });

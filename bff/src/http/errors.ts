@@ -1,5 +1,5 @@
 import { AppError, createLogger } from '@spinroom/platform/core';
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 
 const logger = createLogger('bff');
 
@@ -14,8 +14,14 @@ export const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (appError.status >= 500 && !(error instanceof AppError)) {
     logger.error({ err: error, method: req.method, path: req.path }, 'request failed');
   }
+  setRetryAfter(res, appError);
   res.status(appError.status).json(appError.toBody());
 };
+
+/** A throttled answer (429) tells when to come back. */
+export function setRetryAfter(res: Response, error: AppError): void {
+  if (error.retryAfterSeconds !== undefined) res.set('Retry-After', String(error.retryAfterSeconds));
+}
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;

@@ -2,14 +2,14 @@ import { ChatServiceService } from '@spinroom/contracts/chat/v1/chat_service';
 import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, createLogger, createRedis, createUnaryFactory, PublicKeyCache, ServiceTokenSource, startGrpcServer } from '@spinroom/platform';
+import { createGrpcClient, createLogger, createRedis, createUnaryFactory, Limit, PublicKeyCache, ServiceTokenSource, startGrpcServer } from '@spinroom/platform';
 import { RedisChatFeed } from './adapters/feed.js';
 import { UserServiceProfiles } from './adapters/profiles.js';
 import { RoomServiceAccess } from './adapters/room-access.js';
 import type { ChatServiceConfig } from './config.js';
 import { PgChatStore } from './db/chat-store.js';
 import { openChatDatabase } from './db/orm.js';
-import { Chat } from './domain/chat.js';
+import { Chat, MESSAGES_PER_USER } from './domain/chat.js';
 import { chatServiceHandlers } from './rpc/chat-service.js';
 
 export interface RunningChatService {
@@ -40,7 +40,14 @@ export async function startChatService(config: ChatServiceConfig, options: { now
   const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
   const roomAccess = new RoomServiceAccess(rooms, () => serviceToken.token());
 
-  const chat = new Chat({ store: new PgChatStore(orm), rooms: roomAccess, profiles, feed: new RedisChatFeed(redis, logger), now: options.now });
+  const chat = new Chat({
+    store: new PgChatStore(orm),
+    rooms: roomAccess,
+    profiles,
+    feed: new RedisChatFeed(redis, logger),
+    sendLimit: new Limit(redis, MESSAGES_PER_USER, config.LIMIT_CHAT_MESSAGES_PER_USER),
+    now: options.now,
+  });
   const unary = createUnaryFactory({ verifier: () => keys.verifier, logger });
   const server = await startGrpcServer({
     host: config.GRPC_HOST,

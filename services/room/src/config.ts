@@ -10,7 +10,7 @@ export const roomServiceConfig = {
   /** The user service: its public key verifies callers' tokens; its profiles carry the VERIFIED badge. */
   USER_ADDR: env.address(),
   JWT_ISSUER: z.string().min(1).default('spinroom'),
-  /** Live rooms: their state, clock and feed channels. */
+  /** Live rooms: their state, clock and feed channels; the room-password limit. */
   REDIS_URL: env.url(['redis', 'rediss']),
   /** The playlist service: DJs' queues. */
   PLAYLIST_ADDR: env.address(),
@@ -27,6 +27,8 @@ export const roomServiceConfig = {
   /** How often the room clock looks for ended songs and departures. */
   LIVE_CLOCK_POLL_MS: z.coerce.number().int().positive().default(100),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
+  /** Wrong room passwords per user and room: 10 in 15 minutes, then refused for 15 minutes (README, Limits). */
+  LIMIT_ROOM_PASSWORD_FAILURES: env.limit('10/15m/15m'),
   LOG_LEVEL: env.logLevel(),
 };
 

@@ -6,8 +6,10 @@ import {
   createClientStreamingFactory,
   createGrpcClient,
   createLogger,
+  createRedis,
   createUnaryFactory,
   KafkaClient,
+  Limit,
   OutboxRelay,
   PublicKeyCache,
   startGrpcServer,
@@ -17,7 +19,7 @@ import { PgJobQueue } from './db/job-queue.js';
 import { openUploadDatabase } from './db/orm.js';
 import { PgSongStore } from './db/song-store.js';
 import { KeyTokens } from './domain/hls.js';
-import { Songs } from './domain/songs.js';
+import { Songs, UPLOADS_PER_USER } from './domain/songs.js';
 import { UPLOAD_EVENTS_TOPIC, uploadEvent } from './events/upload-events.js';
 import { FfmpegProbe } from './media/probe.js';
 import { FfmpegTranscoder, type Transcoder } from './media/transcoder.js';
@@ -58,6 +60,7 @@ export async function startUploadService(
     storage.kind === 's3' ? { objectStore: 's3', bucket: storage.bucket, endpoint: storage.endpoint, keyPrefix: storage.keyPrefix } : { objectStore: 'local', root: storage.root },
     'object store',
   );
+  const redis = createRedis(config.REDIS_URL);
   const scratch = new ScratchSpace(join(config.UPLOAD_STORAGE_DIR, 'work'));
   await scratch.init();
   let worker: TranscodeWorker | undefined;
@@ -69,6 +72,7 @@ export async function startUploadService(
     scratch,
     {
       maxBytes: config.UPLOAD_MAX_BYTES,
+      uploadLimit: new Limit(redis, UPLOADS_PER_USER, config.LIMIT_UPLOADS_PER_USER),
       queueLimit: config.TRANSCODE_QUEUE_LIMIT,
       retry: { maxAttempts: config.TRANSCODE_MAX_ATTEMPTS, baseDelayMs: config.TRANSCODE_RETRY_DELAY_MS },
       transcoderSecret: config.TRANSCODER_CALLBACK_SECRET,
@@ -122,6 +126,7 @@ export async function startUploadService(
       await relay.stop();
       await producer.disconnect();
       await orm.close();
+      redis.disconnect();
       s3?.destroy();
     },
   };

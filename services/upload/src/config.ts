@@ -8,6 +8,8 @@ const positiveInt = () => z.coerce.number().int().positive();
 export const uploadServiceConfig = {
   DATABASE_URL: env.url(['postgres', 'postgresql']),
   KAFKA_BROKERS: env.list(),
+  /** Redis, where the upload limit is counted. */
+  REDIS_URL: env.url(['redis', 'rediss']),
   GRPC_HOST: z.string().default('127.0.0.1'),
   GRPC_PORT: env.port(50053),
   /** The user service, whose public key verifies callers' tokens. */
@@ -66,6 +68,8 @@ export const uploadServiceConfig = {
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
   OUTBOX_POLL_MS: positiveInt().default(250),
+  /** Song uploads per user: 20 an hour (README, Limits). */
+  LIMIT_UPLOADS_PER_USER: env.limit('20/1h'),
   LOG_LEVEL: env.logLevel(),
 };
 

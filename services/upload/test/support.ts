@@ -46,6 +46,7 @@ export function testUploadConfig(userAddress: string, overrides: Partial<UploadS
   return {
     DATABASE_URL: uniqueDatabaseUrl('test_upload'),
     KAFKA_BROKERS: testInfra().kafkaBrokers,
+    REDIS_URL: testInfra().redisUrl,
     GRPC_HOST: '127.0.0.1',
     GRPC_PORT: 0,
     USER_ADDR: userAddress,
@@ -66,6 +67,8 @@ export function testUploadConfig(userAddress: string, overrides: Partial<UploadS
     FFMPEG_PATH: 'ffmpeg',
     FFPROBE_PATH: 'ffprobe',
     OUTBOX_POLL_MS: 100,
+    // Far beyond what these tests upload (test/e2e/limits.test.ts tries the limit).
+    LIMIT_UPLOADS_PER_USER: { points: 100_000, durationSeconds: 3600, blockSeconds: 0 },
     LOG_LEVEL: 'silent',
     ...overrides,
   };

@@ -3,9 +3,11 @@ import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import {
   createLogger,
   createOrm,
+  createRedis,
   createUnaryFactory,
   ensureDatabase,
   KafkaClient,
+  Limit,
   migrate,
   OutboxMessage,
   OutboxRelay,
@@ -18,6 +20,7 @@ import { PgUserStore } from './db/user-store.js';
 import { migrations } from './db/migrations/index.js';
 import { UserEntity } from './db/user-entity.js';
 import { Accounts } from './domain/accounts.js';
+import { LOGIN_FAILURES_PER_ACCOUNT, LoginLockout } from './domain/login-lockout.js';
 import { PasswordHasher } from './domain/passwords.js';
 import { ServiceTokens } from './domain/service-tokens.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
@@ -58,6 +61,8 @@ export async function startUserService(
 
   const store = new PgUserStore(orm, () => relay.nudge());
   const accounts = new Accounts(store, new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY), tokens, userSignedUp);
+  const redis = createRedis(config.REDIS_URL);
+  const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
   const unary = createUnaryFactory({ verifier: () => verifier, logger });
   const server = await startGrpcServer({
     host: config.GRPC_HOST,
@@ -68,7 +73,7 @@ export async function startUserService(
       {
         name: 'spinroom.user.v1.UserService',
         definition: UserServiceService,
-        implementation: userServiceHandlers({ accounts, tokens, serviceTokens: new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET), unary }),
+        implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens: new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET), unary }),
       },
     ],
   });
@@ -80,6 +85,7 @@ export async function startUserService(
       await relay.stop();
       await producer.disconnect();
       await orm.close();
+      redis.disconnect();
     },
   };
 }

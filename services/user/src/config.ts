@@ -5,6 +5,8 @@ import { z } from 'zod';
 export const userServiceConfig = {
   DATABASE_URL: env.url(['postgres', 'postgresql']),
   KAFKA_BROKERS: env.list(),
+  /** Redis, where the login lockout is counted. */
+  REDIS_URL: env.url(['redis', 'rediss']),
   GRPC_HOST: z.string().default('127.0.0.1'),
   GRPC_PORT: env.port(50051),
   /** RS256 signing key (PKCS#8 PEM, 3072 bits or more). */
@@ -16,6 +18,8 @@ export const userServiceConfig = {
   /** Shared secret other services present for a `service` token; service tokens are off without it. */
   SERVICE_CLIENT_SECRET: z.string().min(32).optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().positive().default(250),
+  /** Failed logins per account before the lockout: 100 an hour, then locked for an hour (README, Limits). */
+  LIMIT_LOGIN_FAILURES_PER_ACCOUNT: env.limit('100/1h/1h'),
   LOG_LEVEL: env.logLevel(),
 };
 

@@ -2,7 +2,7 @@ import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from 
 import { AppError, createLogger, nameHttpRoute } from '@spinroom/platform/core';
 import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
 import { z } from 'zod';
-import { toAppError } from '../../http/errors.js';
+import { setRetryAfter, toAppError } from '../../http/errors.js';
 import { parseInput, requireJsonBody } from '../../http/validation.js';
 
 extendZodWithOpenApi(z);
@@ -136,5 +136,6 @@ const logger = createLogger('bff');
 export const chatErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const appError = toAppError(error);
   if (appError.status >= 500 && !(error instanceof AppError)) logger.error({ err: error, method: req.method, path: req.path }, 'chat request failed');
+  setRetryAfter(res, appError);
   res.status(appError.status).json(cometChatErrorBody(appError));
 };

@@ -1,5 +1,6 @@
 import { UserKind } from '@spinroom/contracts/user/v1/user_service';
 import { z } from 'zod';
+import { clientAddress, type BffLimits } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import type { UserClient } from './clients.js';
@@ -13,7 +14,7 @@ const KIND_NAMES: Partial<Record<UserKind, 'user' | 'guest' | 'bot'>> = {
 };
 
 /** /auth: login, guest tokens, the session behind a token, the public key. */
-export function authRoutes(deps: RouteDeps, users: UserClient): void {
+export function authRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffLimits, 'loginFailures' | 'guestTokens'>): void {
   route(deps, {
     method: 'post',
     path: `${BASE}/login`,
@@ -22,8 +23,9 @@ export function authRoutes(deps: RouteDeps, users: UserClient): void {
     auth: 'public',
     body: CredentialsSchema,
     response: AccessGrantSchema,
-    errors: [401, 503],
-    handler: async ({ body }) => present((await users.logIn({ email: body.email ?? '', password: body.password ?? '' })).grant),
+    errors: [401, 429, 503],
+    handler: async ({ body, req }) =>
+      limits.loginFailures.attempt(clientAddress(req), async () => present((await users.logIn({ email: body.email ?? '', password: body.password ?? '' })).grant)),
   });
 
   route(deps, {
@@ -33,7 +35,11 @@ export function authRoutes(deps: RouteDeps, users: UserClient): void {
     tags: ['auth'],
     auth: 'public',
     response: AccessGrantSchema,
-    handler: async () => present((await users.createGuest({})).grant),
+    errors: [429],
+    handler: async ({ req }) => {
+      await limits.guestTokens.consume(clientAddress(req));
+      return present((await users.createGuest({})).grant);
+    },
   });
 
   route(deps, {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientAddress, type BffLimits } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import type { UserClient } from './clients.js';
@@ -8,7 +9,7 @@ import { AccessGrantSchema, ProfileUpdateSchema, SignUpSchema, UserProfileSchema
 const BASE = '/api/user-service/users';
 
 /** /users: sign-up and the caller's own profile; batches of other profiles. */
-export function usersRoutes(deps: RouteDeps, users: UserClient): void {
+export function usersRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffLimits, 'signUps'>): void {
   route(deps, {
     method: 'post',
     path: `${BASE}/sign-up`,
@@ -18,8 +19,9 @@ export function usersRoutes(deps: RouteDeps, users: UserClient): void {
     status: 201,
     body: SignUpSchema,
     response: AccessGrantSchema,
-    errors: [403, 503],
-    handler: async ({ body }) => {
+    errors: [403, 429, 503],
+    handler: async ({ body, req }) => {
+      await limits.signUps.consume(clientAddress(req));
       const { grant } = await users.signUp({ email: body.email ?? '', password: body.password ?? '', nickname: body.nickname });
       return present(grant);
     },

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { badRequest, conflict, forbidden, notFound, type Caller } from '@spinroom/platform';
+import { badRequest, conflict, forbidden, notFound, type Caller, type Limit, type LimitDeclaration } from '@spinroom/platform';
 import type { ObjectStore } from '../storage/object-store.js';
 import { checkProbe, familyOf, FILE_EMPTY, FILE_REQUIRED, tooLarge, type AudioFamily, type ProbeResult } from './audio-files.js';
 import { HLS, objectKeys, rewritePlaylist, type KeyTokenFields, type KeyTokens } from './hls.js';
@@ -82,11 +82,19 @@ export interface SongStore {
 
 export interface SongsOptions {
   maxBytes: number;
+  /** UPLOADS_PER_USER, with its configured allowance. */
+  uploadLimit: Limit;
   /** Pending jobs past which a new upload is VERIFICATION_POSTPONED. */
   queueLimit: number;
   retry: RetryPolicy;
   transcoderSecret: string;
 }
+
+/** Uploads per user, counted as they start (each costs storage and a transcode). */
+export const UPLOADS_PER_USER: LimitDeclaration = {
+  key: 'upload:uploads',
+  message: (until) => `Too many uploads: try again after ${until.toISOString()}`,
+};
 
 export const UPLOAD_CUT_OFF = 'The upload was cut off before its end';
 
@@ -110,6 +118,7 @@ export class Songs {
    */
   async upload(caller: Caller, parts: AsyncIterable<UploadPart>, signal?: AbortSignal): Promise<Song> {
     checkCanUpload(caller);
+    await this.options.uploadLimit.consume(caller.userUuid);
     const songId = randomUUID();
     let form: Partial<SongTags> = {};
     let file: { fileName: string; contentType: string; family: AudioFamily } | undefined;

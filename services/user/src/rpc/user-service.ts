@@ -6,6 +6,7 @@ import {
 } from '@spinroom/contracts/user/v1/user_service';
 import { forbidden, type createUnaryFactory, type TokenIssuer } from '@spinroom/platform';
 import type { Accounts } from '../domain/accounts.js';
+import type { LoginLockout } from '../domain/login-lockout.js';
 import type { ProfilePatch } from '../domain/profiles.js';
 import { issueChatToken, type ServiceTokens } from '../domain/service-tokens.js';
 import type { User } from '../domain/user.js';
@@ -57,14 +58,15 @@ function toProfilePatch(request: UpdateOwnProfileRequest): ProfilePatch {
 /** gRPC handlers of spinroom.user.v1.UserService: validate the caller, delegate to the domain. */
 export function userServiceHandlers(deps: {
   accounts: Accounts;
+  logIns: LoginLockout;
   tokens: TokenIssuer;
   serviceTokens: ServiceTokens;
   unary: ReturnType<typeof createUnaryFactory>;
 }): UserServiceServer {
-  const { accounts, tokens, serviceTokens, unary } = deps;
+  const { accounts, logIns, tokens, serviceTokens, unary } = deps;
   return {
     signUp: unary(async (request) => ({ grant: await accounts.signUp(request) })),
-    logIn: unary(async (request) => ({ grant: await accounts.logIn(request) })),
+    logIn: unary(async (request) => ({ grant: await logIns.logIn(request) })),
     createGuest: unary(async () => ({ grant: await accounts.createGuest() })),
     getSession: unary(async (_request, context) => {
       const user = await accounts.session(context.requireCaller().userUuid);
