@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { openLoop, percentile } from './bench/open-loop.js';
 import { startOtlpSink, type OtlpSink } from './bench/otlp-sink.js';
-import { assertPortFree, benchProcesses, gitRevision } from './bench/run.js';
+import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './bench/run.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
@@ -322,7 +322,7 @@ async function main(): Promise<void> {
 
   const dbUrl = databaseUrl(infra, 'spinroom_user_bench');
   // REDIS_URL: the BFF's room feed subscribes there (no room is joined here).
-  const common: Record<string, string> = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  const common: Record<string, string> = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
   let otlpSink: OtlpSink | undefined;
   if (traceSample) {
     // As the chart configures a service when otel.endpoint is set.

@@ -12,6 +12,7 @@ import autocannon from 'autocannon';
 import { apiClient } from '../lib/http.js';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
+import { BENCH_LIMIT_ENV } from './run.js';
 
 const run = promisify(execFile);
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -30,7 +31,7 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 async function main() {
   const infra = infraUp('dev');
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
   const userAddr = `127.0.0.1:${ports.user}`;
   // The room service and the BFF trade it with the user service for their own tokens.
   const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };

@@ -38,7 +38,7 @@ import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { assertPortFree, benchProcesses, gitRevision } from './run.js';
+import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 import { machineBusyOver, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { HISTOGRAM_MS, type ClientCommand, type ClientReply } from './feed-clients.js';
 
@@ -384,7 +384,7 @@ async function main(): Promise<void> {
   const revision = gitRevision();
   const fdLimit = execFileSync('bash', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
 
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn' };
+  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
   const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
   const addr = (port: number) => `127.0.0.1:${port}`;
   const user = startServiceProcess('user', 'services/user/src/main.ts', {

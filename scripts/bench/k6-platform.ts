@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/infra.js';
 import { waitForHttp } from '../lib/processes.js';
-import { assertPortFree } from './run.js';
+import { assertPortFree, BENCH_LIMIT_ENV } from './run.js';
 
 const port = Number(process.env.BENCH_K6_PORT ?? 8480);
 await assertPortFree(port);
@@ -23,6 +23,7 @@ const platform = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scr
     METRICS_BASE_PORT: '28471',
     LOG_LEVEL: 'warn',
     SPINROOM_BUNDLED: '1',
+    ...BENCH_LIMIT_ENV,
   },
 });
 let status = 1;
