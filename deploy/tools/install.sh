@@ -4,12 +4,15 @@
 # $SPINROOM_LOCAL_DIR/tools/bin (.local/tools/bin by default):
 #   helm  (helm lint / helm template of helm/spinroom in `npm test`)
 #   k6    (the load scenarios in deploy/k6, `npm run bench:k6`)
+# and, from PyPI into a virtualenv, $SPINROOM_LOCAL_DIR/tools/schemathesis:
+#   schemathesis  (the REST fuzzer in `npm test`, test/fuzz/openapi.test.ts)
 # Idempotent: a tool already built at the pinned version is kept.
-#   bash deploy/tools/install.sh [helm] [k6]      (default: both)
+#   bash deploy/tools/install.sh [helm] [k6] [schemathesis]      (default: helm and k6)
 set -euo pipefail
 
 HELM_VERSION=v3.22.0
 K6_VERSION=v1.8.1
+SCHEMATHESIS_VERSION=4.32.5
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 local_dir="$(realpath -m "${SPINROOM_LOCAL_DIR:-$repo/.local}")"
@@ -29,13 +32,30 @@ install_tool() { # name version module-path
   echo "$version" >"$stamp"
 }
 
+install_schemathesis() {
+  local venv="$local_dir/tools/schemathesis" stamp="$local_dir/tools/schemathesis/.version"
+  if [[ -x "$venv/bin/st" && "$(cat "$stamp" 2>/dev/null)" == "$SCHEMATHESIS_VERSION" ]]; then ln -sf "$venv/bin/st" "$bin/st"; return 0; fi
+  # Debian's python3 (any 3.9+ works); venv needs python3-venv on a bare Debian.
+  local python
+  python="$(command -v python3 || true)"
+  [[ -n "$python" ]] || { apt-get install -y python3 python3-venv >&2; python="$(command -v python3)"; }
+  "$python" -m venv --help >/dev/null 2>&1 && "$python" -c 'import ensurepip' 2>/dev/null || apt-get install -y python3-venv >&2
+  echo "installing schemathesis $SCHEMATHESIS_VERSION from PyPI..." >&2
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION" >&2
+  echo "$SCHEMATHESIS_VERSION" >"$stamp"
+  ln -sf "$venv/bin/st" "$bin/st"
+}
+
 tools=("$@")
 (( ${#tools[@]} > 0 )) || tools=(helm k6)
 for tool in "${tools[@]}"; do
   case "$tool" in
     helm) install_tool helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm ;;
     k6) install_tool k6 "$K6_VERSION" go.k6.io/k6 ;;
-    *) echo "unknown tool: $tool (helm, k6)" >&2; exit 2 ;;
+    schemathesis) install_schemathesis ;;
+    *) echo "unknown tool: $tool (helm, k6, schemathesis)" >&2; exit 2 ;;
   esac
 done
 echo "$bin"

@@ -5,6 +5,7 @@ import { route, type RouteDeps } from '../../http/route.js';
 import { AddSongsSchema, CrateSchema, CrateSongSchema, CreateCrateSchema, PageQuerySchema, SongToAddSchema, UpdateCrateSchema } from './schemas.js';
 import { crateJson, crateSongJson } from './views.js';
 import { TakeSkipQuery } from '../../http/paging.js';
+import { Position, SerialId } from '../../http/ids.js';
 
 export type PlaylistClient = PromiseClient<PlaylistServiceClient>;
 
@@ -99,7 +100,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   route(deps, {
     method: 'post', path: `${BASE}/api/v1/playlists/{crateUuid}/tracks`, summary: 'Add a catalogue song by its numeric id', tags,
     auth: 'caller', status: 201, params: z.object({ crateUuid: z.uuid() }), errors: [403, 404],
-    body: z.object({ songId: z.coerce.number().int().positive(), append: z.boolean().default(true) }),
+    body: z.object({ songId: SerialId, append: z.boolean().default(true) }),
     response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
     handler: async ({ params, body }) => {
       const { crate, added } = await playlists.addCrateSongs({
@@ -117,7 +118,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     const ref = (p: unknown) => target.ref((p ?? {}) as Record<string, string>);
 
     route(deps, {
-      method: 'get', path, summary: `Read ${target.label}, with its first songs`, tags, auth: 'caller', params,
+      method: 'get', path, summary: `Read ${target.label}, with its first songs`, tags, auth: 'caller', params, errors: [404],
       response: CrateSchema.extend({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p }) => {
         const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), limit: 100, offset: 0 });
@@ -127,7 +128,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
     route(deps, {
       method: 'get', path: `${path}/songs`, summary: `Songs of ${target.label}, in order`, tags, auth: 'caller', params,
-      query: PageQuerySchema, response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+      query: PageQuerySchema, errors: [404], response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
       handler: async ({ params: p, query }) => {
         const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), ...page(query) });
         return { songs: songs.map(crateSongJson), count: crate?.crateSongsNumber ?? songs.length };
@@ -152,7 +153,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
     route(deps, {
       method: 'put', path: `${path}/songs/{crateSongUuid}/position`, summary: `Move a song of ${target.label}`, tags, auth: 'caller',
-      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), body: z.object({ position: z.number().int().min(0) }),
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), body: z.object({ position: Position }),
       errors: [403, 404], response: z.object({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p, body }) => ({
         songs: (await playlists.moveCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid, position: body.position })).songs.map(crateSongJson),
@@ -173,7 +174,7 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
     route(deps, {
       method: 'put', path: `${path}/current-position`, summary: `Set the playing position in ${target.label}`, tags, auth: 'caller', params,
-      body: z.object({ currentPosition: z.number().int().min(0) }), errors: [403, 404], response: CrateSchema,
+      body: z.object({ currentPosition: Position }), errors: [403, 404], response: CrateSchema,
       handler: async ({ params: p, body }) => crateJson((await playlists.setCurrentPosition({ crate: ref(p), currentPosition: body.currentPosition })).crate),
     });
 

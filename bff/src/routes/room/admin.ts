@@ -7,6 +7,7 @@ import { BASE } from './rooms.js';
 import { RoomSchema, UpdateRoomSchema, PromoteRoomSchema, RoomSettingsFields } from './schemas.js';
 import { roomJson, roomRef, settingsMessage } from './views.js';
 import { LimitOffsetDefaults } from '../../http/paging.js';
+import { SerialId } from '../../http/ids.js';
 
 const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'];
 
@@ -17,7 +18,7 @@ const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'];
  */
 export function roomAdminRoutes(deps: RouteDeps, rooms: RoomClient): void {
   const tags = ['admin'];
-  const IdParams = z.object({ id: z.coerce.number().int().positive() });
+  const IdParams = z.object({ id: SerialId });
   // The room service decides every change; lists of every room are checked here, as the service lists every room for services too.
   const requireAdmin = (role: string | undefined) => {
     if (!role || !GLOBAL_ROLES.includes(role)) throw forbidden('Only administrators can do this');

@@ -4,6 +4,7 @@ import type { RoomClient } from './clients.js';
 import { BASE } from './rooms.js';
 import { EmptySchema, RoomFavoriteSchema, UserUuidSchema } from './schemas.js';
 import { favoriteJson } from './views.js';
+import { SerialId } from '../../http/ids.js';
 
 /** /api/v1/room-favorites: a user's favourite rooms (not for guests). */
 export function roomFavoriteRoutes(deps: RouteDeps, rooms: RoomClient): void {
@@ -30,7 +31,7 @@ export function roomFavoriteRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'delete', path: `${path}/{id}`, summary: 'Removes one of the caller\'s favourites', tags, auth: 'caller',
-    params: z.object({ id: z.coerce.number().int().positive() }), errors: [404], response: EmptySchema,
+    params: z.object({ id: SerialId }), errors: [404], response: EmptySchema,
     handler: async ({ params }) => {
       await rooms.removeRoomFavorite({ id: params.id });
       return {};
