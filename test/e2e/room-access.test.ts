@@ -98,6 +98,7 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
       () => call('GET', `${ROOMS}/rooms/users/${slug}`, { token: stranger.token }),
       () => call('GET', `${ROOMS}/rooms/users/service/${slug}`, { token: stranger.token }),
       () => call('POST', `${ROOMS}/roomUserRoles/no-dancefloor-users`, { token: stranger.token, body: { slug } }),
+      () => call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: stranger.token }),
     ];
     for (const read of reads) expect(await read()).toMatchObject({ status: 403, body: { message: 'This room is private' } });
     // The room itself answers (its settings say how to get in), but not who is there.
@@ -117,6 +118,7 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
     expect((await call('POST', `${ROOMS}/rooms/${slug}/join`, { token: stranger.token, body: {} })).status).toBe(200);
     expect((await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: stranger.token })).status).toBe(200);
     expect((await call('GET', `${ROOMS}/rooms/users/${slug}`, { token: stranger.token })).body.usersInRoomUuids).toEqual([owner.uuid]);
+    expect((await call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: stranger.token })).status).toBe(200);
     expect((await joinGroup(stranger, uuid)).status).toBe(200);
     expect((await post(stranger, uuid, 'found it')).status).toBe(200);
   });

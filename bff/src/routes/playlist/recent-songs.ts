@@ -1,5 +1,6 @@
 import type { SongPlay } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { z } from 'zod';
+import { forbidden } from '@spinroom/platform/core';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from '../room/clients.js';
 import { roomRef } from '../room/views.js';
@@ -45,9 +46,13 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
   route(deps, {
     method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags, auth: 'caller',
     params: Slug, query: LimitOffsetDefaults,
-    response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [404],
-    handler: async ({ params, query }) => {
-      const { songPlays, total } = await playlists.listRecentSongs({ roomUuid: await roomUuidOf(params.slug), limit: query.limit, offset: query.offset });
+    response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [403, 404],
+    handler: async ({ params, query, caller }) => {
+      const roomUuid = await roomUuidOf(params.slug);
+      // What a room played is inside it: the room service's access rule says who may see it (PRIVATE and password rooms, bans).
+      const access = await rooms.getRoomAccess({ roomUuid, userUuid: caller!.userUuid, tokenRole: '' });
+      if (!access.mayRead) throw forbidden(access.refusalMessage);
+      const { songPlays, total } = await playlists.listRecentSongs({ roomUuid, limit: query.limit, offset: query.offset });
       return { songPlays: songPlays.map(songPlayJson), total };
     },
   });
