@@ -81,4 +81,13 @@ describe('the room feed at its edges', () => {
     garbage.ws.send('{not json');
     expect((await garbage.closed).code).toBe(1007);
   });
+
+  it('counts Primus strings (pongs) against the message budget: a flood of them closes the socket', async () => {
+    const me = await signUp();
+    const socket = await rawSocket(feedUrl(me.accessToken));
+    await socket.opened;
+    for (let i = 0; i < 20; i += 1) socket.ws.send(JSON.stringify(`primus::pong::${i}`));
+    expect((await socket.closed).code).toBe(1008);
+    expect(socket.received.some((m) => m.error === 'Too many messages, slow down.')).toBe(true);
+  });
 });

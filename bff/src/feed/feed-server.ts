@@ -79,6 +79,10 @@ export class FeedServer {
   /** Serves the feed on `server`'s WebSocket upgrades to `/primus`. */
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Node's HTTP server stops listening to an upgraded socket's errors, and
+      // ws starts only once the token is checked: a client resetting meanwhile
+      // would emit an error nobody hears, which ends the process.
+      socket.on('error', () => socket.destroy());
       void this.upgrade(request, socket, head);
     });
   }
@@ -277,13 +281,14 @@ class FeedConnection implements FrameListener {
     } catch {
       return this.ws.close(1007, 'frames are JSON');
     }
-    if (typeof parsed === 'string') {
-      if (parsed.startsWith('primus::pong::')) this.missedPongs = 0;
-      return;
-    }
+    // Every frame spends from the budget, Primus strings (pongs) included.
     if (!this.withinBudget()) {
       if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
       return this.respond(undefined, { error: TOO_MANY });
+    }
+    if (typeof parsed === 'string') {
+      if (parsed.startsWith('primus::pong::')) this.missedPongs = 0;
+      return;
     }
     const message = ClientMessage.safeParse(parsed);
     if (!message.success) return this.respond(undefined, { error: 'Malformed message' });
