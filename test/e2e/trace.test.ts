@@ -62,5 +62,5 @@ describe('one trace across the platform', () => {
     const consumed = one((s) => s.kind === SpanKind.CONSUMER && s.name === 'process room-events', 'the playlist service consumes it');
     expect(ancestors(consumed)).toContain(send);
     expect(spans.filter((s) => s.system === 'postgresql').filter(under(consumed)).length, 'the consumer records the event in its database').toBeGreaterThan(0);
-  }, 120_000);
+  }, 180_000);
 });
