@@ -17,7 +17,7 @@ export function roomUserRoleRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'post', path: `${BASE}/roomUserRoles/no-dancefloor-users`, summary: 'Users in the room but not on the dance floor (from the live room; empty while it is not live)',
-    tags, auth: 'caller', body: z.object({ slug: z.string().min(1).max(64) }), errors: [404], response: z.object({ userUuids: z.array(z.string()) }),
+    tags, auth: 'caller', body: z.object({ slug: z.string().min(1).max(64) }), errors: [403, 404], response: z.object({ userUuids: z.array(z.string()) }),
     handler: async ({ body }) => rooms.listNoDancefloorUsers({ room: roomRef(body.slug) }),
   });
   route(deps, {

@@ -103,7 +103,7 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
     handler: async ({ body }) => roomJson((await rooms.matchRoomPassword({ room: roomRef(body.uuid ?? body.slug!), password: body.password })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/service/list`, summary: 'Every room, oldest first (service and SEO)', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/service/list`, summary: 'Every room, oldest first (service and SEO): to services and global roles; to others the PUBLIC listed rooms and those they hold a room role in', tags, auth: 'caller',
     query: TakeSkipQuery, response: RoomPageSchema,
     handler: async ({ query }) => list(RoomListing.ROOM_LISTING_ALL, { limit: query.take, offset: query.skip }),
   });
@@ -116,7 +116,7 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
     response: RoomSchema, handler: async ({ params }) => roomJson((await rooms.getRoom({ room: RoomRef.fromPartial({ uuid: params.uuid }) })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/discord/list/{guildId}`, summary: "A Discord guild's rooms", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/discord/list/{guildId}`, summary: "A Discord guild's rooms (PRIVATE and unlisted ones only to their role holders, services and global roles)", tags, auth: 'caller',
     params: z.object({ guildId: GuildIdSchema }), response: RoomListSchema,
     handler: async ({ params }) => (await list(RoomListing.ROOM_LISTING_DISCORD_GUILD, { discordGuildId: params.guildId })).rooms,
   });
@@ -128,20 +128,20 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'get', path: `${BASE}/rooms/users/service/{slug}`, summary: 'Users of a room: role holders and those present (service)', tags, auth: 'caller',
-    params: SlugParams, errors: [404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
+    params: SlugParams, errors: [403, 404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/users/{slug}`, summary: 'Users of a room: role holders and those present in the live room', tags, auth: 'caller',
-    params: SlugParams, errors: [404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
+    method: 'get', path: `${BASE}/rooms/users/{slug}`, summary: 'Users of a room: role holders and those present in the live room; 403 unless the caller may see inside (room access)', tags, auth: 'caller',
+    params: SlugParams, errors: [403, 404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/room-state/{slug}`, summary: "The live room's state ({} while it is not live)", tags, auth: 'caller',
-    params: SlugParams, errors: [404], response: z.record(z.string(), z.unknown()),
+    method: 'get', path: `${BASE}/rooms/room-state/{slug}`, summary: "The live room's state ({} while it is not live); 403 unless the caller may see inside (room access)", tags, auth: 'caller',
+    params: SlugParams, errors: [403, 404], response: z.record(z.string(), z.unknown()),
     handler: async ({ params }) => JSON.parse((await rooms.getRoomLiveState({ room: roomRef(params.slug) })).stateJson) as Record<string, unknown>,
   });
   route(deps, {
     method: 'get', path: `${BASE}/rooms/room-played-time/{slug}`, summary: 'Seconds of music played in the room', tags, auth: 'caller',
-    params: SlugParams, errors: [404], response: z.object({ playedSeconds: z.number().int() }),
+    params: SlugParams, errors: [403, 404], response: z.object({ playedSeconds: z.number().int() }),
     handler: async ({ params }) => ({ playedSeconds: (await rooms.getRoomLiveState({ room: roomRef(params.slug) })).playedSeconds }),
   });
   route(deps, {
