@@ -63,7 +63,8 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     method: 'get', path: '/api/playlist-service/song-data/{link}',
     summary: 'The song a shared link points at (URL-encoded; Spotify, Apple Music, YouTube), catalogued; only tracks with an ISRC',
     tags, auth: 'caller', errors: [404, 502, 503],
-    params: z.object({ link: z.string().min(1).max(2048) }),
+    // 1,024 characters: percent-encoded, a longer link could pass Node's 16 KiB header limit (431).
+    params: z.object({ link: z.string().min(1).max(1024) }),
     query: z.object({ country: z.string().length(2).optional() }),
     response: SongDataSchema,
     handler: async ({ params, query }) => songDataJson((await playlists.getSongDataByLink({ link: params.link, country: query.country ?? '' })).song),
