@@ -138,4 +138,10 @@ describe('Spotify provider against its stand-in', () => {
     await expectAppError(provider.trackByIsrc('GBDUW0000053'), 503, 'Spotify is not configured on this server');
     expect(standIn.server.requests).toHaveLength(0);
   });
+
+  it("refuses a user's token that a header cannot carry as the caller's 400, not a 502 from fetch", async () => {
+    // fetch throws "Cannot convert argument to a ByteString" on a non-Latin-1 header value.
+    await expectAppError(spotify().exportPlaylist('tøken-✓', 'Mix', '', ['0DiWol3AO6WpXZgp0goxAV']), 400, 'The credentials for Spotify must be printable ASCII');
+    expect(standIn.server.requests).toHaveLength(0);
+  });
 });
