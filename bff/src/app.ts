@@ -6,6 +6,7 @@ import express from 'express';
 import helmet from 'helmet';
 import { DEFAULT_CHAT_APP_ID, DEFAULT_UPLOAD_MAX_BYTES, type BffConfig } from './config.js';
 import { errorHandler, notFoundHandler } from './http/errors.js';
+import { documentTextRule } from './http/validation.js';
 import type { BffLimits } from './http/limits.js';
 import type { RouteDeps } from './http/route.js';
 import { chatRoutes } from './routes/chat/index.js';
@@ -116,6 +117,7 @@ export function createApp(options: {
       description: 'REST paths served by the BFF. Errors are always {statusCode, message, error}.',
     },
   });
+  documentTextRule(document);
   app.get('/api/openapi.json', (_req, res) => {
     res.json(document);
   });

@@ -50,6 +50,10 @@ describe('the BFF edge', () => {
     ]));
     expect(body.paths['/api/user-service/users/sign-up'].post.responses['403'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     expect(body.components.schemas.UserProfile.properties).toHaveProperty('avatarId');
+    // The edge's control-character rule is in the document, for clients and the fuzzer alike.
+    expect(body.components.schemas.Credentials.properties.password.pattern).toBe('^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$');
+    const search = body.paths['/api/playlist-service/search'].get.parameters.find((p: { name: string }) => p.name === 'q');
+    expect(search.schema.pattern).toBeDefined();
   });
 
   describe('input that must not reach a service', () => {

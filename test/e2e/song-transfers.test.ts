@@ -1,41 +1,33 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@spinroom/platform/testing';
-import { APPLE_KEY_ID, APPLE_MUSIC_USER_TOKEN, APPLE_TEAM_ID, startAppleMusicStandIn } from '../../services/playlist/test/stand-ins/apple-music.js';
-import { CYANITE, cyaniteWebhook, startCyaniteStandIn } from '../../services/playlist/test/stand-ins/cyanite.js';
-import { SEVEN_DIGITAL_CONSUMER, startSevenDigitalStandIn } from '../../services/playlist/test/stand-ins/seven-digital.js';
-import { SPOTIFY_CLIENT, SPOTIFY_USER, startSpotifyStandIn } from '../../services/playlist/test/stand-ins/spotify.js';
+import { APPLE_MUSIC_USER_TOKEN } from '../../services/playlist/test/stand-ins/apple-music.js';
+import { CYANITE, cyaniteWebhook } from '../../services/playlist/test/stand-ins/cyanite.js';
+import { SEVEN_DIGITAL_CONSUMER } from '../../services/playlist/test/stand-ins/seven-digital.js';
+import { SPOTIFY_USER } from '../../services/playlist/test/stand-ins/spotify.js';
+import { startProviderStandIns } from '../support/provider-stand-ins.js';
 import { api, freshEmail, signedToken, startPlatform, type TestPlatform } from '../support/platform.js';
 
 const P = '/api/playlist-service';
 
 describe('streams, imports, exports, the links job and the analysis webhook through the BFF (provider stand-ins)', () => {
-  let spotify: Awaited<ReturnType<typeof startSpotifyStandIn>>;
-  let apple: Awaited<ReturnType<typeof startAppleMusicStandIn>>;
-  let sevenDigital: Awaited<ReturnType<typeof startSevenDigitalStandIn>>;
-  let cyanite: Awaited<ReturnType<typeof startCyaniteStandIn>>;
+  let standIns: Awaited<ReturnType<typeof startProviderStandIns>>;
+  let spotify: typeof standIns.spotify;
+  let apple: typeof standIns.apple;
+  let cyanite: typeof standIns.cyanite;
   let platform: TestPlatform;
   let token: string;
   const call = (method: string, path: string, options: Parameters<typeof api>[3] = {}) => api(platform.baseUrl, method, path, { token, ...options });
 
   beforeAll(async () => {
-    [spotify, apple, sevenDigital, cyanite] = await Promise.all([
-      startSpotifyStandIn(), startAppleMusicStandIn(Date.now), startSevenDigitalStandIn(), startCyaniteStandIn(),
-    ]);
-    platform = await startPlatform({
-      providerEnv: {
-        SPOTIFY_API_URL: spotify.url, SPOTIFY_ACCOUNTS_URL: spotify.url, SPOTIFY_CLIENT_ID: SPOTIFY_CLIENT.id, SPOTIFY_CLIENT_SECRET: SPOTIFY_CLIENT.secret,
-        APPLE_MUSIC_API_URL: apple.url, APPLE_MUSIC_TEAM_ID: APPLE_TEAM_ID, APPLE_MUSIC_KEY_ID: APPLE_KEY_ID, APPLE_MUSIC_PRIVATE_KEY: apple.privateKeyPem,
-        SEVEN_DIGITAL_API_URL: sevenDigital.url, SEVEN_DIGITAL_PREVIEWS_URL: sevenDigital.url, SEVEN_DIGITAL_STREAM_URL: sevenDigital.url,
-        SEVEN_DIGITAL_CONSUMER_KEY: SEVEN_DIGITAL_CONSUMER.key, SEVEN_DIGITAL_CONSUMER_SECRET: SEVEN_DIGITAL_CONSUMER.secret,
-        CYANITE_API_URL: cyanite.url, CYANITE_ACCESS_TOKEN: CYANITE.accessToken, CYANITE_WEBHOOK_SECRET: CYANITE.webhookSecret,
-      },
-    });
+    standIns = await startProviderStandIns();
+    ({ spotify, apple, cyanite } = standIns);
+    platform = await startPlatform({ providerEnv: standIns.env });
     token = (await api(platform.baseUrl, 'POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body.accessToken;
   });
   afterAll(async () => {
     await platform.stop();
-    await Promise.all([spotify.close(), apple.close(), sevenDigital.close(), cyanite.close()]);
+    await standIns.close();
   });
 
   it('answers a signed 7digital stream (quality, country), a stored preview, and 404 without either', async () => {

@@ -57,3 +57,44 @@ export function requireJsonBody(req: Request): void {
     throw new AppError(415, 'Expected a body of type application/json');
   }
 }
+
+/** The control-character rule as a JSON Schema pattern (ECMA-262 syntax, as OpenAPI 3.1 reads it). */
+export const TEXT_PATTERN = '^[^\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F]*$';
+
+type SchemaNode = Record<string, unknown>;
+
+/**
+ * Writes the control-character rule into the OpenAPI document: every string a
+ * request may carry (parameters and bodies, through the components they name)
+ * that has no pattern, format or fixed values gets TEXT_PATTERN, so that the
+ * document says what parseInput refuses.
+ */
+export function documentTextRule(document: { paths?: unknown; components?: { schemas?: Record<string, unknown> } }): void {
+  const components = document.components?.schemas ?? {};
+  const seen = new Set<unknown>();
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object' || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) return node.forEach(visit);
+    const schema = node as SchemaNode;
+    const ref = schema.$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) visit(components[ref.slice('#/components/schemas/'.length)]);
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types.includes('string') && schema.pattern === undefined && schema.format === undefined && schema.enum === undefined && schema.const === undefined) {
+      schema.pattern = TEXT_PATTERN;
+    }
+    for (const key of ['properties', 'patternProperties', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'propertyNames']) {
+      const child = schema[key];
+      if (child === undefined) continue;
+      if (key === 'properties' || key === 'patternProperties') Object.values(child as SchemaNode).forEach(visit);
+      else visit(child);
+    }
+  };
+  for (const item of Object.values((document.paths ?? {}) as Record<string, SchemaNode>)) {
+    for (const operation of Object.values(item)) {
+      const op = operation as { parameters?: Array<{ schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } };
+      op.parameters?.forEach((p) => visit(p.schema));
+      Object.values(op.requestBody?.content ?? {}).forEach((c) => visit(c.schema));
+    }
+  }
+}
