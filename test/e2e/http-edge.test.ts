@@ -86,6 +86,14 @@ describe('the BFF edge', () => {
       }
     });
 
+    it('takes a fractional duration as whole seconds (the wire carries an int32; a fraction once failed as a 502)', async () => {
+      const added = await call('POST', '/api/playlist-service/crate/special/queue/songs', {
+        token, body: { songs: [{ musicProvider: 'spotify', songId: '4uLU6hMCjMI75M1A2tKUQC', trackName: 'Never Gonna Give You Up', artistName: 'Rick Astley', duration: 212.6 }] },
+      });
+      expect(added.status).toBe(201);
+      expect(added.body.songs[0]).toMatchObject({ trackName: 'Never Gonna Give You Up', duration: 213 });
+    });
+
     it('answers 415 to a JSON path sent a body of another type (it would otherwise read as empty)', async () => {
       const xml = await call('POST', '/api/playlist-service/crate', { token, rawBody: '<crate/>', headers: { 'content-type': 'application/xml' } });
       expect(xml).toMatchObject({ status: 415, body: { statusCode: 415, message: 'Expected a body of type application/json', error: 'Unsupported Media Type' } });

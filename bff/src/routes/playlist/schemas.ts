@@ -60,11 +60,12 @@ export const PageQuerySchema = LimitOffsetQuery;
 /** `{songId}` for a catalogue song, or a provider song whose `songId` is the provider's own id. */
 export const SongToAddSchema = z
   .object({
-    songId: z.union([z.string().min(1).max(255), z.number().int()]).transform(String),
+    songId: z.union([z.string().min(1).max(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]).transform(String),
     musicProvider: z.string().max(32).optional(),
     artistName: z.string().max(512).optional(),
     trackName: z.string().max(512).optional(),
-    duration: z.number().min(0).max(86_400).optional(),
+    // Seconds; clients may send fractions, the catalogue keeps whole seconds (an int32 on the wire).
+    duration: z.number().min(0).max(86_400).transform(Math.round).optional(),
     isrc: z.string().max(16).optional(),
     genre: z.string().max(255).optional(),
     playbackToken: z.string().max(1024).optional(),
