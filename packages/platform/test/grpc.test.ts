@@ -23,15 +23,17 @@ describe('gRPC server bootstrap and client factory', () => {
     const unary = createUnaryFactory({ verifier: () => verifier, logger });
     // Only the methods this test needs; the others answer UNIMPLEMENTED.
     const implementation = {
-      getSession: unary(async (_req, ctx) => ({ userUuid: ctx.requireCaller().userUuid, kind: UserKind.USER_KIND_USER, roles: [ctx.requireCaller().role] })),
-      signUp: unary(async () => {
+      // Authenticated by default: the handler reads the caller without checking for one.
+      getSession: unary(async (_req, ctx) => ({ userUuid: ctx.caller.userUuid, kind: UserKind.USER_KIND_USER, roles: [ctx.caller.role] })),
+      getPublicKey: unary.public(async (_req, ctx) => ({ publicKeyPem: ctx.caller?.userUuid ?? 'anyone', keyId: '' })),
+      signUp: unary.public(async () => {
         throw forbidden('This email is already registered');
       }),
-      logIn: unary(async () => {
+      logIn: unary.public(async () => {
         await new Promise((r) => setTimeout(r, 400));
         return {};
       }),
-      createGuest: unary(async () => {
+      createGuest: unary.public(async () => {
         throw new Error('secret internals');
       }),
     };
@@ -59,6 +61,13 @@ describe('gRPC server bootstrap and client factory', () => {
   it('answers 401 without a caller and with a bad token', async () => {
     await expect(client.getSession({})).rejects.toMatchObject({ status: 401 });
     await expect(client.getSession({}, { token: 'not-a-jwt' })).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('runs a public handler without a caller, with the caller when there is a token, and refuses a bad token', async () => {
+    expect(await client.getPublicKey({})).toEqual({ publicKeyPem: 'anyone', keyId: '' });
+    const token = await issuer.sign({ sub: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'user', capabilities: [] });
+    expect(await client.getPublicKey({}, { token })).toEqual({ publicKeyPem: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', keyId: '' });
+    await expect(client.getPublicKey({}, { token: 'not-a-jwt' })).rejects.toMatchObject({ status: 401 });
   });
 
   it("returns the service's status and exact message", async () => {

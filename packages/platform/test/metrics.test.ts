@@ -88,8 +88,8 @@ describe('RED metrics for Prometheus', () => {
       services: [{
         name: 'spinroom.user.v1.UserService', definition: UserServiceService,
         implementation: {
-          getPublicKey: unary(async () => ({ publicKeyPem: 'pem' })),
-          getProfile: unary(async () => {
+          getPublicKey: unary.public(async () => ({ publicKeyPem: 'pem' })),
+          getProfile: unary.public(async () => {
             throw notFound('No such user');
           }),
         },

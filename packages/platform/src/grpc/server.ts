@@ -22,33 +22,43 @@ import type { Logger } from '../logging.js';
 import { recordRpc } from '../telemetry/metrics.js';
 import { toGrpcError } from './status.js';
 
+/** What an authenticated handler knows of its call: the caller is verified (a call without a token never reaches it). */
 export interface CallContext {
   metadata: Metadata;
-  /** The verified caller, or undefined when the call carries no token. A bad token is a 401. */
+  caller: Caller;
+}
+
+/** What a public handler knows: the caller when the call carries a token (a bad token is still a 401). */
+export interface PublicCallContext {
+  metadata: Metadata;
   caller: Caller | undefined;
-  /** The verified caller; a 401 when there is none. */
-  requireCaller(): Caller;
 }
 
 export type UnaryHandler<Req, Res> = (request: Req, context: CallContext) => Promise<Res>;
+export type PublicUnaryHandler<Req, Res> = (request: Req, context: PublicCallContext) => Promise<Res>;
+
+export interface UnaryFactory {
+  /** A handler for verified callers only: a call without a token is a 401 before the handler runs. */
+  <Req, Res>(handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res>;
+  /** A handler anyone may call (sign-up, a public key, a webhook that proves itself otherwise). */
+  public<Req, Res>(handler: PublicUnaryHandler<Req, Res>): handleUnaryCall<Req, Res>;
+}
 
 /**
  * Turns plain async functions into grpc-js handlers: verifies the caller's
- * token from the `authorization` metadata, runs the handler inside the request
+ * token from the `authorization` metadata (required unless the handler is
+ * declared with `unary.public`), runs the handler inside the request
  * context, and maps thrown errors to statuses. Handlers stay thin: validate, delegate.
  */
-export function createUnaryFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }) {
-  return function unary<Req, Res>(handler: UnaryHandler<Req, Res>): handleUnaryCall<Req, Res> {
+export function createUnaryFactory(options: { verifier: () => TokenVerifier | undefined; logger: Logger }): UnaryFactory {
+  const build = <Req, Res>(handler: PublicUnaryHandler<Req, Res>, open: boolean): handleUnaryCall<Req, Res> => {
     return (call: ServerUnaryCall<Req, Res>, callback: sendUnaryData<Res>) => {
       const started = performance.now();
       void (async () => {
         try {
           const caller = await verifyCaller(call.metadata, options.verifier());
-          const context: CallContext = {
-            metadata: call.metadata,
-            caller,
-            requireCaller: () => caller ?? (() => { throw unauthorized(); })(),
-          };
+          if (!caller && !open) throw unauthorized();
+          const context: PublicCallContext = { metadata: call.metadata, caller };
           const response = await runWithContext({ caller }, () => handler(call.request, context));
           callback(null, response);
           recordRpc(call.getPath(), 'OK', started);
@@ -63,6 +73,8 @@ export function createUnaryFactory(options: { verifier: () => TokenVerifier | un
       })();
     };
   };
+  const unary = <Req, Res>(handler: UnaryHandler<Req, Res>) => build(handler as PublicUnaryHandler<Req, Res>, false);
+  return Object.assign(unary, { public: <Req, Res>(handler: PublicUnaryHandler<Req, Res>) => build(handler, true) });
 }
 
 export interface StreamCallContext extends CallContext {
@@ -75,7 +87,7 @@ export type ClientStreamingHandler<Req, Res> = (messages: AsyncIterable<Req>, co
 /**
  * The client-streaming counterpart of createUnaryFactory: the handler reads
  * the client's messages as an async iterable (with backpressure) and returns
- * the one answer. The caller is verified and errors are mapped the same way.
+ * the one answer. The caller is verified (and required) and errors are mapped the same way.
  * A cancelled call aborts `context.signal` (and the iteration throws if it
  * is still reading), so a handler can stop work and remove what it stored.
  * Beware: grpc-js reports a client's cancel as the end of the request stream
@@ -101,12 +113,8 @@ export function createClientStreamingFactory(options: { verifier: () => TokenVer
       void (async () => {
         try {
           const caller = await verifyCaller(call.metadata, options.verifier());
-          const context: StreamCallContext = {
-            metadata: call.metadata,
-            caller,
-            requireCaller: () => caller ?? (() => { throw unauthorized(); })(),
-            signal: abort.signal,
-          };
+          if (!caller) throw unauthorized();
+          const context: StreamCallContext = { metadata: call.metadata, caller, signal: abort.signal };
           const response = await runWithContext({ caller }, () => handler(messages(), context));
           callback(null, response);
           recordRpc(call.getPath(), 'OK', started);

@@ -9,7 +9,7 @@ const json = <T>(value: T) => JSON.parse(JSON.stringify(value)) as { [key: strin
 export function chatServiceHandlers(deps: { chat: Chat; unary: ReturnType<typeof createUnaryFactory> }): ChatServiceServer {
   const { chat, unary } = deps;
   const actor = (context: CallContext, onBehalfOf: string): Actor => {
-    const caller = context.requireCaller();
+    const caller = context.caller;
     return resolveActor({ uid: caller.userUuid, role: caller.role }, onBehalfOf || undefined);
   };
   return {

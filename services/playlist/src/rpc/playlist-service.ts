@@ -54,66 +54,64 @@ export function playlistServiceHandlers(deps: {
   };
   return {
     createCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.create(ctx.requireCaller().userUuid, req)),
+      crate: toCrateMessage(await crates.create(ctx.caller.userUuid, req)),
     })),
     listOwnCrates: unary(async (req, ctx) => {
-      const { crates: list, total } = await crates.listOwn(ctx.requireCaller().userUuid, page(req));
+      const { crates: list, total } = await crates.listOwn(ctx.caller.userUuid, page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
     listUserCrates: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (!/^[0-9a-f-]{36}$/i.test(req.userUuid)) return { crates: [], total: 0 };
       const { crates: list, total } = await crates.listPublic(req.userUuid, page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
     listPublicCrates: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const { crates: list, total } = await crates.listAllPublic(page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
     getCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.resolve(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+      crate: toCrateMessage(await crates.resolve(toCrateRef(req.crate), ctx.caller.userUuid)),
     })),
     updateCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.update(toCrateRef(req.crate), ctx.requireCaller().userUuid, req)),
+      crate: toCrateMessage(await crates.update(toCrateRef(req.crate), ctx.caller.userUuid, req)),
     })),
     deleteCrate: unary(async (req, ctx) => {
-      await crates.delete(toCrateRef(req.crate), ctx.requireCaller().userUuid);
+      await crates.delete(toCrateRef(req.crate), ctx.caller.userUuid);
       return {};
     }),
     copyCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.copy(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+      crate: toCrateMessage(await crates.copy(toCrateRef(req.crate), ctx.caller.userUuid)),
     })),
     listCrateSongs: unary(async (req, ctx) => {
-      const { crate, entries } = await crates.entries(toCrateRef(req.crate), ctx.requireCaller().userUuid, page(req, 50));
+      const { crate, entries } = await crates.entries(toCrateRef(req.crate), ctx.caller.userUuid, page(req, 50));
       return { crate: toCrateMessage(crate), songs: entries.map(toCrateSongMessage) };
     }),
     addCrateSongs: unary(async (req, ctx) => {
-      const { crate, added } = await crates.add(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.songs.map(toSongToAdd), req.append);
+      const { crate, added } = await crates.add(toCrateRef(req.crate), ctx.caller.userUuid, req.songs.map(toSongToAdd), req.append);
       return { crate: toCrateMessage(crate), added: added.map(toCrateSongMessage) };
     }),
     removeCrateSong: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.remove(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.crateSongUuid)),
+      crate: toCrateMessage(await crates.remove(toCrateRef(req.crate), ctx.caller.userUuid, req.crateSongUuid)),
     })),
     moveCrateSong: unary(async (req, ctx) => ({
-      songs: (await crates.move(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.crateSongUuid, req.position)).map(toCrateSongMessage),
+      songs: (await crates.move(toCrateRef(req.crate), ctx.caller.userUuid, req.crateSongUuid, req.position)).map(toCrateSongMessage),
     })),
     shuffleCrate: unary(async (req, ctx) => ({
-      songs: (await crates.shuffle(toCrateRef(req.crate), ctx.requireCaller().userUuid)).map(toCrateSongMessage),
+      songs: (await crates.shuffle(toCrateRef(req.crate), ctx.caller.userUuid)).map(toCrateSongMessage),
     })),
     clearCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.clear(toCrateRef(req.crate), ctx.requireCaller().userUuid)),
+      crate: toCrateMessage(await crates.clear(toCrateRef(req.crate), ctx.caller.userUuid)),
     })),
     setCurrentPosition: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.setCurrentPosition(toCrateRef(req.crate), ctx.requireCaller().userUuid, req.currentPosition)),
+      crate: toCrateMessage(await crates.setCurrentPosition(toCrateRef(req.crate), ctx.caller.userUuid, req.currentPosition)),
     })),
     getDjQueue: unary(async (req, ctx) => {
-      requireService(ctx.requireCaller());
+      requireService(ctx.caller);
       const { entries } = await crates.entries(QUEUE, userUuid(req.userUuid), page({ limit: req.limit, offset: 0 }, 10));
       return { songs: entries.map(toCrateSongMessage) };
     }),
     requeuePlayedSong: unary(async (req, ctx) => {
-      requireService(ctx.requireCaller());
+      requireService(ctx.caller);
       try {
         await crates.move(QUEUE, userUuid(req.userUuid), req.crateSongUuid, Number.MAX_SAFE_INTEGER);
       } catch (error) {
@@ -124,7 +122,6 @@ export function playlistServiceHandlers(deps: {
       return { songs: entries.map(toCrateSongMessage) };
     }),
     listRecentSongs: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (!UUID.test(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
       const { plays: list, total } = await plays.recent(req.roomUuid, page(req));
       return {
@@ -133,7 +130,7 @@ export function playlistServiceHandlers(deps: {
       };
     }),
     recordSongPlay: unary(async (req, ctx) => {
-      requireService(ctx.requireCaller());
+      requireService(ctx.caller);
       const p = req.songPlay;
       if (!p || !UUID.test(p.playId) || !UUID.test(p.roomUuid) || !UUID.test(p.djUuid)) throw badRequest('song_play needs play, room and DJ uuids');
       let song: Record<string, unknown>;
@@ -149,13 +146,11 @@ export function playlistServiceHandlers(deps: {
       return {};
     }),
     getSong: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const [song] = await songs.findBySongIds([req.songId]);
       if (!song) throw notFound(SONG_NOT_FOUND);
       return { song: toSongMessage(song) };
     }),
     listSongs: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (req.songIds.length > 0) {
         const found = await songs.findBySongIds(req.songIds.slice(0, MAX_PAGE));
         return { songs: found.map(toSongMessage), total: found.length };
@@ -164,40 +159,33 @@ export function playlistServiceHandlers(deps: {
       return { songs: list.map(toSongMessage), total };
     }),
     searchSongs: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (!req.query.trim()) throw badRequest('q must not be empty');
       if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
       const found = await songs.search(req.query, { ...page(req), includeExplicit: req.includeExplicit });
       return { songs: found.map(toSongMessage) };
     }),
     getSongByShortId: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const song = await songs.findByShortId(req.songShortId);
       if (!song) throw notFound(SONG_NOT_FOUND);
       return { song: toSongMessage(song) };
     }),
     listGenres: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const limit = req.limit === 0 ? 1024 : req.limit;
       if (limit < 1 || limit > 1024) throw badRequest('limit must be 1 to 1024');
       return { genres: await catalogue.genres({ limit, idIn: req.idIn, prefix: req.prefix.trim() }) };
     }),
     listArtists: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const { limit, offset } = page({ limit: req.take, offset: req.skip });
       return catalogue.artists(limit, offset);
     }),
     listAlbums: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const { limit, offset } = page({ limit: req.take, offset: req.skip });
       return catalogue.albums({ take: limit, skip: offset, artistShortIds: req.artistShortIds.slice(0, MAX_PAGE) });
     }),
     listMusicProviders: unary(async (_req, ctx) => {
-      ctx.requireCaller();
       return { providers: songData.list() };
     }),
     searchProvider: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (!req.query.trim()) return { songs: [] };
       const found = await songData.search(req.musicProvider, req.query, {
         limit: req.limit || undefined, offset: req.offset, country: req.country || undefined,
@@ -205,40 +193,34 @@ export function playlistServiceHandlers(deps: {
       return { songs: found.map((song) => toSongMessage({ ...song, id: 0, songId: '', songShortId: '' })) };
     }),
     getSongData: unary(async (req, ctx) => {
-      ctx.requireCaller();
       return { song: toSongMessage(await songData.songData(req.musicProvider, req.providerSongId, req.country || undefined)) };
     }),
     getSongDataByLink: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (req.link.length > 2048) throw badRequest('link must be at most 2048 characters');
       return { song: toSongMessage(await songData.fromLink(req.link, req.country || undefined)) };
     }),
     importTrack: unary(async (req, ctx) => {
-      ctx.requireCaller();
       return { song: toSongMessage(await songData.importTrack(req.musicProviders, req.country || undefined)) };
     }),
     getSongStream: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const options = { country: streamCountry(req.country), quality: streamQuality(req.quality) };
       return { stream: toStreamMessage(chooseStream(await songById(req.songId), sevenDigital, options, now())) };
     }),
     getSongPreview: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const song = await songById(req.songId);
       return { stream: toStreamMessage(previewOrNotFound(choosePreview(song, sevenDigital, streamCountry(req.country), now()))) };
     }),
     getSongsByIds: unary(async (req, ctx) => {
-      ctx.requireCaller();
       if (req.ids.length > MAX_PAGE) throw badRequest(`At most ${MAX_PAGE} ids at once`);
       return { songs: (await songs.findByAnyIds(req.ids)).map(toSongMessage) };
     }),
     migrateSongLinks: unary(async (_req, ctx) => {
-      const caller = ctx.requireCaller();
+      const caller = ctx.caller;
       if (!(ADMIN_ROLES as readonly string[]).includes(caller.role)) throw forbidden('Only admins may run this job');
       return songs.rewriteLinks((song) => completedLinks(song.musicProviders, song.links));
     }),
     importCrate: unary(async (req, ctx) => {
-      const caller = ctx.requireCaller();
+      const caller = ctx.caller;
       const crate = await imports.start(caller.userUuid, {
         musicProvider: req.musicProvider, playlistId: req.playlistId, crateName: req.crateName, country: req.country,
       });
@@ -246,16 +228,15 @@ export function playlistServiceHandlers(deps: {
       return { crate: toCrateMessage(crate) };
     }),
     exportCrate: unary(async (req, ctx) => {
-      const caller = ctx.requireCaller();
+      const caller = ctx.caller;
       const result = await exports.export(caller.userUuid, toCrateRef(req.crate), {
         musicProvider: req.musicProvider, userToken: req.userToken, playlistName: req.playlistName, country: req.country || undefined,
       });
       return { ...result, missing: result.missing.map(toSongMessage) };
     }),
     // Public: the webhook proves itself with its signature.
-    recordAnalysisWebhook: unary(async (req) => analysis.record(Buffer.from(req.body), req.signature)),
+    recordAnalysisWebhook: unary.public(async (req) => analysis.record(Buffer.from(req.body), req.signature)),
     listAlbumSongs: unary(async (req, ctx) => {
-      ctx.requireCaller();
       const album = await catalogue.album(req.albumShortId);
       if (!album) throw notFound('Album not found');
       const { limit, offset } = page({ limit: req.take, offset: req.skip }, 50);

@@ -71,19 +71,19 @@ export function liveRoomHandlers(deps: {
   const { live, plays, unary } = deps;
   return {
     getRoomServiceInfo: unary(async (_req, ctx) => {
-      if (!isGlobalRole(ctx.requireCaller().role)) throw forbidden('Only administrators can do this');
+      if (!isGlobalRole(ctx.caller.role)) throw forbidden('Only administrators can do this');
       const [liveRooms, playedSeconds] = await Promise.all([live.liveRoomCount(), plays.playedSeconds()]);
       return { version: ROOM_SERVICE_VERSION, startedAt, liveRooms, playedSeconds };
     }),
     joinLiveRoom: unary(async (req, ctx) => {
-      const caller = ctx.requireCaller();
+      const caller = ctx.caller;
       if (!Uuid.safeParse(req.roomUuid).success) throw badRequest('room_uuid must be a uuid');
       if (!req.connectionId || req.connectionId.length > 64) throw badRequest('connection_id is required');
       const joined = await live.join(caller, req.roomUuid, { password: req.password || undefined, connectionId: req.connectionId });
       return { roomUuid: joined.roomUuid, version: joined.version, stateJson: joined.stateJson, allUserDataJson: joined.allUserDataJson };
     }),
     performLiveAction: unary(async (req, ctx) => {
-      const caller = ctx.requireCaller();
+      const caller = ctx.caller;
       if (!Uuid.safeParse(req.roomUuid).success) throw badRequest('room_uuid must be a uuid');
       if (!(req.action in ACTION_PARAMS)) throw badRequest(`Unknown action: ${req.action}`);
       const room = req.roomUuid;
@@ -111,7 +111,7 @@ export function liveRoomHandlers(deps: {
       return { version: await run() };
     }),
     leaveLiveRoom: unary(async (req, ctx) => {
-      requireService(ctx.requireCaller());
+      requireService(ctx.caller);
       const closed = [...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []), ...req.connections.slice(0, 5000)];
       for (const c of closed) {
         if (!Uuid.safeParse(c.roomUuid).success) throw badRequest('room_uuid must be a uuid');
@@ -120,7 +120,7 @@ export function liveRoomHandlers(deps: {
       return {};
     }),
     keepConnectionsAlive: unary(async (req, ctx) => {
-      requireService(ctx.requireCaller());
+      requireService(ctx.caller);
       await live.keepAlive(req.connections.slice(0, 5000));
       return {};
     }),

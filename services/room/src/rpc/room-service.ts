@@ -15,7 +15,7 @@ function page(request: { limit: number; offset: number }, fallback = 20) {
 }
 
 function actor(ctx: CallContext): Actor {
-  const caller = ctx.requireCaller();
+  const caller = ctx.caller;
   return { userUuid: caller.userUuid, role: caller.role };
 }
 
@@ -75,7 +75,6 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
       return { rooms: list.map(toRoomMessage), total };
     }),
     countPrivateRooms: unary(async (_req, ctx) => {
-      ctx.requireCaller();
       return { count: await rooms.countPrivate() };
     }),
     matchRoomPassword: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.matchPassword(actor(ctx), toRoomRef(req.room), req.password)) })),
@@ -108,7 +107,6 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
       return { stateJson: JSON.stringify(state), playedSeconds };
     }),
     listRoomRoles: unary(async (req, ctx) => {
-      ctx.requireCaller();
       return { roles: (await rooms.roles(toRoomRef(req.room), req.userUuid || undefined)).map(toRoleMessage) };
     }),
     grantRoomRole: unary(async (req, ctx) => ({

@@ -64,39 +64,38 @@ export function uploadServiceHandlers(deps: {
   const page = <P extends { limit: number; offset: number } | undefined>(p: P) => ({ limit: p?.limit ?? 0, offset: p?.offset ?? 0 });
   return {
     uploadSong: clientStream(async (messages, context) => ({
-      song: toSongMessage(await songs.upload(context.requireCaller(), uploadParts(messages), context.signal)),
+      song: toSongMessage(await songs.upload(context.caller, uploadParts(messages), context.signal)),
     })),
-    getSong: unary(async (request, context) => ({ song: toSongMessage(await songs.get(context.requireCaller(), request.songId)) })),
+    getSong: unary(async (request, context) => ({ song: toSongMessage(await songs.get(context.caller, request.songId)) })),
     listOwnSongs: unary(async (request, context) => {
-      const { songs: list, total } = await songs.listOwn(context.requireCaller(), request.verified, page(request.page));
+      const { songs: list, total } = await songs.listOwn(context.caller, request.verified, page(request.page));
       return { songs: list.map(toSongMessage), total };
     }),
     listPublicSongs: unary(async (request, context) => {
-      context.requireCaller();
       const { songs: list, total } = await songs.listPublic(page(request.page));
       return { songs: list.map(toSongMessage), total };
     }),
     searchSongs: unary(async (request, context) => {
-      const { songs: list, total } = await songs.search(context.requireCaller(), request.term, page(request.page));
+      const { songs: list, total } = await songs.search(context.caller, request.term, page(request.page));
       return { songs: list.map(toSongMessage), total };
     }),
     updateSong: unary(async (request, context) => {
       const { songId, unverified, trackName, artistName, genre, isrc } = request;
       const tags = Object.fromEntries(Object.entries({ trackName, artistName, genre, isrc }).filter(([, v]) => v !== undefined));
-      const song = await songs.update(context.requireCaller(), songId, { ...tags, ...(unverified !== undefined ? { unverified } : {}) });
+      const song = await songs.update(context.caller, songId, { ...tags, ...(unverified !== undefined ? { unverified } : {}) });
       return { song: toSongMessage(song) };
     }),
     deleteSong: unary(async (request, context) => {
-      await songs.delete(context.requireCaller(), request.songId);
+      await songs.delete(context.caller, request.songId);
       return {};
     }),
     getHlsPlaylist: unary(async (request, context) => {
-      const { playlist, keyTokenExpiresAt } = await songs.hlsPlaylist(context.requireCaller(), request.songId);
+      const { playlist, keyTokenExpiresAt } = await songs.hlsPlaylist(context.caller, request.songId);
       return { playlist, keyTokenExpiresAt };
     }),
-    getHlsKey: unary(async (request) => ({ key: await songs.hlsKey(request) })),
-    getHlsSegment: unary(async (request) => songs.hlsSegment(request.songId, request.segment)),
-    recordTranscoderNotification: unary(async (request) => {
+    getHlsKey: unary.public(async (request) => ({ key: await songs.hlsKey(request) })),
+    getHlsSegment: unary.public(async (request) => songs.hlsSegment(request.songId, request.segment)),
+    recordTranscoderNotification: unary.public(async (request) => {
       const { song, changed } = await songs.recordTranscoderNotification(request);
       return { song: toSongMessage(song), changed };
     }),

@@ -65,33 +65,31 @@ export function userServiceHandlers(deps: {
 }): UserServiceServer {
   const { accounts, logIns, tokens, serviceTokens, unary } = deps;
   return {
-    signUp: unary(async (request) => ({ grant: await accounts.signUp(request) })),
-    logIn: unary(async (request) => ({ grant: await logIns.logIn(request) })),
-    createGuest: unary(async () => ({ grant: await accounts.createGuest() })),
+    signUp: unary.public(async (request) => ({ grant: await accounts.signUp(request) })),
+    logIn: unary.public(async (request) => ({ grant: await logIns.logIn(request) })),
+    createGuest: unary.public(async () => ({ grant: await accounts.createGuest() })),
     getSession: unary(async (_request, context) => {
-      const user = await accounts.session(context.requireCaller().userUuid);
+      const user = await accounts.session(context.caller.userUuid);
       return { userUuid: user.uuid, kind: KIND[user.kind], roles: user.roles };
     }),
-    getPublicKey: unary(async () => ({ publicKeyPem: tokens.publicKeyPem, keyId: tokens.keyId })),
+    getPublicKey: unary.public(async () => ({ publicKeyPem: tokens.publicKeyPem, keyId: tokens.keyId })),
     getOwnProfile: unary(async (_request, context) => ({
-      profile: toProfileMessage(await accounts.profile(context.requireCaller().userUuid)),
+      profile: toProfileMessage(await accounts.profile(context.caller.userUuid)),
     })),
     updateOwnProfile: unary(async (request, context) => {
-      const caller = context.requireCaller();
+      const caller = context.caller;
       if (caller.kind === 'guest') throw forbidden('Guests cannot edit a profile');
       return { profile: toProfileMessage(await accounts.updateProfile(caller.userUuid, toProfilePatch(request))) };
     }),
     getProfile: unary(async (request, context) => {
-      context.requireCaller();
       return { profile: toProfileMessage(await accounts.profile(request.userUuid)) };
     }),
     batchGetProfiles: unary(async (request, context) => {
-      context.requireCaller();
       return { profiles: (await accounts.profiles(request.userUuids)).map(toProfileMessage) };
     }),
-    issueServiceToken: unary(async (request) => serviceTokens.issue(request.serviceName, request.clientSecret)),
+    issueServiceToken: unary.public(async (request) => serviceTokens.issue(request.serviceName, request.clientSecret)),
     issueChatToken: unary(async (_request, context) => {
-      const caller = context.requireCaller();
+      const caller = context.caller;
       if (caller.role !== 'service') await accounts.session(caller.userUuid); // 401 for a user that is gone
       return issueChatToken(tokens, caller);
     }),
