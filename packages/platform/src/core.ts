@@ -17,3 +17,4 @@ export * from './public-key-cache.js';
 export * from './service-token.js';
 export * from './telemetry/metrics.js';
 export * from './telemetry/http-route.js';
+export * from './kit/service-list.js';

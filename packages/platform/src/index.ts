@@ -6,3 +6,4 @@ export * from './grpc/server.js';
 export * from './kafka/client.js';
 export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';
+export * from './kit/service.js';

@@ -1,0 +1,261 @@
+import type { Client } from '@grpc/grpc-js';
+import type { EntitySchema, MigrationObject } from '@mikro-orm/postgresql';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import type { TokenUse, TokenVerifier } from '../auth.js';
+import { ConfigError, env, loadConfigOrExit } from '../config.js';
+import { createOrm, ensureDatabase, migrate, type MikroORM } from '../db/orm.js';
+import { createGrpcClient, type GrpcClientConstructor, type PromiseClient } from '../grpc/client.js';
+import { createClientStreamingFactory, createUnaryFactory, startGrpcServer, type GrpcServiceRegistration } from '../grpc/server.js';
+import { KafkaClient } from '../kafka/client.js';
+import { OutboxMessage, OutboxRelay } from '../kafka/outbox.js';
+import { closeOnSignals } from '../lifecycle.js';
+import { createLogger, type Logger } from '../logging.js';
+import { PublicKeyCache } from '../public-key-cache.js';
+import { createRedis } from '../redis.js';
+import { ServiceTokenSource } from '../service-token.js';
+import { peerAddressVariable, SERVICES, type ConfigOf, type ServiceEntry, type ServiceName } from './service-list.js';
+
+/** A service's tables: its entities and its checked-in migrations, in order. */
+export interface ServiceDatabase {
+  entities: EntitySchema<any, any>[];
+  migrations: MigrationObject[];
+}
+
+/** Opens (creating and migrating as needed) a service's database; with Kafka, its outbox table is mapped too. */
+export async function openServiceDatabase(name: ServiceName, databaseUrl: string, database: ServiceDatabase, logger?: Logger): Promise<MikroORM> {
+  const entry: ServiceEntry = SERVICES[name];
+  await ensureDatabase(databaseUrl);
+  const orm = await createOrm({
+    databaseUrl,
+    entities: entry.kafka ? [...database.entities, OutboxMessage] : database.entities,
+    migrations: database.migrations,
+    log: (message) => logger?.debug({ component: 'orm' }, message),
+  });
+  const applied = await migrate(orm);
+  if (applied.length > 0) logger?.info({ applied }, 'migrations applied');
+  return orm;
+}
+
+/** `npm run migrate -w <service>` (and the chart's migrations Job): applies pending migrations and exits. */
+export async function migrateServiceDatabase(name: ServiceName, database: ServiceDatabase): Promise<void> {
+  const { DATABASE_URL } = loadConfigOrExit({ DATABASE_URL: env.url(['postgres', 'postgresql']) });
+  const orm = await openServiceDatabase(name, DATABASE_URL, database, createLogger(name));
+  console.log(`${name} database is up to date`);
+  await orm.close();
+}
+
+type Peers<N extends ServiceName> = (typeof SERVICES)[N]['peers'][number];
+type PeerConstructors<N extends ServiceName> = { [P in Peers<N>]: GrpcClientConstructor<Client> };
+type PeerClients<N extends ServiceName, C extends PeerConstructors<N>> = {
+  [P in keyof C]: C[P] extends GrpcClientConstructor<infer K> ? PromiseClient<K> : never;
+};
+
+/** What the user service answers other services with: its public key and their `service` tokens. */
+interface UserPeer {
+  getPublicKey(request: object, options?: { deadlineMs?: number }): Promise<{ publicKeyPem: string }>;
+  issueServiceToken(
+    request: { serviceName: string; clientSecret: string },
+    options?: { deadlineMs?: number },
+  ): Promise<{ accessToken: string; expiresInSeconds: number }>;
+}
+
+/** What the kit has opened for a service, by its entry in the list of services. */
+export interface ServiceKit<N extends ServiceName, Config, Clients> {
+  name: N;
+  config: Config;
+  logger: Logger;
+  /** Its database (entry `database`). */
+  orm: MikroORM;
+  /** Redis (entry `redis`). */
+  redis: Redis;
+  /** Kafka, with the definition's topics ensured (entry `kafka`). */
+  kafka: KafkaClient;
+  /** The outbox relay, started unless the options say `relay: false` (entry `outbox`). */
+  relay: OutboxRelay;
+  /** Typed clients of its peers (closed on stop). */
+  peers: Clients;
+  /** This service's own token (entry `serviceToken`). */
+  serviceToken: ServiceTokenSource;
+  /** Wraps unary handlers: context, caller, errors as gRPC statuses. */
+  unary: ReturnType<typeof createUnaryFactory>;
+  clientStream: ReturnType<typeof createClientStreamingFactory>;
+}
+
+/** What a service's own code builds from the kit. */
+export interface BuiltService<Extra extends object> {
+  services: GrpcServiceRegistration[];
+  /** Stops what the service started itself; runs after the server has shut down, before the kit closes its clients. */
+  stop?: () => Promise<void>;
+  /** Exposed on the running service (tests look past the gRPC surface). */
+  expose?: Extra;
+}
+
+export interface ServiceDefinition<
+  N extends ServiceName,
+  S extends z.ZodRawShape,
+  C extends PeerConstructors<N>,
+  Options extends object,
+  Extra extends object,
+> {
+  name: N;
+  /** The whole config schema (serviceConfig(name, own)). */
+  config: S;
+  /** A `buf build` descriptor set, served by reflection. */
+  descriptorSetPath: string;
+  /** Client constructors of the peers in its entry. */
+  peers: C;
+  /** Its tables (required when its entry names a database). */
+  database?: ServiceDatabase;
+  /** Topics created at start if missing (produced to or consumed). */
+  topics?: string[];
+  /**
+   * Checks across variables, run before anything opens; a ConfigError here
+   * stops `main` with exit code 78 as a schema error does.
+   */
+  check?: (config: ConfigOf<S>) => void;
+  /**
+   * How callers' tokens are verified: by default with the user service's
+   * public key, fetched from the `user` peer (the service is NOT_SERVING
+   * until it holds it). The user service gives its own.
+   */
+  verifier?: (config: ConfigOf<S>) => Promise<TokenVerifier>;
+  /** The token use its callers present (see TokenVerifier.fromPem); access tokens when unset. */
+  tokenUse?: TokenUse;
+  build(kit: ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>, options: Options): Promise<BuiltService<Extra>>;
+}
+
+export type RunningService<Extra extends object = object> = Extra & {
+  port: number;
+  stop(): Promise<void>;
+};
+
+/** The options every service's start takes. */
+export interface KitOptions {
+  /** false: the outbox relay is not started (tests that read the outbox themselves). */
+  relay?: boolean;
+}
+
+export interface Service<S extends z.ZodRawShape, Options extends object, Extra extends object> {
+  name: ServiceName;
+  config: S;
+  start(config: ConfigOf<S>, options?: Options & KitOptions): Promise<RunningService<Extra>>;
+  /** The process: config from the environment (exit 78 when wrong), start, stop on SIGTERM/SIGINT. */
+  main(): Promise<void>;
+}
+
+/** One service, from its definition: the kit opens and closes everything its entry needs. */
+export function defineService<
+  N extends ServiceName,
+  S extends z.ZodRawShape,
+  C extends PeerConstructors<N>,
+  Options extends object = object,
+  Extra extends object = object,
+>(definition: ServiceDefinition<N, S, C, Options, Extra>): Service<S, Options, Extra> {
+  const entry: ServiceEntry = SERVICES[definition.name];
+  const start = async (config: ConfigOf<S>, options: Options & KitOptions = {} as Options & KitOptions) => {
+    definition.check?.(config);
+    const values = config as Record<string, any>;
+    const logger = createLogger(definition.name, { level: values.LOG_LEVEL });
+    // Closed in reverse order of opening, whatever step failed.
+    const closers: Array<() => Promise<void> | void> = [];
+    const closeAll = async () => {
+      for (const close of closers.reverse().splice(0)) await close();
+    };
+    const missing = (what: string) => () => {
+      throw new Error(`${definition.name}: its entry in the list of services does not name ${what}`);
+    };
+    try {
+      const kit = { name: definition.name, config, logger } as ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>;
+      for (const [key, what] of [['orm', 'a database'], ['redis', 'Redis'], ['kafka', 'Kafka'], ['relay', 'an outbox'], ['serviceToken', 'a service token']] as const) {
+        Object.defineProperty(kit, key, { get: missing(what), configurable: true });
+      }
+      const set = <K extends keyof typeof kit>(key: K, value: (typeof kit)[K]) => Object.defineProperty(kit, key, { value });
+      if (entry.database) {
+        if (!definition.database) throw new Error(`${definition.name}: its entry names a database; its definition lists no tables`);
+        const orm = await openServiceDatabase(definition.name, values.DATABASE_URL, definition.database, logger);
+        closers.push(() => orm.close());
+        set('orm', orm);
+      }
+      const peers: Record<string, PromiseClient<Client>> = {};
+      for (const peer of entry.peers) {
+        const constructor = (definition.peers as Record<string, GrpcClientConstructor<Client>>)[peer]!;
+        const client = createGrpcClient(constructor, values[peerAddressVariable(peer)]);
+        closers.push(() => client.close());
+        peers[peer] = client;
+      }
+      kit.peers = peers as PeerClients<N, C>;
+      const user = peers.user as unknown as UserPeer | undefined;
+      let verifier: () => TokenVerifier | undefined;
+      if (definition.verifier) {
+        const own = await definition.verifier(config);
+        verifier = () => own;
+      } else {
+        if (!user) throw new Error(`${definition.name}: without the user service as a peer, its definition must give a verifier`);
+        const keys = new PublicKeyCache(async () => (await user.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, values.JWT_ISSUER, logger, undefined, definition.tokenUse);
+        keys.start();
+        closers.push(() => keys.stop());
+        verifier = () => keys.verifier;
+      }
+      if (entry.serviceToken) {
+        if (!user) throw new Error(`${definition.name}: a service token comes from the user service, which is not its peer`);
+        const grant = { serviceName: definition.name, clientSecret: values.SERVICE_CLIENT_SECRET };
+        set('serviceToken', new ServiceTokenSource(() => user.issueServiceToken(grant, { deadlineMs: 3_000 })));
+      }
+      if (entry.kafka) {
+        const kafka = new KafkaClient({ brokers: values.KAFKA_BROKERS, clientId: definition.name, logger });
+        if (definition.topics?.length) await kafka.ensureTopics(definition.topics.map((topic) => ({ topic })));
+        set('kafka', kafka);
+        if (entry.outbox) {
+          const producer = await kafka.producer();
+          closers.push(() => producer.disconnect());
+          const relay = new OutboxRelay(kit.orm, producer, logger, { intervalMs: values.OUTBOX_POLL_MS });
+          if (options.relay !== false) relay.start();
+          closers.push(() => relay.stop());
+          set('relay', relay);
+        }
+      }
+      if (entry.redis) {
+        const redis = createRedis(values.REDIS_URL);
+        closers.push(() => redis.disconnect());
+        set('redis', redis);
+      }
+      kit.unary = createUnaryFactory({ verifier, logger });
+      kit.clientStream = createClientStreamingFactory({ verifier, logger });
+
+      const built = await definition.build(kit, options);
+      if (built.stop) closers.push(built.stop);
+      const server = await startGrpcServer({
+        host: values.GRPC_HOST,
+        port: values.GRPC_PORT,
+        logger,
+        descriptorSetPath: definition.descriptorSetPath,
+        // Callers cannot be verified before the key is held: NOT_SERVING until then.
+        ready: () => verifier() !== undefined,
+        services: built.services,
+      });
+      closers.push(() => server.shutdown());
+      return { ...(built.expose as Extra), port: server.port, stop: closeAll } as RunningService<Extra>;
+    } catch (error) {
+      await closeAll().catch(() => undefined);
+      throw error;
+    }
+  };
+  return {
+    name: definition.name,
+    config: definition.config,
+    start,
+    async main() {
+      const config = loadConfigOrExit(definition.config);
+      const service = await start(config).catch(exitOnConfigError);
+      closeOnSignals(createLogger(definition.name, { level: (config as { LOG_LEVEL?: string }).LOG_LEVEL }), () => service.stop());
+    },
+  };
+}
+
+/** A ConfigError raised while starting (a check across variables) ends the process as a schema error does. */
+function exitOnConfigError(error: unknown): never {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(78); // EX_CONFIG, as loadConfigOrExit
+}
