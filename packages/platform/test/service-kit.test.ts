@@ -70,7 +70,6 @@ describe('a service built by the kit', () => {
     descriptorSetPath,
     peers: {},
     database: { entities: [], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
-    verifier: async () => TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom' }),
     async build({ unary, logger }) {
       const implementation = {
         getPublicKey: unary.public(async () => {
@@ -78,7 +77,11 @@ describe('a service built by the kit', () => {
           return { publicKeyPem: issuer.publicKeyPem, keyId: '' };
         }),
       };
-      return { services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation }], expose: { level: logger.level } };
+      return {
+        services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation }],
+        verifier: await TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom' }),
+        expose: { level: logger.level },
+      };
     },
   });
   const chatService = defineService({

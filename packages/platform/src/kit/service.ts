@@ -87,6 +87,11 @@ export interface BuiltService<Extra extends object> {
   services: GrpcServiceRegistration[];
   /** Stops what the service started itself; runs after the server has shut down, before the kit closes its clients. */
   stop?: () => Promise<void>;
+  /**
+   * How callers' tokens are verified when the service does not ask the user
+   * service for its public key (the user service itself).
+   */
+  verifier?: TokenVerifier;
   /** Exposed on the running service (tests look past the gRPC surface). */
   expose?: Extra;
 }
@@ -114,12 +119,6 @@ export interface ServiceDefinition<
    * stops `main` with exit code 78 as a schema error does.
    */
   check?: (config: ConfigOf<S>) => void;
-  /**
-   * How callers' tokens are verified: by default with the user service's
-   * public key, fetched from the `user` peer (the service is NOT_SERVING
-   * until it holds it). The user service gives its own.
-   */
-  verifier?: (config: ConfigOf<S>) => Promise<TokenVerifier>;
   /** The token use its callers present (see TokenVerifier.fromPem); access tokens when unset. */
   tokenUse?: TokenUse;
   build(kit: ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>, options: Options): Promise<BuiltService<Extra>>;
@@ -186,12 +185,10 @@ export function defineService<
       }
       kit.peers = peers as PeerClients<N, C>;
       const user = peers.user as unknown as UserPeer | undefined;
-      let verifier: () => TokenVerifier | undefined;
-      if (definition.verifier) {
-        const own = await definition.verifier(config);
-        verifier = () => own;
-      } else {
-        if (!user) throw new Error(`${definition.name}: without the user service as a peer, its definition must give a verifier`);
+      // Callers are verified with the user service's public key, fetched from it
+      // (refreshed now and then); the user service gives its own verifier.
+      let verifier: () => TokenVerifier | undefined = () => undefined;
+      if (user) {
         const keys = new PublicKeyCache(async () => (await user.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, values.JWT_ISSUER, logger, undefined, definition.tokenUse);
         keys.start();
         closers.push(() => keys.stop());
@@ -220,11 +217,17 @@ export function defineService<
         closers.push(() => redis.disconnect());
         set('redis', redis);
       }
-      kit.unary = createUnaryFactory({ verifier, logger });
-      kit.clientStream = createClientStreamingFactory({ verifier, logger });
+      kit.unary = createUnaryFactory({ verifier: () => verifier(), logger });
+      kit.clientStream = createClientStreamingFactory({ verifier: () => verifier(), logger });
 
       const built = await definition.build(kit, options);
       if (built.stop) closers.push(built.stop);
+      if (built.verifier) {
+        const own = built.verifier;
+        verifier = () => own;
+      } else if (!user) {
+        throw new Error(`${definition.name}: without the user service as a peer, it must give its own verifier`);
+      }
       const server = await startGrpcServer({
         host: values.GRPC_HOST,
         port: values.GRPC_PORT,

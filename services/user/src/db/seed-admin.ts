@@ -1,13 +1,12 @@
 // `npm run seed:admin -w @spinroom/user`: creates the demo admin account from
 // SPINROOM_ADMIN_EMAIL / SPINROOM_ADMIN_PASSWORD (npm start runs it).
-import { createOrm, ensureDatabase, loadConfigOrExit, migrate, OutboxMessage, TokenIssuer } from '@spinroom/platform';
+import { loadConfigOrExit, openServiceDatabase, TokenIssuer } from '@spinroom/platform';
 import { z } from 'zod';
 import { userServiceConfig } from '../config.js';
 import { Accounts } from '../domain/accounts.js';
 import { PasswordHasher } from '../domain/passwords.js';
 import { userSignedUp } from '../events/user-events.js';
-import { migrations } from './migrations/index.js';
-import { UserEntity } from './user-entity.js';
+import { userDatabase } from './database.js';
 import { PgUserStore } from './user-store.js';
 
 const config = loadConfigOrExit({
@@ -17,9 +16,7 @@ const config = loadConfigOrExit({
   SPINROOM_ADMIN_EMAIL: z.email(),
   SPINROOM_ADMIN_PASSWORD: z.string().min(8),
 });
-await ensureDatabase(config.DATABASE_URL);
-const orm = await createOrm({ databaseUrl: config.DATABASE_URL, entities: [UserEntity, OutboxMessage], migrations });
-await migrate(orm);
+const orm = await openServiceDatabase('user', config.DATABASE_URL, userDatabase);
 const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, { issuer: config.JWT_ISSUER, ttlSeconds: 3600 });
 // The sign-up event is staged in the outbox; the running service relays it.
 const accounts = new Accounts(new PgUserStore(orm), new PasswordHasher(), tokens, userSignedUp);
