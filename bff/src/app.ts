@@ -107,7 +107,7 @@ export function createApp(options: {
   cometChatRoutes(deps, upstreams.users);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.users, upstreams.chat);
-  if (upstreams.chat) chatRoutes({ router: chatRouter, registry, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
+  if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
     openapi: '3.1.0',

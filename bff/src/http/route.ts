@@ -15,14 +15,31 @@ export interface RouteDeps {
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType> {
+/**
+ * A path authenticated by headers of its own instead of a bearer token (the
+ * CometChat paths' `appid` and `authtoken`): `headers` documents them,
+ * `verify` reads them (a 401 when they are wrong) into what the handler needs.
+ */
+export interface HeaderAuth<C> {
+  headers: z.ZodObject;
+  verify(req: Request): C;
+}
+
+type Auth = 'public' | 'caller' | HeaderAuth<unknown>;
+
+/** What the handler knows of who calls: the verified caller, or the credentials of a HeaderAuth. */
+type Credentials<A extends Auth> = A extends HeaderAuth<infer C>
+  ? { caller: undefined; credentials: C }
+  : { caller: A extends 'public' ? undefined : Caller; credentials: undefined };
+
+interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType, A extends Auth> {
   method: Method;
   /** OpenAPI-style path, e.g. `/api/user-service/profile/{id}`. */
   path: string;
   summary: string;
   tags: string[];
-  /** `public` paths take no token; `caller` paths need a valid bearer token. */
-  auth: 'public' | 'caller';
+  /** Paths need a valid bearer token unless they say `public` (or authenticate by their own headers). */
+  auth?: A;
   body?: B;
   query?: Q;
   params?: P;
@@ -31,13 +48,18 @@ interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
   /** Statuses (besides 400/401/500) the path may answer, for the document. */
   errors?: number[];
   /**
+   * A path family with an error shape of its own (their router's error
+   * handler writes it): the document lists exactly these statuses with this schema.
+   */
+  errorShape?: { schema: z.ZodType; statuses: number[] };
+  /**
    * A body the handler reads from `req` itself (multipart/form-data, a raw
    * signed body), documented under its content type instead of a JSON `body`.
    */
   rawBody?: { contentType: string; schema: z.ZodType };
   /** The success answer's content type when it is not JSON: the handler returns a RawReply. */
   produces?: string;
-  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; caller: Caller | undefined; req: Request }) => Promise<z.input<R> | RawReply>;
+  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; req: Request } & Credentials<A>) => Promise<z.input<R> | RawReply>;
 }
 
 /** A non-JSON answer (a playlist, a key, a media segment), sent as is with its headers. */
@@ -53,6 +75,7 @@ export const ErrorBodySchema = z
     statusCode: z.number().int(),
     message: z.union([z.string(), z.array(z.string())]),
     error: z.string(),
+    code: z.string().optional().openapi({ description: 'A stable name for this refusal (e.g. ROOM_PASSWORD_REQUIRED), where it has one: clients decide by it, not by the message' }),
   })
   .openapi('Error');
 
@@ -61,25 +84,31 @@ export const ErrorBodySchema = z
  * describe it in /api/openapi.json. The handler runs with the caller in the
  * request context, so gRPC calls it makes carry the caller's token.
  */
-export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined, R extends z.ZodType = z.ZodType>(
-  deps: RouteDeps,
-  spec: RouteSpec<B, Q, P, R>,
-): void {
+export function route<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodUndefined,
+  P extends z.ZodType = z.ZodUndefined,
+  R extends z.ZodType = z.ZodType,
+  A extends Auth = 'caller',
+>(deps: RouteDeps, spec: RouteSpec<B, Q, P, R, A>): void {
   const status = spec.status ?? 200;
-  const errorStatuses = [400, ...(spec.auth === 'caller' ? [401] : []), ...(spec.body ? [415] : []), ...(spec.errors ?? []), 500];
+  const auth: Auth = spec.auth ?? 'caller';
+  const headerAuth = typeof auth === 'object' ? auth : undefined;
+  const errorStatuses = spec.errorShape?.statuses ?? [400, ...(auth === 'caller' ? [401] : []), ...(spec.body ? [415] : []), ...(spec.errors ?? []), 500];
   const responses: Record<string, ResponseConfig> = {
     [status]: { description: 'Success', content: { [spec.produces ?? 'application/json']: { schema: spec.response } } },
   };
   for (const code of errorStatuses) {
-    responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: ErrorBodySchema } } };
+    responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: spec.errorShape?.schema ?? ErrorBodySchema } } };
   }
   deps.registry.registerPath({
     method: spec.method,
     path: spec.path,
     summary: spec.summary,
     tags: spec.tags,
-    security: spec.auth === 'caller' ? [{ bearerAuth: [] }] : [],
+    ...(headerAuth ? {} : { security: auth === 'caller' ? [{ bearerAuth: [] }] : [] }),
     request: {
+      ...(headerAuth ? { headers: headerAuth.headers } : {}),
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
       ...(spec.rawBody ? { body: { content: { [spec.rawBody.contentType]: { schema: spec.rawBody.schema } }, required: true } } : {}),
       ...(spec.query ? { query: spec.query as unknown as z.ZodObject } : {}),
@@ -91,16 +120,18 @@ export function route<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType 
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   deps.router[spec.method](expressPath, async (req, res) => {
     nameHttpRoute(expressPath);
-    const caller = spec.auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
+    const caller = auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
+    const credentials = headerAuth?.verify(req);
     if (spec.body) requireJsonBody(req);
     const input = {
       body: parseInput(spec.body, req.body ?? {}),
       query: parseInput(spec.query, req.query),
       params: parseInput(spec.params, req.params),
       caller,
+      credentials,
       req,
     };
-    const result = await runWithContext({ caller }, () => spec.handler(input as Parameters<typeof spec.handler>[0]));
+    const result = await runWithContext({ caller }, () => spec.handler(input as unknown as Parameters<typeof spec.handler>[0]));
     if (result instanceof RawReply) res.status(status).set(result.headers).send(result.body);
     else res.status(status).json(result);
   });

@@ -1,9 +1,9 @@
-import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, createLogger, nameHttpRoute } from '@spinroom/platform/core';
-import type { ErrorRequestHandler, Request, RequestHandler, Router } from 'express';
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { AppError, createLogger } from '@spinroom/platform/core';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import { z } from 'zod';
 import { setRetryAfter, toAppError } from '../../http/errors.js';
-import { parseInput, requireJsonBody } from '../../http/validation.js';
+import { route, type HeaderAuth, type RouteDeps } from '../../http/route.js';
 
 extendZodWithOpenApi(z);
 
@@ -13,9 +13,7 @@ extendZodWithOpenApi(z);
  * failures `{error: {code, message}}` with CometChat's codes.
  */
 
-export interface ChatRouteDeps {
-  router: Router;
-  registry: OpenAPIRegistry;
+export interface ChatRouteDeps extends RouteDeps {
   /** Requests must carry this `appid`. */
   appId: string;
 }
@@ -35,16 +33,23 @@ const ChatHeadersSchema = z.object({
 
 type Method = 'get' | 'post' | 'put' | 'delete';
 
-export interface ChatCall<B, Q, P> {
-  body: B;
-  query: Q;
-  params: P;
+/** Who a chat request acts as: checked by the chat service, which the token is passed on to. */
+interface ChatCredentials {
   /** The chat token, passed on to the chat service. */
   token: string;
   onBehalfOf: string;
 }
 
-/** Declares one chat path under both prefixes, documented in /api/openapi.json. */
+export interface ChatCall<B, Q, P> extends ChatCredentials {
+  body: B;
+  query: Q;
+  params: P;
+}
+
+/** The statuses a chat path may answer, in CometChat's error shape. */
+const CHAT_ERRORS = { schema: CometChatErrorSchema, statuses: [400, 401, 403, 404, 415, 417] };
+
+/** Declares one chat path under both prefixes with route(): the chat headers instead of a bearer token, CometChat's error shape. */
 export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodType = z.ZodUndefined, P extends z.ZodType = z.ZodUndefined>(
   deps: ChatRouteDeps,
   spec: {
@@ -59,37 +64,23 @@ export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodT
     handler: (call: ChatCall<z.infer<B>, z.infer<Q>, z.infer<P>>) => Promise<unknown>;
   },
 ): void {
-  const responses: Record<string, ResponseConfig> = { 200: { description: 'Success', content: { 'application/json': { schema: spec.response } } } };
-  for (const code of [400, 401, 403, 404, 415, 417]) {
-    responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: CometChatErrorSchema } } };
-  }
+  const auth: HeaderAuth<ChatCredentials> = {
+    headers: ChatHeadersSchema,
+    verify: (req) => ({ token: chatToken(req, deps.appId), onBehalfOf: String(req.headers.onbehalfof ?? '') }),
+  };
   for (const prefix of CHAT_PREFIXES) {
-    deps.registry.registerPath({
+    route(deps, {
       method: spec.method,
       path: `${prefix}${spec.path}`,
       summary: spec.summary,
       tags: ['chat'],
-      request: {
-        headers: ChatHeadersSchema,
-        ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
-        ...(spec.query ? { query: spec.query as unknown as z.ZodObject } : {}),
-        ...(spec.params ? { params: spec.params as unknown as z.ZodObject } : {}),
-      },
-      responses,
-    });
-    const expressPath = `${prefix}${spec.path.replace(/\{(\w+)\}/g, ':$1')}`;
-    deps.router[spec.method](expressPath, async (req, res) => {
-      nameHttpRoute(expressPath);
-      const token = chatToken(req, deps.appId);
-      if (spec.body) requireJsonBody(req);
-      const result = await spec.handler({
-        body: parseInput(spec.body, req.body ?? {}),
-        query: parseInput(spec.query, req.query),
-        params: parseInput(spec.params, req.params),
-        token,
-        onBehalfOf: String(req.headers.onbehalfof ?? ''),
-      } as ChatCall<z.infer<B>, z.infer<Q>, z.infer<P>>);
-      res.status(200).json(result);
+      auth,
+      errorShape: CHAT_ERRORS,
+      body: spec.body,
+      query: spec.query,
+      params: spec.params,
+      response: spec.response,
+      handler: ({ body, query, params, credentials }) => spec.handler({ body, query, params, ...credentials }),
     });
   }
 }

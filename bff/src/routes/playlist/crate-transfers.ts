@@ -19,7 +19,7 @@ export function crateTransferRoutes(deps: RouteDeps, playlists: PlaylistClient):
   route(deps, {
     method: 'post', path: `${BASE}/crate/import`,
     summary: 'Import a Spotify or Apple Music playlist into a new crate; answers the crate IN_PROGRESS (poll GET /crate/{crateUuid} until COMPLETE or FAILED)',
-    tags, auth: 'caller', status: 201, errors: [400, 503],
+    tags, status: 201, errors: [400, 503],
     body: z
       .object({
         musicProvider: z.enum(['spotify', 'apple']),
@@ -41,7 +41,7 @@ export function crateTransferRoutes(deps: RouteDeps, playlists: PlaylistClient):
   route(deps, {
     method: 'post', path: `${BASE}/exports/spotify`,
     summary: "Create a playlist in the caller's Spotify account from a crate (the caller's Spotify access token, scope playlist-modify-private)",
-    tags, auth: 'caller', status: 201, errors: [401, 403, 404, 502],
+    tags, status: 201, errors: [401, 403, 404, 502],
     body: z
       .object({ crateUuid: z.uuid(), accessToken: Credential(2048), playlistName: z.string().max(100).optional(), country: Country })
       .openapi('SpotifyExport'),
@@ -55,7 +55,7 @@ export function crateTransferRoutes(deps: RouteDeps, playlists: PlaylistClient):
   route(deps, {
     method: 'post', path: `${BASE}/exports/apple`,
     summary: "Create a playlist in the caller's Apple Music library from a crate (the caller's Music User Token)",
-    tags, auth: 'caller', status: 201, errors: [401, 403, 404, 502, 503],
+    tags, status: 201, errors: [401, 403, 404, 502, 503],
     body: z
       .object({ crateUuid: z.uuid(), musicUserToken: Credential(4096), playlistName: z.string().max(100).optional(), country: Country })
       .openapi('AppleExport'),

@@ -44,7 +44,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
   const roomUuidOf = async (slug: string) => (await rooms.getRoom({ room: roomRef(slug) })).room!.uuid;
 
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags,
     params: Slug, query: LimitOffsetDefaults,
     response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [403, 404],
     handler: async ({ params, query, caller }) => {
@@ -60,7 +60,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
   route(deps, {
     method: 'post', path: `${BASE}/rooms/{slug}/recent-songs`,
     summary: "Records a play in a room's recent songs (Spinroom's services only; the room service records plays itself through room-events)",
-    tags, auth: 'caller', status: 201, params: Slug, body: RecordSongPlaySchema, response: z.object({ recorded: z.literal(true) }), errors: [403, 404],
+    tags, status: 201, params: Slug, body: RecordSongPlaySchema, response: z.object({ recorded: z.literal(true) }), errors: [403, 404],
     handler: async ({ params, body }) => {
       await playlists.recordSongPlay({
         songPlay: {

@@ -56,7 +56,7 @@ export function songDataRoutes(deps: RouteDeps, playlists: PlaylistClient): void
   route(deps, {
     method: 'get', path: `${BASE}/song-data/stream/{country}/{id}`,
     summary: "A catalogue song's playable stream: an upload's HLS playlist, a signed 7digital stream, else a provider's preview",
-    tags, auth: 'caller', errors: [404, 503], params: SongIdParams,
+    tags, errors: [404, 503], params: SongIdParams,
     query: z.object({ quality: z.enum(['low', 'medium', 'high']).default('medium') }),
     response: StreamSchema,
     handler: async ({ params, query }) =>
@@ -65,13 +65,13 @@ export function songDataRoutes(deps: RouteDeps, playlists: PlaylistClient): void
   route(deps, {
     method: 'get', path: `${BASE}/song-data/preview/{country}/{id}`,
     summary: "A catalogue song's preview clip (7digital's signed clip, else a provider's, else an upload's playlist)",
-    tags, auth: 'caller', errors: [404, 503], params: SongIdParams, response: StreamSchema,
+    tags, errors: [404, 503], params: SongIdParams, response: StreamSchema,
     handler: async ({ params }) => streamJson((await playlists.getSongPreview({ songId: params.id, country: params.country })).stream),
   });
   route(deps, {
     method: 'get', path: `${BASE}/song-data/service`,
     summary: 'Catalogue songs by uuid or numeric id (at most 100; unknown ids are left out), for other services and clients',
-    tags, auth: 'caller',
+    tags,
     query: z.object({
       ids: z
         .union([z.string(), z.array(z.string())])
@@ -84,7 +84,7 @@ export function songDataRoutes(deps: RouteDeps, playlists: PlaylistClient): void
   route(deps, {
     method: 'post', path: `${BASE}/song-data/migrate-links`,
     summary: "Admins only: fills every catalogue song's missing links from its provider ids; answers how many changed",
-    tags, auth: 'caller', errors: [403],
+    tags, errors: [403],
     response: z.object({ scanned: z.number().int(), changed: z.number().int() }),
     handler: async () => playlists.migrateSongLinks({}),
   });

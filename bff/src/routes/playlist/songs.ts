@@ -18,7 +18,7 @@ const SearchQuerySchema = z.object({
 export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   const tags = ['songs'];
   route(deps, {
-    method: 'get', path: '/api/playlist-service/api/v1/songs', summary: 'Catalogue songs, oldest first', tags, auth: 'caller',
+    method: 'get', path: '/api/playlist-service/api/v1/songs', summary: 'Catalogue songs, oldest first', tags,
     query: PageQuerySchema, response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
     handler: async ({ query }) => {
       const { songs, total } = await playlists.listSongs({ limit: query.limit ?? 20, offset: query.offset ?? 0, songIds: [] });
@@ -35,24 +35,24 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     return (await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })).songs.map(songJson);
   };
   route(deps, {
-    method: 'get', path: '/api/playlist-service/search', summary: 'Search the catalogue (best match first)', tags, auth: 'caller',
+    method: 'get', path: '/api/playlist-service/search', summary: 'Search the catalogue (best match first)', tags,
     query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: async ({ query }) => ({ songs: await search(query) }),
   });
   route(deps, {
     method: 'get', path: '/api/playlist-service/search/v2', summary: 'Search the catalogue (the same answer; clients of v2 read the numeric `id`)',
-    tags, auth: 'caller', query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
+    tags, query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: async ({ query }) => ({ songs: await search(query) }),
   });
   route(deps, {
     method: 'get', path: '/api/playlist-service/song-data/providers', summary: 'The outside catalogues and whether each is configured',
-    tags, auth: 'caller',
+    tags,
     response: z.object({ providers: z.array(z.object({ name: z.string(), label: z.string(), enabled: z.boolean() })) }),
     handler: async () => playlists.listMusicProviders({}),
   });
   route(deps, {
     method: 'get', path: '/api/playlist-service/song-data/{providerSongId}/{musicProvider}',
-    summary: "A provider's song, looked up there and catalogued", tags, auth: 'caller', errors: [404, 502, 503],
+    summary: "A provider's song, looked up there and catalogued", tags, errors: [404, 502, 503],
     params: z.object({ providerSongId: z.string().min(1).max(255), musicProvider: z.string().max(32) }),
     query: z.object({ country: z.string().length(2).optional() }),
     response: SongDataSchema,
@@ -62,7 +62,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   route(deps, {
     method: 'get', path: '/api/playlist-service/song-data/{link}',
     summary: 'The song a shared link points at (URL-encoded; Spotify, Apple Music, YouTube), catalogued; only tracks with an ISRC',
-    tags, auth: 'caller', errors: [404, 502, 503],
+    tags, errors: [404, 502, 503],
     // 1,024 characters: percent-encoded, a longer link could pass Node's 16 KiB header limit (431).
     params: z.object({ link: z.string().min(1).max(1024) }),
     query: z.object({ country: z.string().length(2).optional() }),
@@ -72,7 +72,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   route(deps, {
     method: 'post', path: '/api/playlist-service/api/v1/track-import',
     summary: 'Catalogue a song from the first provider that knows it (sevenDigital, soundCloudPublic, spotify, apple, uploadService)',
-    tags, auth: 'caller', status: 201, errors: [404, 502],
+    tags, status: 201, errors: [404, 502],
     body: z
       .object({
         musicProvider: z.string().max(32).optional(),
@@ -89,7 +89,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     },
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/api/v1/songs/{songId}', summary: 'One catalogue song', tags, auth: 'caller',
+    method: 'get', path: '/api/playlist-service/api/v1/songs/{songId}', summary: 'One catalogue song', tags,
     params: z.object({ songId: z.string() }), errors: [404], response: CrateSongSchema,
     handler: async ({ params }) => songJson((await playlists.getSong({ songId: params.songId })).song),
   });

@@ -21,7 +21,7 @@ export function roomChatRoutes(deps: RouteDeps, rooms: RoomClient, users: UserCl
 
   route(deps, {
     method: 'post', path: `${BASE}/roomUserRoles/cometchat/join/{slug}`, summary: "Puts the caller in the room's chat group (already in: fine)",
-    tags, auth: 'caller', status: 201, params: SlugParams, errors: [403, 404], response: z.object({ groupId: z.uuid(), joined: z.literal(true) }),
+    tags, status: 201, params: SlugParams, errors: [403, 404], response: z.object({ groupId: z.uuid(), joined: z.literal(true) }),
     handler: async ({ params }) => {
       const { room } = await rooms.getRoom({ room: roomRef(params.slug) });
       // The chat API takes chat tokens only: trade the caller's access token for one.
@@ -37,7 +37,7 @@ export function roomChatRoutes(deps: RouteDeps, rooms: RoomClient, users: UserCl
 
   route(deps, {
     method: 'post', path: `${BASE}/roomUserRoles/cometchat/sync/{slug}`, summary: "The room roles its chat acts on (moderators, bans, chat-disabled), read live by the chat service",
-    tags, auth: 'caller', params: SlugParams, errors: [404], response: z.object({ roomUuid: z.uuid(), roomRoles: z.array(RoomRoleSchema) }),
+    tags, params: SlugParams, errors: [404], response: z.object({ roomUuid: z.uuid(), roomRoles: z.array(RoomRoleSchema) }),
     handler: async ({ params }) => {
       const { room } = await rooms.getRoom({ room: roomRef(params.slug) });
       const { roles } = await rooms.listRoomRoles({ room: roomRef(room!.uuid), userUuid: '' });

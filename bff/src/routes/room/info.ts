@@ -7,12 +7,12 @@ import { BASE } from './rooms.js';
 export function roomInfoRoutes(deps: RouteDeps, rooms: RoomClient): void {
   const tags = ['info'];
   route(deps, {
-    method: 'get', path: `${BASE}/info-admin/played-seconds`, summary: 'Seconds of music played in every room so far (global roles only)', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/info-admin/played-seconds`, summary: 'Seconds of music played in every room so far (global roles only)', tags,
     errors: [403], response: z.object({ playedSeconds: z.number().int() }),
     handler: async () => ({ playedSeconds: (await rooms.getRoomServiceInfo({})).playedSeconds }),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/info-admin/room-service-status`, summary: "The room service's version, uptime and live rooms (global roles only)", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/info-admin/room-service-status`, summary: "The room service's version, uptime and live rooms (global roles only)", tags,
     errors: [403],
     response: z.object({ status: z.literal('ok'), version: z.string(), startedAt: z.string(), uptimeSeconds: z.number().int(), liveRooms: z.number().int() }),
     handler: async () => {

@@ -38,16 +38,16 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
 
   route(deps, {
     method: 'post', path: `${BASE}/rooms/infrastructure`, summary: 'Create a room; the caller becomes its owner. A slug derived from the name gets -2, -3, ... on a clash; a slug given that is taken is 409',
-    tags, auth: 'caller', status: 201, body: CreateRoomSchema, response: RoomSchema, errors: [403, 409],
+    tags, status: 201, body: CreateRoomSchema, response: RoomSchema, errors: [403, 409],
     handler: async ({ body }) => roomJson((await rooms.createRoom({ settings: settingsMessage(body) })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/public`, summary: 'Public rooms that are not unlisted, newest first', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/public`, summary: 'Public rooms that are not unlisted, newest first', tags,
     query: PageQuerySchema, response: RoomPageSchema,
     handler: async ({ query }) => list(RoomListing.ROOM_LISTING_PUBLIC, query),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/promoted-rooms`, summary: 'Promoted rooms, optionally only those promoted for some music providers', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/promoted-rooms`, summary: 'Promoted rooms, optionally only those promoted for some music providers', tags,
     query: z.object({ providers: z.union([z.string(), z.array(z.string())]).optional() }), response: RoomListSchema,
     handler: async ({ query }) => {
       const providers = [query.providers ?? []].flat().flatMap((p) => p.split(',')).filter(Boolean);
@@ -55,40 +55,40 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
     },
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/private-count`, summary: 'How many private rooms exist', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/private-count`, summary: 'How many private rooms exist', tags,
     response: z.object({ count: z.number().int() }),
     handler: async () => rooms.countPrivateRooms({}),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/multiple/list`, summary: 'Rooms by slug or uuid (?room=a&room=b), in that order; unknown ones are left out', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/multiple/list`, summary: 'Rooms by slug or uuid (?room=a&room=b), in that order; unknown ones are left out', tags,
     query: z.object({ room: z.union([z.string(), z.array(z.string()).max(100)]).optional() }), response: RoomListSchema,
     handler: async ({ query }) => (await list(RoomListing.ROOM_LISTING_NAMED, { rooms: [query.room ?? []].flat() })).rooms,
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/mine/list`, summary: 'Rooms where the caller is owner, coOwner, moderator or dj', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/mine/list`, summary: 'Rooms where the caller is owner, coOwner, moderator or dj', tags,
     response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_MINE)).rooms,
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/owned-rooms/list`, summary: 'Rooms the caller owns', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/owned-rooms/list`, summary: 'Rooms the caller owns', tags,
     response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_OWNED)).rooms,
   });
   route(deps, {
     method: 'get', path: `${BASE}/rooms/favorites`, summary: "A user's favourite rooms (the caller's by default); private ones only for the user themselves (or an admin) with includePrivate=true",
-    tags, auth: 'caller', errors: [403],
+    tags, errors: [403],
     query: z.object({ userUuid: UserUuidSchema.optional(), includePrivate: z.enum(['true', 'false']).optional() }), response: RoomListSchema,
     handler: async ({ query }) =>
       (await list(RoomListing.ROOM_LISTING_FAVORITES, { userUuid: query.userUuid ?? '', includePrivate: query.includePrivate === 'true' })).rooms,
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/recent`, summary: "The caller's recent rooms, most recent first (the last 20)", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/recent`, summary: "The caller's recent rooms, most recent first (the last 20)", tags,
     response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_RECENT)).rooms,
   });
   route(deps, {
     method: 'get', path: `${BASE}/rooms/rockset/recently-visited-rooms`, summary: "The caller's recently visited rooms (the original's analytics-backed list; here the same as /rooms/recent)",
-    tags, auth: 'caller', response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_RECENT)).rooms,
+    tags, response: RoomListSchema, handler: async () => (await list(RoomListing.ROOM_LISTING_RECENT)).rooms,
   });
   route(deps, {
-    method: 'post', path: `${BASE}/rooms/recent`, summary: "Adds a room to the caller's recent rooms", tags, auth: 'caller', status: 201, errors: [404],
+    method: 'post', path: `${BASE}/rooms/recent`, summary: "Adds a room to the caller's recent rooms", tags, status: 201, errors: [404],
     body: z.union([z.object({ slug: z.string().min(1).max(64) }), z.object({ roomUuid: z.uuid() })]), response: EmptySchema,
     handler: async ({ body }) => {
       await rooms.addRecentRoom({ room: roomRef('slug' in body ? body.slug : body.roomUuid) });
@@ -97,61 +97,61 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'post', path: `${BASE}/rooms/list`, summary: 'Password matching: the room when the password matches (a room without one always does), 403 otherwise',
-    tags, auth: 'caller', errors: [403, 404],
+    tags, errors: [403, 404],
     body: z.object({ slug: z.string().min(1).max(64).optional(), uuid: z.uuid().optional(), password: z.string().max(128) }).refine((b) => b.slug || b.uuid, 'slug or uuid is required'),
     response: RoomSchema,
     handler: async ({ body }) => roomJson((await rooms.matchRoomPassword({ room: roomRef(body.uuid ?? body.slug!), password: body.password })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/service/list`, summary: 'Every room, oldest first (service and SEO): to services and global roles; to others the PUBLIC listed rooms and those they hold a room role in', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/service/list`, summary: 'Every room, oldest first (service and SEO): to services and global roles; to others the PUBLIC listed rooms and those they hold a room role in', tags,
     query: TakeSkipQuery, response: RoomPageSchema,
     handler: async ({ query }) => list(RoomListing.ROOM_LISTING_ALL, { limit: query.take, offset: query.skip }),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/service/room/{slug}`, summary: 'A room (service and SEO)', tags, auth: 'caller', params: SlugParams, errors: [404],
+    method: 'get', path: `${BASE}/rooms/service/room/{slug}`, summary: 'A room (service and SEO)', tags, params: SlugParams, errors: [404],
     response: RoomSchema, handler: async ({ params }) => roomJson((await rooms.getRoom({ room: roomRef(params.slug) })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/uuid/{uuid}`, summary: 'A room by uuid', tags, auth: 'caller', params: z.object({ uuid: z.uuid() }), errors: [404],
+    method: 'get', path: `${BASE}/rooms/uuid/{uuid}`, summary: 'A room by uuid', tags, params: z.object({ uuid: z.uuid() }), errors: [404],
     response: RoomSchema, handler: async ({ params }) => roomJson((await rooms.getRoom({ room: RoomRef.fromPartial({ uuid: params.uuid }) })).room),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/discord/list/{guildId}`, summary: "A Discord guild's rooms (PRIVATE and unlisted ones only to their role holders, services and global roles)", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/discord/list/{guildId}`, summary: "A Discord guild's rooms (PRIVATE and unlisted ones only to their role holders, services and global roles)", tags,
     params: z.object({ guildId: GuildIdSchema }), response: RoomListSchema,
     handler: async ({ params }) => (await list(RoomListing.ROOM_LISTING_DISCORD_GUILD, { discordGuildId: params.guildId })).rooms,
   });
   route(deps, {
     method: 'post', path: `${BASE}/rooms/discord/{guildId}`, summary: "Links a room (owner or coOwner) to a Discord guild; answers the room",
-    tags, auth: 'caller', errors: [403, 404], params: z.object({ guildId: GuildIdSchema }),
+    tags, errors: [403, 404], params: z.object({ guildId: GuildIdSchema }),
     body: z.object({ slug: z.string().min(1).max(64) }), response: RoomSchema,
     handler: async ({ params, body }) => update(body.slug, { discordGuildId: params.guildId }),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/users/service/{slug}`, summary: 'Users of a room: role holders and those present (service)', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/users/service/{slug}`, summary: 'Users of a room: role holders and those present (service)', tags,
     params: SlugParams, errors: [403, 404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/users/{slug}`, summary: 'Users of a room: role holders and those present in the live room; 403 unless the caller may see inside (room access)', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/users/{slug}`, summary: 'Users of a room: role holders and those present in the live room; 403 unless the caller may see inside (room access)', tags,
     params: SlugParams, errors: [403, 404], response: RoomUsersSchema, handler: async ({ params }) => roomUsers(rooms, params.slug),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/room-state/{slug}`, summary: "The live room's state ({} while it is not live); 403 unless the caller may see inside (room access)", tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/room-state/{slug}`, summary: "The live room's state ({} while it is not live); 403 unless the caller may see inside (room access)", tags,
     params: SlugParams, errors: [403, 404], response: z.record(z.string(), z.unknown()),
     handler: async ({ params }) => JSON.parse((await rooms.getRoomLiveState({ room: roomRef(params.slug) })).stateJson) as Record<string, unknown>,
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/room-played-time/{slug}`, summary: 'Seconds of music played in the room', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/room-played-time/{slug}`, summary: 'Seconds of music played in the room', tags,
     params: SlugParams, errors: [403, 404], response: z.object({ playedSeconds: z.number().int() }),
     handler: async ({ params }) => ({ playedSeconds: (await rooms.getRoomLiveState({ room: roomRef(params.slug) })).playedSeconds }),
   });
   route(deps, {
     method: 'delete', path: `${BASE}/rooms/conversation/{slug}`, summary: "Clears the room's conversation: its pinned messages for now (chat comes with the chat service)",
-    tags, auth: 'caller', params: SlugParams, errors: [403, 404], response: RoomSchema,
+    tags, params: SlugParams, errors: [403, 404], response: RoomSchema,
     handler: async ({ params }) => update(params.slug, { pinnedMessages: [] }),
   });
   route(deps, {
     method: 'delete', path: `${BASE}/rooms/user/{userUuid}`, summary: "Forgets a user's room data (the user or an admin): roles except ownerships, favourites, recent rooms",
-    tags, auth: 'caller', params: z.object({ userUuid: UserUuidSchema }), errors: [403], response: EmptySchema,
+    tags, params: z.object({ userUuid: UserUuidSchema }), errors: [403], response: EmptySchema,
     handler: async ({ params }) => {
       await rooms.forgetUser({ userUuid: params.userUuid });
       return {};
@@ -159,7 +159,7 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'patch', path: `${BASE}/rooms/user/{userUuid}`, summary: "Admin: lifts a user's bans, kicks, chat and DJ restrictions in every room (a globalUnBan moderation action)",
-    tags, auth: 'caller', params: z.object({ userUuid: UserUuidSchema }), errors: [403], response: z.object({ lifted: z.number().int() }),
+    tags, params: z.object({ userUuid: UserUuidSchema }), errors: [403], response: z.object({ lifted: z.number().int() }),
     handler: async ({ params }) => rooms.liftUserRestrictions({ userUuid: params.userUuid }),
   });
 
@@ -173,7 +173,7 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   ];
   for (const group of groups) {
     route(deps, {
-      method: 'patch', path: `${BASE}/rooms/${group.segment}/{slug}/infrastructure`, summary: group.summary, tags, auth: 'caller',
+      method: 'patch', path: `${BASE}/rooms/${group.segment}/{slug}/infrastructure`, summary: group.summary, tags,
       params: SlugParams, body: group.body, errors: [403, 404], response: RoomSchema,
       handler: async ({ params, body }) => update(params.slug, body as RoomSettingsBody),
     });
@@ -181,11 +181,11 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
 
   route(deps, {
     method: 'patch', path: `${BASE}/rooms/{slug}/infrastructure`, summary: 'Changes any subset of the settings (owner and coOwner; moderators the stage and look)',
-    tags, auth: 'caller', params: SlugParams, body: UpdateRoomSchema, errors: [403, 404, 409], response: RoomSchema,
+    tags, params: SlugParams, body: UpdateRoomSchema, errors: [403, 404, 409], response: RoomSchema,
     handler: async ({ params, body }) => update(params.slug, body),
   });
   route(deps, {
-    method: 'delete', path: `${BASE}/rooms/{slug}/infrastructure`, summary: 'Deletes a room (its owner or a global role)', tags, auth: 'caller',
+    method: 'delete', path: `${BASE}/rooms/{slug}/infrastructure`, summary: 'Deletes a room (its owner or a global role)', tags,
     params: SlugParams, errors: [403, 404], response: EmptySchema,
     handler: async ({ params }) => {
       await rooms.deleteRoom({ room: roomRef(params.slug) });
@@ -194,35 +194,35 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   });
   route(deps, {
     method: 'post', path: `${BASE}/rooms/{slug}/join`, summary: 'Joins a room: refuses banned and kicked users, checks the password, records a recent room',
-    tags, auth: 'caller', params: SlugParams, body: z.object({ password: z.string().max(128).optional() }), errors: [403, 404], response: RoomSchema,
+    tags, params: SlugParams, body: z.object({ password: z.string().max(128).optional() }), errors: [403, 404], response: RoomSchema,
     handler: async ({ params, body }) => roomJson((await rooms.joinRoom({ room: roomRef(params.slug), password: body.password })).room),
   });
   route(deps, {
     method: 'post', path: `${BASE}/rooms/{slug}/pinned-messages`, summary: 'Replaces the pinned messages (moderators and above); an empty list unpins',
-    tags, auth: 'caller', params: SlugParams, body: z.object({ pinnedMessages: RoomSettingsFields.pinnedMessages }), errors: [403, 404], response: RoomSchema,
+    tags, params: SlugParams, body: z.object({ pinnedMessages: RoomSettingsFields.pinnedMessages }), errors: [403, 404], response: RoomSchema,
     handler: async ({ params, body }) => update(params.slug, body),
   });
   route(deps, {
     method: 'post', path: `${BASE}/rooms/{slug}/poster`, summary: "Sets the room's poster, as a URL (uploads of poster files are not built yet)",
-    tags, auth: 'caller', params: SlugParams, body: z.object({ posterUrl: HttpUrlSchema }), errors: [403, 404], response: RoomSchema,
+    tags, params: SlugParams, body: z.object({ posterUrl: HttpUrlSchema }), errors: [403, 404], response: RoomSchema,
     handler: async ({ params, body }) => update(params.slug, body),
   });
   route(deps, {
-    method: 'delete', path: `${BASE}/rooms/{slug}/poster`, summary: "Removes the room's poster", tags, auth: 'caller', params: SlugParams, errors: [403, 404],
+    method: 'delete', path: `${BASE}/rooms/{slug}/poster`, summary: "Removes the room's poster", tags, params: SlugParams, errors: [403, 404],
     response: RoomSchema, handler: async ({ params }) => update(params.slug, { posterUrl: null }),
   });
   route(deps, {
-    method: 'post', path: `${BASE}/rooms/{slug}/externalUrl`, summary: "Sets (or with null, removes) the room's external link", tags, auth: 'caller',
+    method: 'post', path: `${BASE}/rooms/{slug}/externalUrl`, summary: "Sets (or with null, removes) the room's external link", tags,
     params: SlugParams, body: z.object({ externalUrl: RoomSettingsFields.externalUrl }), errors: [403, 404], response: RoomSchema,
     handler: async ({ params, body }) => update(params.slug, body),
   });
   route(deps, {
     method: 'patch', path: `${BASE}/rooms/{slug}`, summary: 'Changes any subset of the settings (owner and coOwner; moderators the stage and look)',
-    tags, auth: 'caller', params: SlugParams, body: UpdateRoomSchema, errors: [403, 404, 409], response: RoomSchema,
+    tags, params: SlugParams, body: UpdateRoomSchema, errors: [403, 404, 409], response: RoomSchema,
     handler: async ({ params, body }) => update(params.slug, body),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/{slug}`, summary: 'A room by slug (or uuid), with its roles and the users present', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/rooms/{slug}`, summary: 'A room by slug (or uuid), with its roles and the users present', tags,
     params: SlugParams, errors: [404], response: RoomSchema,
     handler: async ({ params }) => roomJson((await rooms.getRoom({ room: roomRef(params.slug) })).room),
   });

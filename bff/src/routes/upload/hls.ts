@@ -13,7 +13,7 @@ const binary = z.string().openapi({ type: 'string', format: 'binary' });
 export function hlsRoutes(deps: RouteDeps, uploads: UploadClient): void {
   const tags = ['uploads'];
   route(deps, {
-    method: 'get', path: `${BASE}/{id}/hls-playlist`, summary: 'The HLS playlist of a verified upload (403 "Song is not verified" before)', tags, auth: 'caller',
+    method: 'get', path: `${BASE}/{id}/hls-playlist`, summary: 'The HLS playlist of a verified upload (403 "Song is not verified" before)', tags,
     params: z.object({ id: z.uuid() }), produces: 'application/vnd.apple.mpegurl', response: z.string(), errors: [403, 404],
     handler: async ({ params }) => {
       const { playlist } = await uploads.getHlsPlaylist({ songId: params.id });

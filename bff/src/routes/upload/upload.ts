@@ -26,7 +26,6 @@ export function uploadRoutes(deps: RouteDeps, uploads: UploadClient, options: { 
     summary:
       'Upload a song (multipart/form-data, signed-in users and bots). The file is checked at once; transcoding to HLS follows in the background',
     tags,
-    auth: 'caller',
     status: 201,
     rawBody: { contentType: 'multipart/form-data', schema: UploadFormSchema },
     response: UploadAnswerSchema,

@@ -47,7 +47,6 @@ export function authRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffL
     path: `${BASE}/session`,
     summary: 'The session behind the bearer token',
     tags: ['auth'],
-    auth: 'caller',
     response: z
       .object({ userUuid: z.uuid(), kind: z.enum(['user', 'guest', 'bot']), roles: z.array(z.string()) })
       .openapi('Session'),

@@ -9,7 +9,6 @@ export function cometChatRoutes(deps: RouteDeps, users: UserClient): void {
     path: '/api/user-service/comet-chat/user-token',
     summary: "The caller's chat token (`authtoken` of the /chat API); guests too",
     tags: ['chat'],
-    auth: 'caller',
     response: z.object({ cometAuthToken: z.string() }),
     errors: [403],
     handler: async () => ({ cometAuthToken: (await users.issueChatToken({})).chatToken }),

@@ -12,7 +12,6 @@ export function profileRoutes(deps: RouteDeps, users: UserClient): void {
     path: '/api/user-service/profile/{id}',
     summary: "Another user's profile",
     tags: ['users'],
-    auth: 'caller',
     params: z.object({ id: z.uuid() }),
     response: UserProfileSchema,
     errors: [404],

@@ -32,7 +32,6 @@ export function usersRoutes(deps: RouteDeps, users: UserClient, limits: Pick<Bff
     path: `${BASE}/profile`,
     summary: "The caller's own profile",
     tags: ['users'],
-    auth: 'caller',
     response: UserProfileSchema,
     errors: [404],
     handler: async () => toProfileJson(present((await users.getOwnProfile({})).profile)),
@@ -43,7 +42,6 @@ export function usersRoutes(deps: RouteDeps, users: UserClient, limits: Pick<Bff
     path: `${BASE}/profile`,
     summary: "Partly update the caller's own profile",
     tags: ['users'],
-    auth: 'caller',
     body: ProfileUpdateSchema,
     response: UserProfileSchema,
     errors: [403, 404],
@@ -61,7 +59,6 @@ export function usersRoutes(deps: RouteDeps, users: UserClient, limits: Pick<Bff
     path: `${BASE}/profiles`,
     summary: 'Profiles of several users (`users` repeated, at most 150); unknown ones are left out',
     tags: ['users'],
-    auth: 'caller',
     query: z.object({
       users: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])).pipe(z.array(z.uuid()).max(150)),
     }),
