@@ -152,7 +152,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     USER_ADDR: `127.0.0.1:${running.port}`,
     JWT_ISSUER: 'spinroom',
     KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
-    OUTBOX_POLL_MS: 100,
     CRATE_IMPORT_POLL_MS: 100,
     CRATE_IMPORT_RETRY_DELAY_MS: 200,
     CRATE_IMPORT_LEASE_SECONDS: 30,

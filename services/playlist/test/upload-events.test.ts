@@ -21,7 +21,6 @@ describe('the catalogue follows upload-events', () => {
       USER_ADDR: '127.0.0.1:1', // no caller in this test: only the consumer works
       JWT_ISSUER: 'spinroom',
       KAFKA_CONSUMER_GROUP: `playlist-${randomUUID()}`,
-      OUTBOX_POLL_MS: 100,
       CRATE_IMPORT_POLL_MS: 100,
       CRATE_IMPORT_RETRY_DELAY_MS: 100,
       CRATE_IMPORT_LEASE_SECONDS: 30,
