@@ -125,7 +125,7 @@ export function createApp(options: {
   app.use('/api', notFoundHandler);
   // /chat: the CometChat-compatible API, with CometChat's error shape.
   app.use(chatRouter);
-  app.use('/chat', upstreams.chat ? chatNotFoundHandler : (_req, _res, next) => next(new AppError(503, 'ERR_SERVICE_UNAVAILABLE: Chat is not available')));
+  app.use('/chat', upstreams.chat ? chatNotFoundHandler : (_req, _res, next) => next(new AppError(503, 'Chat is not available', { code: 'ERR_SERVICE_UNAVAILABLE' })));
   app.use('/chat', chatErrorHandler);
 
   if (config.WEB_DIR && existsSync(config.WEB_DIR)) app.use(express.static(config.WEB_DIR));

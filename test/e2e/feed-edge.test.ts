@@ -34,6 +34,27 @@ describe('the room feed at its edges', () => {
     sameOrigin.ws.close();
   });
 
+  it("answers a refusal with the room service's code beside the error text, over the feed and REST alike", async () => {
+    const owner = await signUp();
+    const guest = await signUp();
+    const created = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.accessToken, body: { name: 'Coded door', password: 'open sesame' } });
+    expect(created.status).toBe(201);
+    const { uuid, slug } = created.body as { uuid: string; slug: string };
+    const socket = await rawSocket(feedUrl(guest.accessToken));
+    await socket.opened;
+    socket.ws.send(JSON.stringify({ event: 'action', messageId: 7, params: { action: 'joinRoom', roomUuid: uuid } }));
+    socket.ws.send(JSON.stringify({ event: 'action', messageId: 8, params: { action: 'joinRoom', roomUuid: uuid, password: 'wrong' } }));
+    await eventually(async () => (socket.received.filter((m) => m.context === 'response').length >= 2 ? true : undefined));
+    expect(socket.received.filter((m) => m.context === 'response')).toEqual([
+      { context: 'response', messageId: 7, error: 'This room requires a password', code: 'ROOM_PASSWORD_REQUIRED' },
+      { context: 'response', messageId: 8, error: 'Wrong room password', code: 'ROOM_PASSWORD_WRONG' },
+    ]);
+    socket.ws.close();
+    const refused = await call('POST', `/api/room-service/rooms/${slug}/join`, { token: guest.accessToken });
+    expect(refused).toMatchObject({ status: 403 });
+    expect(refused.body).toEqual({ statusCode: 403, message: 'This room requires a password', error: 'Forbidden', code: 'ROOM_PASSWORD_REQUIRED' });
+  });
+
   it('pings in the Primus way and drops a client that never answers', async () => {
     const me = await signUp();
     const quiet = await rawSocket(feedUrl(me.accessToken));
@@ -62,14 +83,14 @@ describe('the room feed at its edges', () => {
     socket.ws.send(JSON.stringify({ event: 'action', messageId: 2, params: { action: 'addDj', roomUuid: '4b1d0a4e-5d1c-4f37-9a11-2c1e0b6c9d10' } }));
     await eventually(async () => (socket.received.filter((m) => m.context === 'response').length >= 3 ? true : undefined));
     expect(socket.received.filter((m) => m.context === 'response')).toEqual([
-      { context: 'response', error: 'Malformed message' },
-      { context: 'response', messageId: 1, error: 'roomUuid must be a room uuid' },
-      { context: 'response', messageId: 2, error: 'Join the room first.' },
+      { context: 'response', error: 'Malformed message', code: 'FEED_MALFORMED_MESSAGE' },
+      { context: 'response', messageId: 1, error: 'roomUuid must be a room uuid', code: 'FEED_INVALID_ACTION' },
+      { context: 'response', messageId: 2, error: 'Join the room first.', code: 'FEED_NOT_JOINED' },
     ]);
     // A flood: past the burst, refusals; then the socket closes (1008).
     for (let i = 0; i < 20; i += 1) socket.ws.send(JSON.stringify({ event: 'detailsView', messageId: 100 + i }));
     expect((await socket.closed).code).toBe(1008);
-    expect(socket.received.some((m) => m.error === 'Too many messages, slow down.')).toBe(true);
+    expect(socket.received.some((m) => m.error === 'Too many messages, slow down.' && m.code === 'FEED_TOO_MANY_MESSAGES')).toBe(true);
 
     const big = await rawSocket(feedUrl(me.accessToken));
     await big.opened;

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FeedSocket, FeedSocketEvents, RoomEnvelope } from '../src/rooms/feedSocket';
+import { FeedError } from '../src/api/errors';
 import { LiveRoom, RESET_DELAY_MAX_MS } from '../src/rooms/liveRoom';
 import { emptyState } from './fixtures';
 
@@ -9,11 +10,14 @@ class FakeSocket {
   closed = false;
   opened = Promise.resolve();
   actions: string[] = [];
+  /** The next sockets' joinRoom answers this refusal. */
+  static refusal: FeedError | undefined;
   constructor(readonly events: FeedSocketEvents) {
     FakeSocket.all.push(this);
   }
   async action(name: string): Promise<Record<string, unknown>> {
     this.actions.push(name);
+    if (name === 'joinRoom' && FakeSocket.refusal) throw FakeSocket.refusal;
     if (name === 'joinRoom') return { state: emptyState(), version: 10, serverTime: Date.now() };
     return {};
   }
@@ -40,6 +44,7 @@ describe('a live room', () => {
   let room: LiveRoom;
   beforeEach(() => {
     FakeSocket.all = [];
+    FakeSocket.refusal = undefined;
     vi.useFakeTimers();
     vi.spyOn(console, 'warn').mockImplementation(() => {});
   });
@@ -108,6 +113,27 @@ describe('a live room', () => {
     expect(socket.closed).toBe(true);
     await vi.advanceTimersByTimeAsync(5000);
     expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it('decides a refused join by its code: kicked and banned keep out, the other coded refusals are final', async () => {
+    FakeSocket.refusal = new FeedError('You were removed from this room, please try again later', 'ROOM_KICKED');
+    await start();
+    expect(room.snapshot).toMatchObject({ status: 'kicked', kickReason: 'You were removed from this room, please try again later' });
+    room.stop();
+    FakeSocket.refusal = new FeedError('Entry refused', 'ROOM_PASSWORD_REQUIRED');
+    await start();
+    expect(room.snapshot).toMatchObject({ status: 'failed', error: 'Entry refused' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
+  it('retries a refusal without a code, whatever its text says', async () => {
+    FakeSocket.refusal = new FeedError('kicked by a password that was not found');
+    await start();
+    expect(room.snapshot.status).toBe('reconnecting');
+    FakeSocket.refusal = undefined;
+    await vi.advanceTimersByTimeAsync(500);
+    expect(room.snapshot.status).toBe('live');
   });
 
   it('passes chat pushes and animations on', async () => {

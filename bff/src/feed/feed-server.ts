@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
+import { badRequest, feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import type { LiveRoomGateway } from './gateway.js';
@@ -47,6 +47,19 @@ const RoomUuid = z.uuid();
 
 const GENERIC_ERROR = 'Something went wrong, please try again';
 const TOO_MANY = 'Too many messages, slow down.';
+
+/**
+ * The feed's own refusals' codes. A refusal answers `{error, code}`: `error`
+ * the text (what ttfm-socket reads), `code` what clients decide by; the room
+ * service's refusals bring their AppError's code.
+ */
+export const FEED_ERROR_CODES = {
+  tooManyMessages: 'FEED_TOO_MANY_MESSAGES',
+  malformedMessage: 'FEED_MALFORMED_MESSAGE',
+  unsupportedEvent: 'FEED_UNSUPPORTED_EVENT',
+  invalidAction: 'FEED_INVALID_ACTION',
+  notJoined: 'FEED_NOT_JOINED',
+} as const;
 
 /**
  * The room feed at `/primus`: the original's socket protocol (Actionhero
@@ -284,14 +297,14 @@ class FeedConnection implements FrameListener {
     // Every frame spends from the budget, Primus strings (pongs) included.
     if (!this.withinBudget()) {
       if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
-      return this.respond(undefined, { error: TOO_MANY });
+      return this.respond(undefined, { error: TOO_MANY, code: FEED_ERROR_CODES.tooManyMessages });
     }
     if (typeof parsed === 'string') {
       if (parsed.startsWith('primus::pong::')) this.missedPongs = 0;
       return;
     }
     const message = ClientMessage.safeParse(parsed);
-    if (!message.success) return this.respond(undefined, { error: 'Malformed message' });
+    if (!message.success) return this.respond(undefined, { error: 'Malformed message', code: FEED_ERROR_CODES.malformedMessage });
     const { event, messageId, params } = message.data;
     try {
       if (event === 'action') await this.action(messageId, params ?? {});
@@ -300,9 +313,9 @@ class FeedConnection implements FrameListener {
       } else if (event === 'roomLeave') {
         this.leaveRoom();
         this.respond(messageId, { status: 'OK' });
-      } else this.respond(messageId, { error: `Unsupported event: ${event}` });
+      } else this.respond(messageId, { error: `Unsupported event: ${event}`, code: FEED_ERROR_CODES.unsupportedEvent });
     } catch (error) {
-      if (isAppError(error) && error.status < 500) return this.respond(messageId, { error: error.message });
+      if (isAppError(error) && error.status < 500) return this.respond(messageId, { error: error.message, ...(error.code ? { code: error.code } : {}) });
       this.logger.error({ err: error, event }, 'feed action failed');
       this.respond(messageId, { error: GENERIC_ERROR });
     }
@@ -310,12 +323,12 @@ class FeedConnection implements FrameListener {
 
   private async action(messageId: number | undefined, params: Record<string, unknown>): Promise<void> {
     const { action, roomUuid: rawRoom, ...rest } = params;
-    if (typeof action !== 'string') return this.respond(messageId, { error: 'action is required' });
+    if (typeof action !== 'string') throw badRequest('action is required', FEED_ERROR_CODES.invalidAction);
     const roomUuid = RoomUuid.safeParse(rawRoom);
-    if (!roomUuid.success) return this.respond(messageId, { error: 'roomUuid must be a room uuid' });
+    if (!roomUuid.success) throw badRequest('roomUuid must be a room uuid', FEED_ERROR_CODES.invalidAction);
     if (action === 'joinRoom') return this.join(messageId, roomUuid.data, rest);
-    if (!LIVE_ACTIONS.has(action)) return this.respond(messageId, { error: `Unknown action: ${action}` });
-    if (!this.room?.live || this.room.uuid !== roomUuid.data) return this.respond(messageId, { error: 'Join the room first.' });
+    if (!LIVE_ACTIONS.has(action)) throw badRequest(`Unknown action: ${action}`, FEED_ERROR_CODES.invalidAction);
+    if (!this.room?.live || this.room.uuid !== roomUuid.data) throw badRequest('Join the room first.', FEED_ERROR_CODES.notJoined);
     // Identity comes from the token: clients' userUuid and tokenRole params are ignored.
     const { userUuid: _user, tokenRole: _role, ...actionParams } = rest;
     const { version } = await this.gateway.act(this.caller, roomUuid.data, action, actionParams);

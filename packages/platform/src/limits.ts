@@ -16,11 +16,13 @@ export interface LimitSettings {
 /**
  * One limit, declared once where its rule lives: its Redis key prefix
  * (`<service>:<entity>`; each id completes it to `<service>:<entity>:<id>`)
- * and the 429's message, told when the refusal ends.
+ * and the 429's message, told when the refusal ends (and its code, when the
+ * clients of the path decide by one).
  */
 export interface LimitDeclaration {
   key: `${string}:${string}`;
   message: (until: Date) => string;
+  code?: string;
 }
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
@@ -118,6 +120,6 @@ export class Limit {
   private refusal(error: unknown): unknown {
     if (!(error instanceof RateLimiterRes)) return error; // Redis failed: the caller's request fails rather than going unchecked.
     const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    return tooManyRequests(this.declaration.message(new Date(Date.now() + retryAfterSeconds * 1000)), retryAfterSeconds);
+    return tooManyRequests(this.declaration.message(new Date(Date.now() + retryAfterSeconds * 1000)), retryAfterSeconds, this.declaration.code);
   }
 }

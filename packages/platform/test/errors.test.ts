@@ -13,6 +13,20 @@ describe('the error model across gRPC', () => {
     expect(back.toBody()).toEqual({ statusCode: 403, message: 'This email is already registered', error: 'Forbidden' });
   });
 
+  it('keeps the error code, and the REST body adds it to the three fields', () => {
+    const back = fromGrpcError(asServiceError(toGrpcError(forbidden('You are banned from this room', 'ROOM_BANNED'))));
+    expect(back.code).toBe('ROOM_BANNED');
+    expect(back.toBody()).toEqual({ statusCode: 403, message: 'You are banned from this room', error: 'Forbidden', code: 'ROOM_BANNED' });
+    const throttled = fromGrpcError(asServiceError(toGrpcError(new AppError(429, 'Slow down', { code: 'LIMITED', retryAfterSeconds: 7 }))));
+    expect(throttled).toMatchObject({ status: 429, code: 'LIMITED', retryAfterSeconds: 7 });
+  });
+
+  it('has no code where the service gave none', () => {
+    const back = fromGrpcError(asServiceError(toGrpcError(forbidden('No'))));
+    expect(back.code).toBeUndefined();
+    expect(back.toBody()).not.toHaveProperty('code');
+  });
+
   it('keeps a list of validation messages', () => {
     const back = fromGrpcError(asServiceError(toGrpcError(new AppError(400, ['a is wrong', 'b is wrong']))));
     expect(back.messages).toEqual(['a is wrong', 'b is wrong']);

@@ -111,7 +111,7 @@ describe('limit settings', () => {
   });
 
   it('carries Retry-After across gRPC with the 429', () => {
-    const payload = toGrpcError(new AppError(429, 'Slow down', 42));
+    const payload = toGrpcError(new AppError(429, 'Slow down', { retryAfterSeconds: 42 }));
     expect(payload.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
     const back = fromGrpcError({ ...payload, message: payload.details, name: 'Error' } as unknown as ServiceError);
     expect(back).toMatchObject({ status: 429, messages: 'Slow down', retryAfterSeconds: 42 });

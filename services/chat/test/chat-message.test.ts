@@ -58,7 +58,7 @@ describe('chat message validity (spec 002)', () => {
 
   it('refuses direct messages with a clear 400 for now', () => {
     const input = { type: 'text', receiverType: 'user', category: 'message', receiver: 'x', text: 'hi', attachments: [], chatMessage: {} };
-    expect(() => checkEnvelope(input)).toThrow(expect.objectContaining({ status: 400, message: expect.stringMatching(/^ERR_DIRECT_MESSAGES_NOT_SUPPORTED: Direct messages/) }));
+    expect(() => checkEnvelope(input)).toThrow(expect.objectContaining({ status: 400, code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED', message: expect.stringMatching(/^Direct messages/) }));
     expect(checkEnvelope({ ...input, receiverType: 'group' })).toBe('text');
     expect(() => checkEnvelope({ ...input, receiverType: 'group', type: 'video' })).toThrow(/type must be/);
   });

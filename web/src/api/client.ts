@@ -1,7 +1,7 @@
 // The one client of the BFF: REST paths under /api, the chat API under /chat.
 // Every call carries the session's token as a bearer; errors become ApiError.
 import { session } from '../session/session';
-import { ApiError, userMessageFor } from './errors';
+import { ApiError, codeOf, userMessageFor } from './errors';
 
 export interface RequestOptions {
   body?: unknown;
@@ -48,8 +48,7 @@ export async function request<T>(method: string, path: string, options: RequestO
     parsed = text;
   }
   if (!res.ok) {
-    const code = (parsed as { error?: { code?: string } } | undefined)?.error?.code;
-    throw new ApiError(res.status, userMessageFor(res.status, parsed), code);
+    throw new ApiError(res.status, userMessageFor(res.status, parsed), codeOf(parsed));
   }
   return parsed as T;
 }

@@ -12,6 +12,48 @@ export class ApiError extends Error {
   }
 }
 
+/** A refusal on the room feed: the answer's `error` text and its `code`, when it has one. */
+export class FeedError extends Error {
+  constructor(
+    message: string,
+    readonly code?: string,
+  ) {
+    super(message);
+    this.name = 'FeedError';
+  }
+}
+
+/**
+ * The error codes the client decides by (the services' AppError codes, e.g.
+ * services/room/src/domain/room-access.ts): never by the message text, which
+ * is for people and may change.
+ */
+export const ERROR_CODES = {
+  roomBanned: 'ROOM_BANNED',
+  roomKicked: 'ROOM_KICKED',
+  roomPasswordRequired: 'ROOM_PASSWORD_REQUIRED',
+  roomPasswordWrong: 'ROOM_PASSWORD_WRONG',
+  /** The feed's per-connection message budget (bff/src/feed): a moment later it passes. */
+  feedTooManyMessages: 'FEED_TOO_MANY_MESSAGES',
+} as const;
+
+/** Refusals that keep a person out of a room for now (the kicked screen). */
+export const KEPT_OUT_CODES: ReadonlySet<string> = new Set([ERROR_CODES.roomBanned, ERROR_CODES.roomKicked]);
+/** Refusals a (right) room password lifts. */
+export const PASSWORD_CODES: ReadonlySet<string> = new Set([ERROR_CODES.roomPasswordRequired, ERROR_CODES.roomPasswordWrong]);
+
+/** An error answer's code: REST's `{code}` or CometChat's `{error: {code}}`. */
+export function codeOf(body: unknown): string | undefined {
+  const b = body as { code?: unknown; error?: { code?: unknown } } | undefined;
+  const code = b?.code ?? (typeof b?.error === 'object' ? b.error?.code : undefined);
+  return typeof code === 'string' && code ? code : undefined;
+}
+
+/** The code of anything thrown (undefined for network failures and uncoded refusals). */
+export function errorCode(error: unknown): string | undefined {
+  return error instanceof ApiError || error instanceof FeedError ? error.code : undefined;
+}
+
 const capitalise = (text: string) => (text ? text[0]!.toUpperCase() + text.slice(1) : text);
 
 /** What a person reads for an answer with this status and body (REST or CometChat shape). */
@@ -27,6 +69,7 @@ export function userMessageFor(status: number, body: unknown): string {
 /** The message for anything thrown (network failures count as 500s). */
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) return error.userMessage;
+  if (error instanceof FeedError) return capitalise(error.message);
   if (typeof error === 'string' && error) return capitalise(error);
   return GENERIC_ERROR;
 }

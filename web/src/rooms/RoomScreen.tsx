@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { errorText } from '../api/errors';
+import { errorCode, errorText, KEPT_OUT_CODES, PASSWORD_CODES } from '../api/errors';
 import { keys } from '../api/keys';
 import { auth, crates as crateApi, profiles, rooms as roomApi } from '../api/spinroom';
 import type { Room } from '../api/types';
@@ -35,8 +35,9 @@ export function RoomScreen({ slug }: { slug: string }) {
     mutate(password);
   }, [slug, password, mutate]);
   if (join.isError) {
-    const needsPassword = /password/i.test(errorText(join.error));
-    if (/kicked|banned/i.test(errorText(join.error))) return <KickedScreen reason={errorText(join.error)} />;
+    const code = errorCode(join.error);
+    const needsPassword = code !== undefined && PASSWORD_CODES.has(code);
+    if (code !== undefined && KEPT_OUT_CODES.has(code)) return <KickedScreen reason={errorText(join.error)} />;
     return (
       <section className="card stack narrow">
         <ErrorNote error={join.error} />

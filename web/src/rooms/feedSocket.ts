@@ -2,6 +2,7 @@
 // /primus?token=..., Primus heartbeats, actions answered by messageId, and
 // room messages (stateful with a patch and version, or stateless).
 import type { Operation } from 'fast-json-patch';
+import { FeedError } from '../api/errors';
 
 export interface RoomEnvelope {
   context: 'user';
@@ -14,7 +15,7 @@ export interface RoomEnvelope {
 
 interface Pending {
   resolve: (value: Record<string, unknown>) => void;
-  reject: (error: string) => void;
+  reject: (error: FeedError) => void;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -44,24 +45,24 @@ export class FeedSocket {
     this.ws = new WebSocket(url);
     this.opened = new Promise((resolve, reject) => {
       this.ws.addEventListener('open', () => resolve(), { once: true });
-      this.ws.addEventListener('error', () => reject('The room feed could not connect'), { once: true });
+      this.ws.addEventListener('error', () => reject(new FeedError('The room feed could not connect')), { once: true });
     });
     this.ws.addEventListener('message', (event) => this.receive(String(event.data)));
     this.ws.addEventListener('close', () => this.closed());
     this.armSilence();
   }
 
-  /** Sends an action; resolves with the answer's fields or rejects with its error text. */
+  /** Sends an action; resolves with the answer's fields or rejects with a FeedError (the answer's error and code). */
   action(action: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const messageId = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.ws.readyState !== WebSocket.OPEN) {
-        reject('Not connected to the room, please try again');
+        reject(new FeedError('Not connected to the room, please try again'));
         return;
       }
       const timer = setTimeout(() => {
         this.pending.delete(messageId);
-        reject('Something went wrong, please try again');
+        reject(new FeedError('Something went wrong, please try again'));
       }, ACTION_TIMEOUT_MS);
       this.pending.set(messageId, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ event: 'action', params: { action, ...params }, messageId }));
@@ -103,7 +104,7 @@ export class FeedSocket {
       if (!pending) return;
       this.pending.delete(frame.messageId as number);
       clearTimeout(pending.timer);
-      if (typeof frame.error === 'string') pending.reject(frame.error);
+      if (typeof frame.error === 'string') pending.reject(new FeedError(frame.error, typeof frame.code === 'string' ? frame.code : undefined));
       else pending.resolve(frame);
       return;
     }
@@ -117,7 +118,7 @@ export class FeedSocket {
     clearTimeout(this.silence);
     for (const [, pending] of this.pending) {
       clearTimeout(pending.timer);
-      pending.reject('The connection to the room was lost');
+      pending.reject(new FeedError('The connection to the room was lost'));
     }
     this.pending.clear();
     this.events.onClose(this.closedOnPurpose);

@@ -4,6 +4,7 @@
 // reconnects and rejoins; `roomReset` rejoins after a random delay up to 2 s;
 // `kickedFromRoom` leaves and keeps the reason. Plain TypeScript: the React
 // side reads `snapshot` through useSyncExternalStore.
+import { ERROR_CODES, errorCode, FeedError, KEPT_OUT_CODES } from '../api/errors';
 import type { RoomState } from '../api/types';
 import { ServerClock } from './clock';
 import { FeedSocket, type RoomEnvelope } from './feedSocket';
@@ -86,7 +87,7 @@ export class LiveRoom {
   }
 
   action(name: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    if (!this.socket) return Promise.reject('Not connected to the room, please try again');
+    if (!this.socket) return Promise.reject(new FeedError('Not connected to the room, please try again'));
     return this.socket.action(name, { roomUuid: this.options.roomUuid, ...params });
   }
 
@@ -131,12 +132,13 @@ export class LiveRoom {
       for (const envelope of buffered.splice(0)) this.receive(envelope);
     } catch (error) {
       if (seq !== this.joinSeq || this.stopped) return;
-      const message = typeof error === 'string' ? error : 'The room feed could not connect';
-      // Refusals (banned, kicked, wrong password) are final; a lost connection is retried.
-      if (/kicked|banned/i.test(message)) {
+      const message = error instanceof FeedError ? error.message : 'The room feed could not connect';
+      const code = errorCode(error);
+      // Refusals (banned, kicked, wrong password, no such room: every coded one) are final; a lost connection is retried.
+      if (code !== undefined && KEPT_OUT_CODES.has(code)) {
         socket.close();
         this.set({ status: 'kicked', kickReason: message });
-      } else if (/password|not found|forbidden|not allowed/i.test(message)) {
+      } else if (code !== undefined && code !== ERROR_CODES.feedTooManyMessages) {
         socket.close();
         this.set({ status: 'failed', error: message });
       } else {

@@ -1,6 +1,6 @@
 // Multipart upload with progress (fetch has no upload progress; XHR does).
 import { UPLOAD } from '../api/client';
-import { ApiError, userMessageFor } from '../api/errors';
+import { ApiError, codeOf, userMessageFor } from '../api/errors';
 import { session } from '../session/session';
 
 export function uploadSong(form: { file: File; trackName?: string; artistName?: string }, onProgress: (fraction: number) => void): Promise<{ songId: string; status: string }> {
@@ -22,7 +22,7 @@ export function uploadSong(form: { file: File; trackName?: string; artistName?: 
         parsed = undefined;
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(parsed as { songId: string; status: string });
-      else reject(new ApiError(xhr.status, userMessageFor(xhr.status, parsed)));
+      else reject(new ApiError(xhr.status, userMessageFor(xhr.status, parsed), codeOf(parsed)));
     };
     xhr.onerror = () => reject(new ApiError(0, userMessageFor(0, undefined)));
     xhr.send(body);

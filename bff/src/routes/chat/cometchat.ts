@@ -87,10 +87,10 @@ export function chatRoute<B extends z.ZodType = z.ZodUndefined, Q extends z.ZodT
 
 function chatToken(req: Request, appId: string): string {
   const appid = req.headers.appid;
-  if (!appid) throw new AppError(401, 'AUTH_ERR_EMPTY_APPID: The appid header is missing');
-  if (appid !== appId) throw new AppError(401, `AUTH_ERR_APPID_NOT_FOUND: The app ${String(appid)} does not exist`);
+  if (!appid) throw new AppError(401, 'The appid header is missing', { code: 'AUTH_ERR_EMPTY_APPID' });
+  if (appid !== appId) throw new AppError(401, `The app ${String(appid)} does not exist`, { code: 'AUTH_ERR_APPID_NOT_FOUND' });
   const token = req.headers.authtoken;
-  if (typeof token !== 'string' || token.length === 0) throw new AppError(401, 'AUTH_ERR_EMPTY_AUTH_TOKEN: The authtoken header is missing');
+  if (typeof token !== 'string' || token.length === 0) throw new AppError(401, 'The authtoken header is missing', { code: 'AUTH_ERR_EMPTY_AUTH_TOKEN' });
   return token;
 }
 
@@ -104,13 +104,12 @@ const DEFAULT_CODES: Record<number, string> = {
   503: 'ERR_SERVICE_UNAVAILABLE',
 };
 
-/** `{error: {code, message}}` for an error: the chat service's "<CODE>: <message>", else a code by status. */
+/** `{error: {code, message}}` for an error: the error's own code (the chat service's CometChat codes), else a code by status. */
 export function cometChatErrorBody(error: AppError) {
   if (Array.isArray(error.messages)) {
-    return { error: { code: DEFAULT_CODES[error.status] ?? 'ERR_BAD_REQUEST', message: error.messages.join('; '), details: error.messages } };
+    return { error: { code: error.code ?? DEFAULT_CODES[error.status] ?? 'ERR_BAD_REQUEST', message: error.messages.join('; '), details: error.messages } };
   }
-  const coded = /^([A-Z][A-Z0-9_]+): ([\s\S]*)$/.exec(error.messages);
-  if (coded) return { error: { code: coded[1]!, message: coded[2]! } };
+  if (error.code) return { error: { code: error.code, message: error.messages } };
   const code = error.status === 401 ? 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND' : (DEFAULT_CODES[error.status] ?? (error.status >= 500 ? 'ERR_INTERNAL' : 'ERR_BAD_REQUEST'));
   const message = error.status === 401 ? 'The auth token is not a valid chat token' : error.messages;
   return { error: { code, message } };
@@ -118,7 +117,7 @@ export function cometChatErrorBody(error: AppError) {
 
 /** Unknown /chat paths: 404 in CometChat's error shape. */
 export const chatNotFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new AppError(404, `ERR_NOT_FOUND: Cannot ${req.method} ${req.originalUrl.split('?')[0]}`));
+  next(new AppError(404, `Cannot ${req.method} ${req.originalUrl.split('?')[0]}`, { code: 'ERR_NOT_FOUND' }));
 };
 
 /** Every /chat failure (malformed JSON and oversized bodies too) leaves in CometChat's shape. */

@@ -1,10 +1,12 @@
 import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
 import { AppError } from '../errors.js';
 
-// The spec's HTTP status and exact message(s) ride in trailers, so the BFF can
-// answer exactly what the service decided; the gRPC code is the nearest match.
+// The spec's HTTP status, exact message(s) and the error's code ride in
+// trailers, so the BFF can answer exactly what the service decided; the gRPC
+// code is the nearest match.
 const HTTP_STATUS_KEY = 'http-status';
 const MESSAGES_KEY = 'error-messages-bin';
+const ERROR_CODE_KEY = 'error-code';
 const RETRY_AFTER_KEY = 'retry-after-seconds';
 
 const grpcCodeByHttp: Record<number, GrpcStatus> = {
@@ -45,6 +47,7 @@ export function toGrpcError(error: unknown): GrpcErrorPayload {
   if (error instanceof AppError) {
     metadata.set(HTTP_STATUS_KEY, String(error.status));
     metadata.set(MESSAGES_KEY, Buffer.from(JSON.stringify(error.messages)));
+    if (error.code) metadata.set(ERROR_CODE_KEY, error.code);
     if (error.retryAfterSeconds !== undefined) metadata.set(RETRY_AFTER_KEY, String(error.retryAfterSeconds));
     const code = grpcCodeByHttp[error.status] ?? (error.status >= 500 ? GrpcStatus.INTERNAL : GrpcStatus.FAILED_PRECONDITION);
     return { code, details: error.message, metadata };
@@ -59,7 +62,11 @@ export function fromGrpcError(error: ServiceError): AppError {
   if (status >= 400 && status < 600) {
     const messages = raw ? (JSON.parse(raw.toString()) as string | string[]) : error.details;
     const retryAfter = Number(error.metadata.get(RETRY_AFTER_KEY)[0]);
-    return new AppError(status, messages, retryAfter > 0 ? retryAfter : undefined);
+    const code = error.metadata.get(ERROR_CODE_KEY)[0];
+    return new AppError(status, messages, {
+      ...(typeof code === 'string' && code ? { code } : {}),
+      ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
+    });
   }
   const mapped = httpByGrpcCode[error.code as GrpcStatus];
   if (mapped === 503 || mapped === 504) return new AppError(mapped, mapped === 503 ? 'Service Unavailable' : 'Gateway Timeout');

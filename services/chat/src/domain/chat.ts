@@ -51,7 +51,8 @@ export function resolveActor(caller: Actor, onBehalfOf: string | undefined): Act
 /** Messages sent per user, in every room together (a flood is refused before it is stored). */
 export const MESSAGES_PER_USER: LimitDeclaration = {
   key: 'chat:messages',
-  message: (until) => `ERR_TOO_MANY_REQUESTS: You are sending messages too fast: try again after ${until.toISOString()}`,
+  message: (until) => `You are sending messages too fast: try again after ${until.toISOString()}`,
+  code: 'ERR_TOO_MANY_REQUESTS',
 };
 
 /** Room chat: groups (one per room), messages, edits and reactions. */

@@ -1,10 +1,10 @@
 import { AppError } from '@spinroom/platform';
 
 /**
- * A chat error carries CometChat's error code in front of its message,
- * `"<CODE>: <message>"`, through gRPC to the BFF, which answers
+ * A chat error: an HTTP status, CometChat's error code and its message. The
+ * code travels as the AppError's code through gRPC to the BFF, which answers
  * `{error: {code, message}}` (see the BFF's chat routes and README.md).
  */
 export function chatError(status: number, code: string, message: string): AppError {
-  return new AppError(status, `${code}: ${message}`);
+  return new AppError(status, message, { code });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { forbidden, type AppError } from '@spinroom/platform';
 import type { Room } from './room.js';
 import { hasRole, highestRole, isGlobalRole, type RoomRole } from './room-roles.js';
 
@@ -24,6 +25,19 @@ export const ACCESS_MESSAGES: Record<AccessRefusal, string> = {
   passwordRequired: 'This room requires a password',
   private: 'This room is private',
 };
+
+/** Each refusal's code: clients tell "needs a password" from "kicked" by it (AppError.code), never by the text. */
+export const ACCESS_CODES: Record<AccessRefusal, string> = {
+  banned: 'ROOM_BANNED',
+  kicked: 'ROOM_KICKED',
+  passwordRequired: 'ROOM_PASSWORD_REQUIRED',
+  private: 'ROOM_PRIVATE',
+};
+
+/** The 403 for a refusal, with its message and code. */
+export function accessRefused(refusal: AccessRefusal): AppError {
+  return forbidden(ACCESS_MESSAGES[refusal], ACCESS_CODES[refusal]);
+}
 
 /** How long an admission lasts; entering again renews it. */
 export const ADMISSION_TTL_MS = 24 * 60 * 60_000;

@@ -16,4 +16,5 @@ export function roomPasswordMatches(passwordHash: string, password: string): Pro
 export const ROOM_PASSWORD_FAILURES: LimitDeclaration = {
   key: 'room:password-failures',
   message: (until) => `Too many wrong passwords for this room: try again after ${until.toISOString()}`,
+  code: 'ROOM_PASSWORD_LIMITED',
 };

@@ -17,7 +17,7 @@ import {
 } from './room.js';
 import { hashRoomPassword, roomPasswordMatches } from './room-passwords.js';
 import {
-  ACCESS_MESSAGES,
+  accessRefused,
   decideAccess,
   doorOf,
   entryObstacle,
@@ -97,6 +97,9 @@ export const MESSAGES = {
   alreadyOwner: 'This user already owns the room',
   access: 'Only the user, a service or an administrator can read this access',
 } as const;
+
+/** The code of a wrong room password (the web client asks for it again). */
+export const ROOM_PASSWORD_WRONG = 'ROOM_PASSWORD_WRONG';
 
 /** The room rules: creation, settings, listings, joining, favourites, recent rooms, roles and moderation. */
 export class Rooms {
@@ -219,9 +222,9 @@ export class Rooms {
     const roles = await this.store.activeRoles([room.id], actor.userUuid);
     const [decision] = await this.decisions([room], roles, actor);
     const obstacle = entryObstacle(decision!);
-    if (obstacle === 'banned' || obstacle === 'kicked') throw forbidden(ACCESS_MESSAGES[obstacle]);
+    if (obstacle === 'banned' || obstacle === 'kicked') throw accessRefused(obstacle);
     if (obstacle === 'password') {
-      if (!password) throw forbidden(MESSAGES.passwordRequired);
+      if (!password) throw accessRefused('passwordRequired');
       const hashes = [room.passwordHash!, ...(actor.role === 'guest' && room.guestPasswordHash ? [room.guestPasswordHash] : [])];
       await this.checkPassword(actor, room, hashes, password);
     }
@@ -234,7 +237,7 @@ export class Rooms {
   private async checkPassword(actor: Actor, room: Room, hashes: string[], password: string): Promise<void> {
     await this.passwordFailures.attempt(`${actor.userUuid}:${room.uuid}`, async () => {
       const matches = await Promise.all(hashes.map((h) => roomPasswordMatches(h, password)));
-      if (!matches.some(Boolean)) throw forbidden(MESSAGES.wrongPassword);
+      if (!matches.some(Boolean)) throw forbidden(MESSAGES.wrongPassword, ROOM_PASSWORD_WRONG);
     });
   }
 
@@ -426,7 +429,7 @@ export class Rooms {
     const room = await this.require(ref);
     if (viewer.role === 'service') return room;
     const [decision] = await this.decisions([room], await this.store.activeRoles([room.id], viewer.userUuid), viewer);
-    if (!decision!.mayRead) throw forbidden(ACCESS_MESSAGES[decision!.refusal as AccessRefusal]);
+    if (!decision!.mayRead) throw accessRefused(decision!.refusal as AccessRefusal);
     return room;
   }
 
@@ -446,14 +449,14 @@ export class Rooms {
 
   private async require(ref: RoomRef): Promise<Room> {
     const room = await this.store.find(ref);
-    if (!room) throw notFound(ROOM_NOT_FOUND);
+    if (!room) throw notFound(ROOM_NOT_FOUND, 'ROOM_NOT_FOUND');
     return room;
   }
 
   /** The room, locked for the rest of the transaction (role and setting changes serialize per room). */
   private async requireIn(tx: Tx, ref: RoomRef): Promise<Room> {
     const room = await this.store.find(ref, tx.em, true);
-    if (!room) throw notFound(ROOM_NOT_FOUND);
+    if (!room) throw notFound(ROOM_NOT_FOUND, 'ROOM_NOT_FOUND');
     return room;
   }
 

@@ -156,7 +156,7 @@ export function join(
     Object.assign(room.server.members.find((m) => m.uuid === input.member.uuid)!, input.member);
     return next(room, 'updatedUserData');
   }
-  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member)) throw forbidden(ROOM_FULL);
+  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member)) throw forbidden(ROOM_FULL, 'ROOM_FULL');
   room.server.members.push({ ...input.member });
   room.client.allUserData[input.member.uuid] = { userProfile: input.profile, position: input.position, songVotes: {} };
   return next(room, 'userJoined');
