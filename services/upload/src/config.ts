@@ -1,20 +1,15 @@
 import { join, resolve } from 'node:path';
-import { ConfigError, env } from '@spinroom/platform';
+import { ConfigError, env, serviceConfig, type ConfigOf } from '@spinroom/platform/core';
 import { z } from 'zod';
 
 const positiveInt = () => z.coerce.number().int().positive();
 
-/** The upload service's environment, read once at start-up. */
-export const uploadServiceConfig = {
-  DATABASE_URL: env.url(['postgres', 'postgresql']),
-  KAFKA_BROKERS: env.list(),
-  /** Redis, where the upload limit is counted. */
-  REDIS_URL: env.url(['redis', 'rediss']),
-  GRPC_HOST: z.string().default('127.0.0.1'),
-  GRPC_PORT: env.port(50053),
-  /** The user service, whose public key verifies callers' tokens. */
-  USER_ADDR: env.address(),
-  JWT_ISSUER: z.string().min(1).default('spinroom'),
+/**
+ * The upload service's environment, read once at start-up: the base and what
+ * its entry in the list of services needs (its database; Redis, where the
+ * upload limit is counted; Kafka and its outbox; the user service), then its own variables.
+ */
+export const uploadServiceConfig = serviceConfig('upload', {
   /** Root of the local-folder object store (originals, HLS output) and of the scratch space. */
   UPLOAD_STORAGE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '../../../.local/uploads')),
   /**
@@ -67,13 +62,11 @@ export const uploadServiceConfig = {
   TRANSCODE_READRATE: z.coerce.number().positive().optional(),
   FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('ffprobe'),
-  OUTBOX_POLL_MS: positiveInt().default(250),
   /** Song uploads per user: 20 an hour (README, Limits). */
   LIMIT_UPLOADS_PER_USER: env.limit('20/1h'),
-  LOG_LEVEL: env.logLevel(),
-};
+});
 
-export type UploadServiceConfig = z.infer<z.ZodObject<typeof uploadServiceConfig>>;
+export type UploadServiceConfig = ConfigOf<typeof uploadServiceConfig>;
 
 export type ObjectStoreSettings =
   | { kind: 'local'; root: string }

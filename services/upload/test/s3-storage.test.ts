@@ -18,6 +18,7 @@ const BUCKET = 'spinroom-uploads';
 const BASE_ENV = {
   DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/db',
   KAFKA_BROKERS: '127.0.0.1:9092',
+  REDIS_URL: 'redis://127.0.0.1:6379',
   USER_ADDR: '127.0.0.1:50051',
   UPLOAD_STORAGE_DIR: '/tmp/spinroom-config-test',
   HLS_KEY_SECRET: 'x'.repeat(32),

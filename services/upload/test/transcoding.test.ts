@@ -119,7 +119,11 @@ describe('transcoding off the request path', () => {
       // A real service process takes the job, reading in real time, and is killed mid-way.
       const env: Record<string, string> = { ...process.env } as Record<string, string>;
       for (const [key, value] of Object.entries({ ...service.config, TRANSCODE_CONCURRENCY: 1, TRANSCODE_READRATE: 1 })) {
-        if (value !== undefined) env[key] = Array.isArray(value) ? value.join(',') : String(value);
+        if (value === undefined) continue;
+        // Lists and limits as their variables spell them (`a,b`; `<points>/<seconds>[/<block seconds>]`).
+        if (Array.isArray(value)) env[key] = value.join(',');
+        else if (typeof value === 'object') env[key] = `${value.points}/${value.durationSeconds}${value.blockSeconds ? `/${value.blockSeconds}` : ''}`;
+        else env[key] = String(value);
       }
       const root = resolve(import.meta.dirname, '../../..');
       const child = spawn(process.execPath, ['--import', 'tsx', 'services/upload/src/main.ts'], { cwd: root, env, stdio: 'ignore' });
