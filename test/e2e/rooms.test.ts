@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
-import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
+import { RoomListing, RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { createGrpcClient } from '@spinroom/platform';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
@@ -346,6 +346,12 @@ describe('rooms through the BFF', () => {
       // The live engine and the chat service ask with a service token, naming the user's token role.
       expect(await ask(await signedToken('service', 'live-engine'), member.uuid, 'guest')).toMatchObject({ canDj: false, highestRole: 'dj' });
       expect((await client.getRoom({ room: { uuid: '', slug: room.slug, id: 0 } }, { token: await signedToken('service', 'chat') })).room?.uuid).toBe(room.uuid);
+      // The admin paths' permission is the service's: a request marked admin is for global roles only.
+      const byId = { room: { uuid: '', slug: '', id: room.id }, admin: true };
+      await expect(client.getRoom(byId, { token: owner.token })).rejects.toMatchObject({ status: 403, messages: 'Only administrators can do this' });
+      const all = { listing: RoomListing.ROOM_LISTING_ALL, limit: 1, offset: 0, providers: [], discordGuildId: '', rooms: [], userUuid: '', includePrivate: false, admin: true };
+      await expect(client.listRooms(all, { token: owner.token })).rejects.toMatchObject({ status: 403 });
+      expect((await client.getRoom(byId, { token: (await person('admin')).token })).room?.uuid).toBe(room.uuid);
     } finally {
       client.close();
     }

@@ -1,11 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from './errors.js';
-
-/** Roles of spec 000, plus guest: the `role` claim of an access token. */
-/** `service` marks another Spinroom service calling on no user's request (see ServiceTokenSource). */
-export const ROLES = ['globalModerator', 'admin', 'moderator', 'staff', 'promoter', 'user', 'superUser', 'bot', 'guest', 'service'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from './vocabulary/roles.js';
 export type CallerKind = 'user' | 'guest' | 'bot' | 'service';
 
 /** Who is calling, as proven by a verified access token. */

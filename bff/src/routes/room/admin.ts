@@ -1,5 +1,4 @@
 import { RoomListing, RoomRef } from '@spinroom/contracts/room/v1/room_service';
-import { forbidden } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from './clients.js';
@@ -9,8 +8,6 @@ import { roomJson, roomRef, settingsMessage } from './views.js';
 import { LimitOffsetDefaults } from '../../http/paging.js';
 import { SerialId } from '../../http/ids.js';
 
-const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'];
-
 /**
  * Admin paths over rooms. The list takes limit and offset only for now (the
  * @nestjsx/crud query syntax is not in the platform yet) and answers the admin
@@ -19,20 +16,16 @@ const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'];
 export function roomAdminRoutes(deps: RouteDeps, rooms: RoomClient): void {
   const tags = ['admin'];
   const IdParams = z.object({ id: SerialId });
-  // The room service decides every change; lists of every room are checked here, as the service lists every room for services too.
-  const requireAdmin = (role: string | undefined) => {
-    if (!role || !GLOBAL_ROLES.includes(role)) throw forbidden('Only administrators can do this');
-  };
+  // The room service decides who may use these paths (`admin: true`): only global roles.
 
   route(deps, {
     method: 'get', path: `${BASE}/admin/rooms`, summary: 'Every room (admins), oldest first; limit and offset (the crud query syntax is not supported yet)',
     tags, errors: [403],
     query: LimitOffsetDefaults,
     response: z.object({ data: z.array(RoomSchema), count: z.number().int(), total: z.number().int(), page: z.number().int(), pageCount: z.number().int() }),
-    handler: async ({ query, caller }) => {
-      requireAdmin(caller?.role);
+    handler: async ({ query }) => {
       const { rooms: found, total } = await rooms.listRooms({
-        listing: RoomListing.ROOM_LISTING_ALL, limit: query.limit, offset: query.offset, providers: [], discordGuildId: '', rooms: [], userUuid: '', includePrivate: false,
+        listing: RoomListing.ROOM_LISTING_ALL, limit: query.limit, offset: query.offset, providers: [], discordGuildId: '', rooms: [], userUuid: '', includePrivate: false, admin: true,
       });
       return {
         data: found.map(roomJson), count: found.length, total,
@@ -43,10 +36,7 @@ export function roomAdminRoutes(deps: RouteDeps, rooms: RoomClient): void {
   route(deps, {
     method: 'get', path: `${BASE}/admin/rooms/{id}`, summary: 'A room by its numeric id (admins)', tags, params: IdParams, errors: [403, 404],
     response: RoomSchema,
-    handler: async ({ params, caller }) => {
-      requireAdmin(caller?.role);
-      return roomJson((await rooms.getRoom({ room: RoomRef.fromPartial({ id: params.id }) })).room);
-    },
+    handler: async ({ params }) => roomJson((await rooms.getRoom({ room: RoomRef.fromPartial({ id: params.id }), admin: true })).room),
   });
   route(deps, {
     method: 'patch', path: `${BASE}/rooms/admin/{id}`, summary: 'Changes any setting of a room by its numeric id, promotion included (global roles only)',

@@ -1,5 +1,6 @@
 import { RoomRef, RoomSettings, type Room, type RoomFavorite, type RoomRole } from '@spinroom/contracts/room/v1/room_service';
 import type { z } from 'zod';
+import { isUuid } from '@spinroom/platform/core';
 import { present } from '../../http/upstream.js';
 import type { RoomFavoriteSchema, RoomRoleSchema, RoomSchema, RoomSettingsBody } from './schemas.js';
 
@@ -69,7 +70,7 @@ export function favoriteJson(favorite: RoomFavorite): z.infer<typeof RoomFavorit
 
 /** A slug or a uuid from a path: both name a room. */
 export function roomRef(slugOrUuid: string): RoomRef {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(slugOrUuid)
+  return isUuid(slugOrUuid)
     ? RoomRef.fromPartial({ uuid: slugOrUuid })
     : RoomRef.fromPartial({ slug: slugOrUuid });
 }

@@ -1,5 +1,5 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { badRequest, forbidden, isAppError, notFound, requireService, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, forbidden, isAdminRole, isAppError, isUuid, MAX_PAGE_SIZE as MAX_PAGE, notFound, pageOf as page, requireService, type createUnaryFactory } from '@spinroom/platform';
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
 import type { PgSongStore } from '../db/song-store.js';
@@ -13,21 +13,11 @@ import { choosePreview, chooseStream, previewOrNotFound, streamCountry, streamQu
 import type { SevenDigitalProvider } from '../providers/index.js';
 import { toCrateMessage, toCrateRef, toCrateSongMessage, toSongMessage, toSongToAdd } from './messages.js';
 
-const MAX_PAGE = 100;
-/** Global roles that may run catalogue-wide jobs. */
-const ADMIN_ROLES = ['superUser', 'admin'] as const;
 const QUEUE = { special: 'queue' as const };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function userUuid(value: string): string {
-  if (!UUID.test(value)) throw badRequest('user_uuid must be a uuid');
+  if (!isUuid(value)) throw badRequest('user_uuid must be a uuid');
   return value;
-}
-
-function page(request: { limit: number; offset: number }, fallback = 20) {
-  const limit = request.limit === 0 ? fallback : request.limit;
-  if (limit < 1 || limit > MAX_PAGE || request.offset < 0) throw badRequest(`limit must be 1 to ${MAX_PAGE} and offset 0 or more`);
-  return { limit, offset: request.offset };
 }
 
 /** gRPC handlers of spinroom.playlist.v1.PlaylistService: the caller comes from the token; rules live in domain/. */
@@ -122,7 +112,7 @@ export function playlistServiceHandlers(deps: {
       return { songs: entries.map(toCrateSongMessage) };
     }),
     listRecentSongs: unary(async (req, ctx) => {
-      if (!UUID.test(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
+      if (!isUuid(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
       const { plays: list, total } = await plays.recent(req.roomUuid, page(req));
       return {
         songPlays: list.map(({ song, voteCounts, ...p }) => ({ ...p, songJson: JSON.stringify(song), ...voteCounts })),
@@ -132,7 +122,7 @@ export function playlistServiceHandlers(deps: {
     recordSongPlay: unary(async (req, ctx) => {
       requireService(ctx.caller);
       const p = req.songPlay;
-      if (!p || !UUID.test(p.playId) || !UUID.test(p.roomUuid) || !UUID.test(p.djUuid)) throw badRequest('song_play needs play, room and DJ uuids');
+      if (!p || !isUuid(p.playId) || !isUuid(p.roomUuid) || !isUuid(p.djUuid)) throw badRequest('song_play needs play, room and DJ uuids');
       let song: Record<string, unknown>;
       try {
         song = JSON.parse(p.songJson) as Record<string, unknown>;
@@ -216,7 +206,7 @@ export function playlistServiceHandlers(deps: {
     }),
     migrateSongLinks: unary(async (_req, ctx) => {
       const caller = ctx.caller;
-      if (!(ADMIN_ROLES as readonly string[]).includes(caller.role)) throw forbidden('Only admins may run this job');
+      if (!isAdminRole(caller.role)) throw forbidden('Only admins may run this job');
       return songs.rewriteLinks((song) => completedLinks(song.musicProviders, song.links));
     }),
     importCrate: unary(async (req, ctx) => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { addToOutbox, type OutboxEntry } from '@spinroom/platform';
+import { addToOutbox, isUuid, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
 import { RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
@@ -37,8 +37,6 @@ export type RoomFilter =
   | { kind: 'favorites'; userUuid: string; includePrivate: boolean }
   | { kind: 'recent'; userUuid: string };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
 

@@ -1,4 +1,4 @@
-import { forbidden } from '@spinroom/platform';
+import { forbidden, isGlobalRole, RANKED_ROLES, RESTRICTIVE_ROLES, type RoomRoleName } from '@spinroom/platform';
 import type { DjType } from './room.js';
 
 /**
@@ -10,15 +10,8 @@ import type { DjType } from './room.js';
  * > owner > coOwner > moderator > everyone. dj is an invitation, not a rank;
  * banned, kicked, chatDisabled and djDisabled are restrictions.
  */
-export const ROOM_ROLES = ['owner', 'coOwner', 'moderator', 'dj', 'banned', 'kicked', 'chatDisabled', 'djDisabled'] as const;
-export type RoomRoleName = (typeof ROOM_ROLES)[number];
-
-export const RESTRICTIVE_ROLES: readonly RoomRoleName[] = ['banned', 'kicked', 'chatDisabled', 'djDisabled'];
-/** Roles that rank a user (spec 002's staff list is owner, coOwner, moderator), plus dj, highest first. */
-export const RANKED_ROLES: readonly RoomRoleName[] = ['owner', 'coOwner', 'moderator', 'dj'];
-
-/** Token roles above every room's owner. */
-export const GLOBAL_ROLES = ['superUser', 'admin', 'globalModerator', 'staff'] as const;
+// The role words are the platform's, one list for every service; the rules over them are the room's.
+export { GLOBAL_ROLES, RANKED_ROLES, RESTRICTIVE_ROLES, ROOM_ROLES, isGlobalRole, isRoomRole, type RoomRoleName } from '@spinroom/platform';
 
 /** A role entry as stored (the original's UserRoles). */
 export interface RoomRole {
@@ -36,12 +29,9 @@ export interface RoomRole {
 export type Authority = 'everyone' | 'moderator' | 'coOwner' | 'owner' | 'global';
 const RANK: Record<Authority, number> = { everyone: 0, moderator: 1, coOwner: 2, owner: 3, global: 4 };
 
-export function isRoomRole(value: string): value is RoomRoleName {
-  return (ROOM_ROLES as readonly string[]).includes(value);
-}
-
-export function isGlobalRole(tokenRole: string | undefined): boolean {
-  return tokenRole !== undefined && (GLOBAL_ROLES as readonly string[]).includes(tokenRole);
+/** Admin paths: a 403 unless the token's role is a global one. */
+export function requireGlobalRole(tokenRole: string | undefined): void {
+  if (!isGlobalRole(tokenRole)) throw forbidden('Only administrators can do this');
 }
 
 /** A role counts until its expiration time; an expired role is ignored everywhere. */

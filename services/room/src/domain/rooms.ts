@@ -1,5 +1,5 @@
-import { badRequest, conflict, forbidden, notFound, type Limit, type Logger } from '@spinroom/platform';
-import { isUuid, type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
+import { badRequest, conflict, forbidden, isUuid, notFound, type Limit, type Logger } from '@spinroom/platform';
+import { type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
 import type { LiveRoomPort } from './live-room-port.js';

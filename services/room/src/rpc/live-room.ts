@@ -1,8 +1,8 @@
 import type { RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
-import { badRequest, forbidden, requireService, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, requireService, type createUnaryFactory } from '@spinroom/platform';
 import { z } from 'zod';
 import type { MinimalCrateSong } from '../domain/live/state.js';
-import { isGlobalRole } from '../domain/room-roles.js';
+import { requireGlobalRole } from '../domain/room-roles.js';
 import type { LiveRooms } from '../live/live-rooms.js';
 import type { PgPlayLog } from '../live/play-log.js';
 import type { LiveRoomCalls } from './room-service.js';
@@ -71,7 +71,7 @@ export function liveRoomHandlers(deps: {
   const { live, plays, unary } = deps;
   return {
     getRoomServiceInfo: unary(async (_req, ctx) => {
-      if (!isGlobalRole(ctx.caller.role)) throw forbidden('Only administrators can do this');
+      requireGlobalRole(ctx.caller.role);
       const [liveRooms, playedSeconds] = await Promise.all([live.liveRoomCount(), plays.playedSeconds()]);
       return { version: ROOM_SERVICE_VERSION, startedAt, liveRooms, playedSeconds };
     }),

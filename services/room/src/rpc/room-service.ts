@@ -1,18 +1,10 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
-import { badRequest, forbidden, type CallContext, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, forbidden, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
 import type { RoomFilter } from '../db/room-store.js';
 import { ACCESS_MESSAGES } from '../domain/room-access.js';
-import { isGlobalRole } from '../domain/room-roles.js';
+import { isGlobalRole, requireGlobalRole } from '../domain/room-roles.js';
 import type { Actor, Rooms } from '../domain/rooms.js';
 import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
-
-const MAX_PAGE = 100;
-
-function page(request: { limit: number; offset: number }, fallback = 20) {
-  const limit = request.limit === 0 ? fallback : request.limit;
-  if (limit < 1 || limit > MAX_PAGE || request.offset < 0) throw badRequest(`limit must be 1 to ${MAX_PAGE} and offset 0 or more`);
-  return { limit, offset: request.offset };
-}
 
 function actor(ctx: CallContext): Actor {
   const caller = ctx.caller;
@@ -57,7 +49,10 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
   const { rooms, unary } = deps;
   return {
     createRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.create(actor(ctx), toRoomSettings(req.settings))) })),
-    getRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.get(toRoomRef(req.room), actor(ctx))) })),
+    getRoom: unary(async (req, ctx) => {
+      if (req.admin) requireGlobalRole(ctx.caller.role);
+      return { room: toRoomMessage(await rooms.get(toRoomRef(req.room), actor(ctx))) };
+    }),
     updateRoom: unary(async (req, ctx) => ({
       room: toRoomMessage(await rooms.update(actor(ctx), toRoomRef(req.room), toRoomSettings(req.settings), { admin: req.admin })),
     })),
@@ -67,6 +62,7 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
     }),
     listRooms: unary(async (req, ctx) => {
       const who = actor(ctx);
+      if (req.admin) requireGlobalRole(who.role);
       if (req.listing === RoomListing.ROOM_LISTING_NAMED) {
         const named = await rooms.named(req.rooms.slice(0, MAX_PAGE), who);
         return { rooms: named.map(toRoomMessage), total: named.length };

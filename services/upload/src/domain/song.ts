@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, type Caller, type Role } from '@spinroom/platform';
+import { badRequest, forbidden, isContentModeratorRole, notFound, type Caller } from '@spinroom/platform';
 
 /** Spec 001/002 song statuses (see upload_service.proto and README.md for the transitions). */
 export const SONG_STATUSES = [
@@ -56,10 +56,6 @@ export function hlsPlaylistPath(songId: string): string {
   return `/api/upload-service/songs/${songId}/hls-playlist`;
 }
 
-export function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}
-
 export function metadataComplete(tags: Pick<SongTags, 'trackName' | 'artistName'>): boolean {
   return Boolean(tags.trackName && tags.artistName);
 }
@@ -105,11 +101,9 @@ export function changeSong(song: Song, changes: Partial<Pick<Song, 'transcode' |
   return { song: next, announcements };
 }
 
-/** Roles that may edit, withdraw and delete anyone's uploads. */
-export const MODERATOR_ROLES: readonly Role[] = ['superUser', 'admin', 'globalModerator', 'moderator'];
-
+/** Whether the caller may edit, withdraw and delete anyone's uploads. */
 export function isModerator(caller: Caller): boolean {
-  return MODERATOR_ROLES.includes(caller.role);
+  return isContentModeratorRole(caller.role);
 }
 
 export function isOwner(caller: Caller, song: Pick<Song, 'uploaderUuid'>): boolean {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { badRequest, conflict, forbidden, notFound, type Caller, type Limit, type LimitDeclaration } from '@spinroom/platform';
+import { badRequest, conflict, forbidden, isUuid, notFound, type Caller, type Limit, type LimitDeclaration } from '@spinroom/platform';
 import type { ObjectStore } from '../storage/object-store.js';
 import { checkProbe, familyOf, FILE_EMPTY, FILE_REQUIRED, tooLarge, type AudioFamily, type ProbeResult } from './audio-files.js';
 import { HLS, objectKeys, rewritePlaylist, type KeyTokenFields, type KeyTokens } from './hls.js';
@@ -13,7 +13,6 @@ import {
   checkPage,
   checkTagEdit,
   deriveStatus,
-  isUuid,
   mergeTags,
   SONG_NOT_FOUND,
   SONG_NOT_VERIFIED,

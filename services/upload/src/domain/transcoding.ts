@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, badRequest } from '@spinroom/platform';
-import { isUuid } from './song.js';
+import { AppError, badRequest, isUuid } from '@spinroom/platform';
 
 export interface RetryPolicy {
   maxAttempts: number;

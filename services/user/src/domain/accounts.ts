@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, unauthorized, type OutboxEntry, type Role, type TokenIssuer } from '@spinroom/platform';
+import { badRequest, forbidden, isUuid, notFound, unauthorized, type OutboxEntry, type Role, type TokenIssuer } from '@spinroom/platform';
 import type { PasswordHasher } from './passwords.js';
 import { checkPasswordPolicy } from './passwords.js';
 import { applyProfilePatch, checkNickname, defaultNickname, type ProfilePatch } from './profiles.js';
@@ -39,10 +39,6 @@ export interface AccessGrant {
 export const EMAIL_TAKEN = 'This email is already registered';
 export const BAD_CREDENTIALS = 'Incorrect email or password';
 export const PROFILE_NOT_FOUND = 'User profile not found';
-
-function isUuid(value: string): boolean {
-  return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-}
 
 export function normalizeEmail(email: string): string {
   const trimmed = email.trim().toLowerCase();

@@ -1,4 +1,4 @@
-import type { Role } from '@spinroom/platform';
+import { STAFF_ROLES_BY_RANK, type Role } from '@spinroom/platform';
 
 export type UserKind = 'user' | 'guest' | 'bot';
 
@@ -55,6 +55,5 @@ export interface User extends ProfileFields {
 export function tokenRole(user: Pick<User, 'kind' | 'roles'>): Role {
   if (user.kind === 'guest') return 'guest';
   if (user.kind === 'bot') return 'bot';
-  const order: Role[] = ['superUser', 'admin', 'globalModerator', 'moderator', 'staff', 'promoter'];
-  return order.find((role) => user.roles.includes(role)) ?? 'user';
+  return STAFF_ROLES_BY_RANK.find((role) => user.roles.includes(role)) ?? 'user';
 }

@@ -1,10 +1,13 @@
+import type { Role } from '@spinroom/platform';
+
 /**
  * The live state of a room, in the original's shapes (ttfm-socket's
  * `ClientRoomState`), plus what only the server needs. Clients see `client`;
  * every change to it is published as an RFC 6902 patch of `client`.
  */
 
-export type TokenRole = 'globalModerator' | 'staff' | 'superUser' | 'promoter' | 'user' | 'bot' | 'admin' | 'moderator' | 'guest' | 'service';
+/** The caller's token role: the platform's list. */
+export type TokenRole = Role;
 
 /** `MinimalCrateSongResDTO`: how songs travel in crates, the queue and the feed. */
 export interface MinimalCrateSong {
