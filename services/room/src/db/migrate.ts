@@ -1,8 +1,5 @@
 // `npm run migrate -w @spinroom/room`: applies pending migrations and exits.
-import { env, loadConfigOrExit } from '@spinroom/platform';
-import { openRoomDatabase } from './orm.js';
+import { migrateServiceDatabase } from '@spinroom/platform';
+import { roomDatabase } from './database.js';
 
-const { DATABASE_URL } = loadConfigOrExit({ DATABASE_URL: env.url(['postgres', 'postgresql']) });
-const orm = await openRoomDatabase(DATABASE_URL);
-console.log('up to date');
-await orm.close();
+await migrateServiceDatabase('room', roomDatabase);

@@ -1,0 +1,6 @@
+import type { ServiceDatabase } from '@spinroom/platform';
+import { RecentRoomEntity, RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+/** The room service's tables; the service kit opens and migrates them. */
+export const roomDatabase: ServiceDatabase = { entities: [RoomEntity, RoomUserRoleEntity, RoomFavoriteEntity, RecentRoomEntity], migrations };
