@@ -1,4 +1,3 @@
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,10 +63,8 @@ describe('a service built by the kit', () => {
   let chat: RunningService<{ level: string }>;
 
   // A user service of the kit's making that answers only what the kit asks of it: its public key.
-  const userService = defineService({
-    name: 'user',
+  const userService = defineService('user', {
     config: serviceConfig('user', {}),
-    descriptorSetPath,
     peers: {},
     database: { entities: [], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
     async build({ unary, logger }) {
@@ -84,10 +81,8 @@ describe('a service built by the kit', () => {
       };
     },
   });
-  const chatService = defineService({
-    name: 'chat',
+  const chatService = defineService('chat', {
     config: serviceConfig('chat', {}),
-    descriptorSetPath,
     peers: { user: UserServiceClient, room: RoomServiceClient },
     database: { entities: [OutboxMessage], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
     async build({ logger }) {
@@ -134,7 +129,7 @@ describe('a service built by the kit', () => {
   });
 
   it('refuses to start a definition whose entry names a database it does not list', async () => {
-    const broken = defineService({ name: 'chat', config: serviceConfig('chat', {}), descriptorSetPath, peers: { user: UserServiceClient, room: RoomServiceClient }, build: async () => ({ services: [] }) });
+    const broken = defineService('chat', { config: serviceConfig('chat', {}), peers: { user: UserServiceClient, room: RoomServiceClient }, build: async () => ({ services: [] }) });
     await expect(broken.start(loadConfig(broken.config, { DATABASE_URL: chatDb, REDIS_URL: infra.redisUrl, USER_ADDR: '127.0.0.1:1', ROOM_ADDR: '127.0.0.1:1', SERVICE_CLIENT_SECRET: 'x'.repeat(32) }))).rejects.toThrow(
       'chat: its entry names a database; its definition lists no tables',
     );

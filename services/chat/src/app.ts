@@ -1,5 +1,4 @@
 import { ChatServiceService } from '@spinroom/contracts/chat/v1/chat_service';
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit } from '@spinroom/platform';
@@ -17,10 +16,8 @@ import { chatServiceHandlers } from './rpc/chat-service.js';
  * the user and room services with its own `service` token. `now` is the clock
  * (tests). The service kit opens and closes the rest (packages/platform/src/kit).
  */
-export const chatService = defineService({
-  name: 'chat',
+export const chatService = defineService('chat', {
   config: chatServiceConfig,
-  descriptorSetPath,
   peers: { user: UserServiceClient, room: RoomServiceClient },
   database: chatDatabase,
   tokenUse: 'chat',

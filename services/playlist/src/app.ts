@@ -1,4 +1,3 @@
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { PlaylistServiceService } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer } from '@spinroom/platform';
@@ -25,10 +24,8 @@ import { playlistServiceHandlers } from './rpc/playlist-service.js';
  * worker. `providers` defaults to the outside catalogues configured in the
  * environment. The service kit opens and closes the rest (packages/platform/src/kit).
  */
-export const playlistService = defineService({
-  name: 'playlist',
+export const playlistService = defineService('playlist', {
   config: playlistServiceConfig,
-  descriptorSetPath,
   peers: { user: UserServiceClient },
   database: playlistDatabase,
   topics: [UPLOAD_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],

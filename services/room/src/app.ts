@@ -1,4 +1,3 @@
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
@@ -27,10 +26,8 @@ import { roomServiceHandlers } from './rpc/room-service.js';
  * the live rooms about kicks and changes; the live rooms ask the records who
  * may do what. The service kit opens and closes the rest (packages/platform/src/kit).
  */
-export const roomService = defineService({
-  name: 'room',
+export const roomService = defineService('room', {
   config: roomServiceConfig,
-  descriptorSetPath,
   peers: { user: UserServiceClient, playlist: PlaylistServiceClient },
   database: roomDatabase,
   topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { UploadServiceService } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit } from '@spinroom/platform';
@@ -25,10 +24,8 @@ import { TranscodeWorker } from './transcoding/worker.js';
  * service kit opens and closes the rest (packages/platform/src/kit). `stop`
  * kills running ffmpeg and hands its jobs back to the queue.
  */
-export const uploadService = defineService({
-  name: 'upload',
+export const uploadService = defineService('upload', {
   config: uploadServiceConfig,
-  descriptorSetPath,
   peers: { user: UserServiceClient },
   database: uploadDatabase,
   topics: [UPLOAD_EVENTS_TOPIC],

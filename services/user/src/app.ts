@@ -1,4 +1,3 @@
-import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit, TokenIssuer, TokenVerifier } from '@spinroom/platform';
 import { userServiceConfig } from './config.js';
@@ -15,10 +14,8 @@ import { userServiceHandlers } from './rpc/user-service.js';
  * The user service signs every token, so it verifies its callers with its own
  * key. The service kit opens and closes the rest (packages/platform/src/kit).
  */
-export const userService = defineService({
-  name: 'user',
+export const userService = defineService('user', {
   config: userServiceConfig,
-  descriptorSetPath,
   peers: {},
   database: userDatabase,
   topics: [USER_EVENTS_TOPIC],

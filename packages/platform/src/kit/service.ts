@@ -1,5 +1,6 @@
 import type { Client } from '@grpc/grpc-js';
 import type { EntitySchema, MigrationObject } from '@mikro-orm/postgresql';
+import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { TokenUse, TokenVerifier } from '../auth.js';
@@ -96,6 +97,7 @@ export interface BuiltService<Extra extends object> {
   expose?: Extra;
 }
 
+/** A service's own part: its config, peers' clients, tables, topics and what it builds from the kit. */
 export interface ServiceDefinition<
   N extends ServiceName,
   S extends z.ZodRawShape,
@@ -103,11 +105,8 @@ export interface ServiceDefinition<
   Options extends object,
   Extra extends object,
 > {
-  name: N;
   /** The whole config schema (serviceConfig(name, own)). */
   config: S;
-  /** A `buf build` descriptor set, served by reflection. */
-  descriptorSetPath: string;
   /** Client constructors of the peers in its entry. */
   peers: C;
   /** Its tables (required when its entry names a database). */
@@ -150,29 +149,29 @@ export function defineService<
   C extends PeerConstructors<N>,
   Options extends object = object,
   Extra extends object = object,
->(definition: ServiceDefinition<N, S, C, Options, Extra>): Service<S, Options, Extra> {
-  const entry: ServiceEntry = SERVICES[definition.name];
+>(name: N, definition: ServiceDefinition<N, S, C, Options, Extra>): Service<S, Options, Extra> {
+  const entry: ServiceEntry = SERVICES[name];
   const start = async (config: ConfigOf<S>, options: Options & KitOptions = {} as Options & KitOptions) => {
     definition.check?.(config);
     const values = config as Record<string, any>;
-    const logger = createLogger(definition.name, { level: values.LOG_LEVEL });
+    const logger = createLogger(name, { level: values.LOG_LEVEL });
     // Closed in reverse order of opening, whatever step failed.
     const closers: Array<() => Promise<void> | void> = [];
     const closeAll = async () => {
       for (const close of closers.reverse().splice(0)) await close();
     };
     const missing = (what: string) => () => {
-      throw new Error(`${definition.name}: its entry in the list of services does not name ${what}`);
+      throw new Error(`${name}: its entry in the list of services does not name ${what}`);
     };
     try {
-      const kit = { name: definition.name, config, logger } as ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>;
+      const kit = { name, config, logger } as ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>;
       for (const [key, what] of [['orm', 'a database'], ['redis', 'Redis'], ['kafka', 'Kafka'], ['relay', 'an outbox'], ['serviceToken', 'a service token']] as const) {
         Object.defineProperty(kit, key, { get: missing(what), configurable: true });
       }
       const set = <K extends keyof typeof kit>(key: K, value: (typeof kit)[K]) => Object.defineProperty(kit, key, { value });
       if (entry.database) {
-        if (!definition.database) throw new Error(`${definition.name}: its entry names a database; its definition lists no tables`);
-        const orm = await openServiceDatabase(definition.name, values.DATABASE_URL, definition.database, logger);
+        if (!definition.database) throw new Error(`${name}: its entry names a database; its definition lists no tables`);
+        const orm = await openServiceDatabase(name, values.DATABASE_URL, definition.database, logger);
         closers.push(() => orm.close());
         set('orm', orm);
       }
@@ -195,12 +194,12 @@ export function defineService<
         verifier = () => keys.verifier;
       }
       if (entry.serviceToken) {
-        if (!user) throw new Error(`${definition.name}: a service token comes from the user service, which is not its peer`);
-        const grant = { serviceName: definition.name, clientSecret: values.SERVICE_CLIENT_SECRET };
+        if (!user) throw new Error(`${name}: a service token comes from the user service, which is not its peer`);
+        const grant = { serviceName: name, clientSecret: values.SERVICE_CLIENT_SECRET };
         set('serviceToken', new ServiceTokenSource(() => user.issueServiceToken(grant, { deadlineMs: 3_000 })));
       }
       if (entry.kafka) {
-        const kafka = new KafkaClient({ brokers: values.KAFKA_BROKERS, clientId: definition.name, logger });
+        const kafka = new KafkaClient({ brokers: values.KAFKA_BROKERS, clientId: name, logger });
         if (definition.topics?.length) await kafka.ensureTopics(definition.topics.map((topic) => ({ topic })));
         set('kafka', kafka);
         if (entry.outbox) {
@@ -226,13 +225,13 @@ export function defineService<
         const own = built.verifier;
         verifier = () => own;
       } else if (!user) {
-        throw new Error(`${definition.name}: without the user service as a peer, it must give its own verifier`);
+        throw new Error(`${name}: without the user service as a peer, it must give its own verifier`);
       }
       const server = await startGrpcServer({
         host: values.GRPC_HOST,
         port: values.GRPC_PORT,
         logger,
-        descriptorSetPath: definition.descriptorSetPath,
+        descriptorSetPath, // every proto's descriptors, for reflection
         // Callers cannot be verified before the key is held: NOT_SERVING until then.
         ready: () => verifier() !== undefined,
         services: built.services,
@@ -245,13 +244,13 @@ export function defineService<
     }
   };
   return {
-    name: definition.name,
+    name,
     config: definition.config,
     start,
     async main() {
       const config = loadConfigOrExit(definition.config);
       const service = await start(config).catch(exitOnConfigError);
-      closeOnSignals(createLogger(definition.name, { level: (config as { LOG_LEVEL?: string }).LOG_LEVEL }), () => service.stop());
+      closeOnSignals(createLogger(name, { level: (config as { LOG_LEVEL?: string }).LOG_LEVEL }), () => service.stop());
     },
   };
 }
