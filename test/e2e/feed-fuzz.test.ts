@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventually } from '@spinroom/platform/testing';
-import { LIVE_ACTIONS } from '../../bff/src/feed/feed-server.js';
+import { LIVE_ACTION_NAMES } from '../../bff/src/feed/live-actions.js';
 import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
 
@@ -130,7 +130,7 @@ describe('the room feed under fuzzing', () => {
           event: 'action',
           messageId: rnd.pick([rnd.int(1000), -1, 1.5, '7', null]),
           params: {
-            action: rnd.pick([...LIVE_ACTIONS, 'joinRoom', 'joinRoom', rnd.text(12), 7, null]),
+            action: rnd.pick([...LIVE_ACTION_NAMES, 'joinRoom', 'joinRoom', rnd.text(12), 7, null]),
             roomUuid: rnd.pick([roomUuid, roomUuid, roomUuid, randomUUID(), 'not-a-uuid', 42, null]),
             ...rnd.pick([
               {}, { songVotes: rnd.json(2) }, { songVotes: { like: rnd.scalar(), star: rnd.scalar() } }, { position: rnd.scalar() },

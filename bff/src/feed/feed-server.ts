@@ -4,7 +4,9 @@ import type { Duplex } from 'node:stream';
 import { badRequest, feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
+import { FEED_ERROR_CODES } from './feed-errors.js';
 import type { LiveRoomGateway } from './gateway.js';
+import { isLiveAction, liveAction } from './live-actions.js';
 import type { FrameListener, RoomChannels } from './room-channels.js';
 
 /** The feed's limits; defaults suit production, tests shorten the clocks. */
@@ -31,12 +33,6 @@ export const DEFAULT_FEED_LIMITS: FeedLimits = {
   keepAliveMs: 15_000,
 };
 
-/** Live actions the room service runs, by the protocol's names (ROOM-FEED.md and Spinroom's additions). */
-export const LIVE_ACTIONS = new Set([
-  'addDj', 'removeDj', 'updateNextSong', 'skipSong', 'voteOnSong', 'playOneTimeAnimation',
-  'joinWaitlist', 'leaveWaitlist', 'moveInWaitlist', 'leaveAfterSong',
-]);
-
 const ClientMessage = z.object({
   event: z.string().max(64),
   messageId: z.number().int().nonnegative().optional(),
@@ -47,19 +43,6 @@ const RoomUuid = z.uuid();
 
 const GENERIC_ERROR = 'Something went wrong, please try again';
 const TOO_MANY = 'Too many messages, slow down.';
-
-/**
- * The feed's own refusals' codes. A refusal answers `{error, code}`: `error`
- * the text (what ttfm-socket reads), `code` what clients decide by; the room
- * service's refusals bring their AppError's code.
- */
-export const FEED_ERROR_CODES = {
-  tooManyMessages: 'FEED_TOO_MANY_MESSAGES',
-  malformedMessage: 'FEED_MALFORMED_MESSAGE',
-  unsupportedEvent: 'FEED_UNSUPPORTED_EVENT',
-  invalidAction: 'FEED_INVALID_ACTION',
-  notJoined: 'FEED_NOT_JOINED',
-} as const;
 
 /**
  * The room feed at `/primus`: the original's socket protocol (Actionhero
@@ -327,11 +310,10 @@ class FeedConnection implements FrameListener {
     const roomUuid = RoomUuid.safeParse(rawRoom);
     if (!roomUuid.success) throw badRequest('roomUuid must be a room uuid', FEED_ERROR_CODES.invalidAction);
     if (action === 'joinRoom') return this.join(messageId, roomUuid.data, rest);
-    if (!LIVE_ACTIONS.has(action)) throw badRequest(`Unknown action: ${action}`, FEED_ERROR_CODES.invalidAction);
+    if (!isLiveAction(action)) throw badRequest(`Unknown action: ${action}`, FEED_ERROR_CODES.invalidAction);
     if (!this.room?.live || this.room.uuid !== roomUuid.data) throw badRequest('Join the room first.', FEED_ERROR_CODES.notJoined);
-    // Identity comes from the token: clients' userUuid and tokenRole params are ignored.
-    const { userUuid: _user, tokenRole: _role, ...actionParams } = rest;
-    const { version } = await this.gateway.act(this.caller, roomUuid.data, action, actionParams);
+    // Identity comes from the token: clients' userUuid and tokenRole params are dropped with every unknown one.
+    const { version } = await this.gateway.act(this.caller, roomUuid.data, liveAction(action, rest));
     this.respond(messageId, { status: 'OK', version });
   }
 

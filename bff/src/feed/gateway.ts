@@ -1,10 +1,11 @@
 import type { Caller } from '@spinroom/platform/core';
+import type { LiveAction } from './live-actions.js';
 
 /** What the feed asks of the room service (kept apart so the feed never touches gRPC). */
 export interface LiveRoomGateway {
   join(caller: Caller, input: { roomUuid: string; password?: string; connectionId: string }): Promise<JoinedRoom>;
   /** Runs a live action; answers the room version it produced (0 when it changed no state). */
-  act(caller: Caller, roomUuid: string, action: string, params: Record<string, unknown>): Promise<{ version: number }>;
+  act(caller: Caller, roomUuid: string, action: LiveAction): Promise<{ version: number }>;
   /** A connection closed (the room service lets the user go after its grace period). */
   leave(roomUuid: string, connectionId: string): Promise<void>;
   /** The connections this BFF still holds, so the room service knows they are alive. */

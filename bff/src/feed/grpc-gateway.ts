@@ -37,8 +37,8 @@ export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, ser
       );
       return { roomUuid: joined.roomUuid, version: joined.version, stateJson: joined.stateJson, allUserDataJson: joined.allUserDataJson };
     },
-    async act(caller, roomUuid, action, params) {
-      const { version } = await rooms.performLiveAction({ roomUuid, action, paramsJson: JSON.stringify(params) }, { token: caller.token, deadlineMs: DEADLINE_MS });
+    async act(caller, roomUuid, action) {
+      const { version } = await rooms.performLiveAction({ roomUuid, action }, { token: caller.token, deadlineMs: DEADLINE_MS });
       return { version };
     },
     leave(roomUuid, connectionId) {
