@@ -1,8 +1,9 @@
+import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from './clients.js';
 import { BASE } from './rooms.js';
-import { EmptySchema, ROOM_ROLES, RoomRoleSchema, RoomSchema, SlugParams, UserUuidSchema } from './schemas.js';
+import { EmptySchema, RoomRoleSchema, RoomSchema, SlugParams, UserUuidSchema } from './schemas.js';
 import { roleJson, roomJson, roomRef } from './views.js';
 
 /** /roomUserRoles: listing, granting and removing room roles; owner changes and kicks. Each change is a moderation action. */

@@ -1,8 +1,8 @@
+import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 import { LimitOffsetDefaults } from '../../http/paging.js';
 
-export const ROOM_ROLES = ['owner', 'coOwner', 'moderator', 'dj', 'banned', 'kicked', 'chatDisabled', 'djDisabled'] as const;
 const DJ_TYPES = ['EVERYONE', 'INVITE_ONLY', 'PRO_PLAN_OWNER', 'VERIFIED_ONLY'] as const;
 const DESIGNS = ['BARN', 'BARN_UA', 'CHAT_ONLY', 'CLUB', 'CLUB_UA', 'FERRY_BUILDING', 'FESTIVAL', 'STADIUM', 'THEATER', 'TOMORROWLAND', 'UNDERGROUND', 'YACHT'] as const;
 const PROVIDERS = ['apple', 'audius', 'napster', 'soundCloudPublic', 'spotify', 'uploadService', 'youtube'] as const;

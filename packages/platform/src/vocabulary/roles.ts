@@ -32,6 +32,9 @@ export type RoomRoleName = (typeof ROOM_ROLES)[number];
 /** The room roles that restrict (the others rank or invite). */
 export const RESTRICTIVE_ROLES: readonly RoomRoleName[] = ['banned', 'kicked', 'chatDisabled', 'djDisabled'];
 
+/** The room's staff (spec 002): they moderate the room, under the global roles. */
+export const ROOM_STAFF_ROLES: readonly RoomRoleName[] = ['owner', 'coOwner', 'moderator'];
+
 /** The room roles that rank or invite, highest first. */
 export const RANKED_ROLES: readonly RoomRoleName[] = ['owner', 'coOwner', 'moderator', 'dj'];
 

@@ -14,7 +14,7 @@ import {
   type StoredMessage,
 } from './chat-message.js';
 import { chatError } from './errors.js';
-import type { Limit, LimitDeclaration } from '@spinroom/platform';
+import { isGlobalRole, ROOM_STAFF_ROLES, type Limit, type LimitDeclaration } from '@spinroom/platform';
 import type { ChatStore, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort } from './ports.js';
 
 /** Who acts: the chat token's subject, or the user an admin acts for (`onBehalfOf`). */
@@ -24,11 +24,8 @@ export interface Actor {
   role: string;
 }
 
-/** Token roles that act in every room (spec 000's global roles). */
-const GLOBAL_ROLES = new Set(['admin', 'globalModerator', 'staff', 'superUser']);
 /** Token roles that may act on behalf of another user. */
 const ON_BEHALF_ROLES = new Set(['admin', 'globalModerator']);
-const ROOM_MODERATION_ROLES = new Set(['owner', 'coOwner', 'moderator']);
 /** The CometChat-style code for each refusal of the room's access rule. */
 const REFUSAL_CODES: Record<string, string> = {
   banned: 'ERR_USER_BANNED',
@@ -38,7 +35,7 @@ const REFUSAL_CODES: Record<string, string> = {
 };
 
 export function isRoomModerator(actor: Actor, access: RoomAccess): boolean {
-  return GLOBAL_ROLES.has(actor.role) || ROOM_MODERATION_ROLES.has(access.highestRole);
+  return isGlobalRole(actor.role) || (ROOM_STAFF_ROLES as readonly string[]).includes(access.highestRole);
 }
 
 /** The caller, or the user named by `onBehalfOf` when the caller may act for others (403 otherwise). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, forbidden } from '@spinroom/platform';
+import { badRequest, forbidden, isGlobalRole, ROOM_STAFF_ROLES } from '@spinroom/platform';
 import {
   EMPTY_VOTES,
   songKey,
@@ -27,12 +27,9 @@ export const ALREADY_WAITING = 'You are already on the waitlist.';
 export const NOT_WAITING = 'That user is not on the waitlist.';
 export const WAITLIST_OFF = 'This room has no waitlist.';
 
-/** Roles that moderate a room: room staff and the global roles above them. */
-const MODERATING_ROLES = new Set(['owner', 'coOwner', 'moderator']);
-const GLOBAL_ROLES = new Set(['admin', 'globalModerator', 'staff', 'superUser']);
-
+/** Whether a member moderates the room: room staff and the global roles above them. */
 export function isModerator(member: Pick<Member, 'tokenRole' | 'highestRole'>): boolean {
-  return GLOBAL_ROLES.has(member.tokenRole) || (member.highestRole !== undefined && MODERATING_ROLES.has(member.highestRole));
+  return isGlobalRole(member.tokenRole) || (member.highestRole !== undefined && (ROOM_STAFF_ROLES as readonly string[]).includes(member.highestRole));
 }
 
 /** A change the live service carries out after the new state is stored (once, by whoever stored it). */
