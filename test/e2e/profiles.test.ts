@@ -47,7 +47,8 @@ describe('profiles through the BFF', () => {
 
     const missing = await call('GET', '/api/user-service/profile/00000000-0000-4000-8000-000000000000', { token: me.accessToken });
     expect(missing).toMatchObject({ status: 404, body: { statusCode: 404, message: 'User profile not found', error: 'Not Found' } });
-    expect((await call('GET', '/api/user-service/profile/not-a-uuid', { token: me.accessToken })).body.message).toBe('User profile not found');
+    // An id that cannot name a user is refused at the edge, before the user service.
+    expect(await call('GET', '/api/user-service/profile/not-a-uuid', { token: me.accessToken })).toMatchObject({ status: 400, body: { message: ['id: Invalid UUID'] } });
 
     const batch = await call(
       'GET',
