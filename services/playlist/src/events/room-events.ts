@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { songToJson } from '@spinroom/contracts/songs';
 import type { ReceivedEvent } from '@spinroom/platform';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
 
@@ -14,7 +15,7 @@ export function roomEventsHandler(plays: PgSongPlayStore) {
       playId: e.playId,
       roomUuid: e.roomUuid,
       djUuid: e.djUuid,
-      song: JSON.parse(e.songJson || '{}') as Record<string, unknown>,
+      song: e.song ? { ...songToJson(e.song) } : {},
       voteCounts: { likes: e.likes, dislikes: e.dislikes, stars: e.stars },
       playedAt: e.startedAt ?? new Date(),
     }, em);

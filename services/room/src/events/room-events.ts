@@ -1,4 +1,5 @@
 import { RoomChanged, RoomDeleted, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { songFromJson, type MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 
@@ -35,12 +36,12 @@ export function roomDeleted(room: Room, actorUuid: string): OutboxEntry {
 
 /** `room.song-played`, keyed by the room's uuid. */
 export function songPlayed(play: {
-  roomUuid: string; roomSlug: string; playId: string; djUuid: string; song: unknown;
+  roomUuid: string; roomSlug: string; playId: string; djUuid: string; song: MinimalCrateSongJson;
   startTime: number; endTime: number; voteCounts: { likes: number; dislikes: number; stars: number }; listeners: number;
 }): OutboxEntry {
   const metadata = newEventMetadata('room.song-played');
   const payload = SongPlayed.encode({
-    metadata, roomUuid: play.roomUuid, roomSlug: play.roomSlug, playId: play.playId, djUuid: play.djUuid, songJson: JSON.stringify(play.song),
+    metadata, roomUuid: play.roomUuid, roomSlug: play.roomSlug, playId: play.playId, djUuid: play.djUuid, song: songFromJson(play.song),
     startedAt: new Date(play.startTime), endedAt: new Date(play.endTime), ...play.voteCounts, listeners: play.listeners,
   }).finish();
   return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };

@@ -1,0 +1,30 @@
+import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { songToJson } from '@spinroom/contracts/songs';
+import { describe, expect, it } from 'vitest';
+import { songPlayed } from '../src/events/room-events.js';
+
+describe('room.song-played on Kafka', () => {
+  it('carries the song as a typed message that reads back as the feed carried it', () => {
+    const song = {
+      songShortId: 'K1',
+      crateSongUuid: '0f8e4a36-5a43-4b8e-9d68-0d0b8a8f7c21',
+      artistName: 'Kraftwerk',
+      trackName: 'Computer Love',
+      genre: null,
+      duration: 435,
+      isrc: 'DEA168100010',
+      musicProviders: { spotify: '6Wd2' },
+      thumbnails: { small: 'https://img.example/k1.jpg' },
+      playbackToken: null,
+    };
+    const entry = songPlayed({
+      roomUuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11', roomSlug: 'the-room', playId: 'p1', djUuid: '9a3c1e52-7b0f-4f4e-8d1c-3c9b8d0e2f11', song,
+      startTime: Date.parse('2026-01-01T10:00:00Z'), endTime: Date.parse('2026-01-01T10:07:15Z'), voteCounts: { likes: 2, dislikes: 0, stars: 1 }, listeners: 5,
+    });
+    const decoded = SongPlayed.decode(entry.payload);
+    expect(decoded.song).toMatchObject({ trackName: 'Computer Love', duration: 435, isrc: 'DEA168100010', musicProviders: { spotify: '6Wd2' } });
+    expect(decoded.song!.genre).toBeUndefined();
+    expect(songToJson(decoded.song!)).toEqual(song);
+    expect(decoded).toMatchObject({ playId: 'p1', likes: 2, stars: 1, listeners: 5, endedAt: new Date('2026-01-01T10:07:15Z') });
+  });
+});
