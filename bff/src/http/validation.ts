@@ -7,6 +7,7 @@ import type { z } from 'zod';
  * None belongs in text a person wrote, and PostgreSQL refuses NUL outright (in
  * text and in jsonb), so they are refused here, before any service sees them.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this pattern's purpose
 const CONTROL_CHARACTER = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 export const CONTROL_CHARACTER_MESSAGE = 'must not contain control characters';
@@ -75,7 +76,10 @@ export function documentTextRule(document: { paths?: unknown; components?: { sch
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
-    if (Array.isArray(node)) return node.forEach(visit);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
     const schema = node as SchemaNode;
     const ref = schema.$ref;
     if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) visit(components[ref.slice('#/components/schemas/'.length)]);
@@ -86,15 +90,15 @@ export function documentTextRule(document: { paths?: unknown; components?: { sch
     for (const key of ['properties', 'patternProperties', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'propertyNames']) {
       const child = schema[key];
       if (child === undefined) continue;
-      if (key === 'properties' || key === 'patternProperties') Object.values(child as SchemaNode).forEach(visit);
+      if (key === 'properties' || key === 'patternProperties') for (const property of Object.values(child as SchemaNode)) visit(property);
       else visit(child);
     }
   };
   for (const item of Object.values((document.paths ?? {}) as Record<string, SchemaNode>)) {
     for (const operation of Object.values(item)) {
       const op = operation as { parameters?: Array<{ schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } };
-      op.parameters?.forEach((p) => visit(p.schema));
-      Object.values(op.requestBody?.content ?? {}).forEach((c) => visit(c.schema));
+      for (const parameter of op.parameters ?? []) visit(parameter.schema);
+      for (const content of Object.values(op.requestBody?.content ?? {})) visit(content.schema);
     }
   }
 }
