@@ -36,8 +36,10 @@ import { startOtlpSink, type OtlpSink } from './bench/otlp-sink.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './bench/run.js';
 import { machineBusyOver, postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './bench/cpu.js';
 import { bffConfig } from '../bff/src/config.js';
-import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
+import { SERVICE_NAMES, SERVICES, type ServiceName } from '@spinroom/platform/core';
+import { databaseUrl, ensureSecret, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from './lib/processes.js';
+import { serviceEnvironment } from './lib/services.js';
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const connections = num('BENCH_CONNECTIONS', 50);
@@ -316,11 +318,9 @@ function markdown(outcomes: Outcome[], started: Date, cpuNames: string[], revisi
 async function main(): Promise<void> {
   const started = new Date();
   const infra = infraUp('dev');
-  const signingKey = ensureSigningKey('dev');
   await Promise.all(Object.values(ports).map(assertPortFree));
   const revision = gitRevision();
 
-  const dbUrl = databaseUrl(infra, 'spinroom_user_bench');
   // REDIS_URL: the BFF's room feed subscribes there (no room is joined here).
   const common: Record<string, string> = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
   let otlpSink: OtlpSink | undefined;
@@ -340,13 +340,12 @@ async function main(): Promise<void> {
     cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, name)}` } : {}; // one file per thread
 
   // Measured as the images run them: bundled by esbuild, NODE_ENV=production.
+  // The user database the baseline and the floor read too.
+  const dbUrl = databaseUrl(infra, `${SERVICES.user.database}_bench`);
+  const others = Object.fromEntries(SERVICE_NAMES.map((name) => [name, ports.unusedGrpc])) as Record<ServiceName, number>;
   const user = startServiceProcess('user', 'services/user/src/main.ts', {
-    ...common,
-    ...serviceSecret,
+    ...serviceEnvironment('user', { infra, ports: { ...others, user: ports.userGrpc }, suffix: '_bench', common }),
     ...profiling('user'),
-    DATABASE_URL: dbUrl,
-    GRPC_PORT: String(ports.userGrpc),
-    JWT_PRIVATE_KEY: signingKey.pem,
     METRICS_PORT: String(ports.userMetrics),
   }, { bundled: true, nodeArgs });
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });

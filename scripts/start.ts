@@ -3,8 +3,10 @@
 // and the BFF, and serves the web client and the API on http://localhost:$PORT.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from './lib/infra.js';
+import { SERVICE_NAMES, SERVICES, type ServiceName } from '@spinroom/platform/core';
+import { ensureSecret, infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp } from './lib/processes.js';
+import { serviceAddresses, serviceEnvironment, type LocalServices } from './lib/services.js';
 import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
@@ -18,40 +20,27 @@ const admin = {
   email: process.env.SPINROOM_ADMIN_EMAIL ?? 'admin@spinroom.local',
   password: process.env.SPINROOM_ADMIN_PASSWORD ?? 'spinroom-admin',
 };
-// Internal gRPC ports of the services (loopback only).
-const grpcPorts = {
-  user: process.env.USER_GRPC_PORT ?? '50051',
-  playlist: process.env.PLAYLIST_GRPC_PORT ?? '50052',
-  upload: process.env.UPLOAD_GRPC_PORT ?? '50053',
-  room: process.env.ROOM_GRPC_PORT ?? '50054',
-  chat: process.env.CHAT_GRPC_PORT ?? '50055',
-};
+// Internal gRPC ports of the services (loopback only): the list's, or <NAME>_GRPC_PORT.
+const grpcPorts = Object.fromEntries(
+  SERVICE_NAMES.map((name) => [name, process.env[`${name.toUpperCase()}_GRPC_PORT`] ?? String(SERVICES[name].grpcPort)]),
+) as Record<ServiceName, string>;
 
-// Each process serves Prometheus metrics on 127.0.0.1:<port>/metrics (the chart uses 9464 in every pod).
+// Each process serves Prometheus metrics on 127.0.0.1:<port>/metrics (the chart uses 9464 in every pod):
+// the services in the list's order from METRICS_BASE_PORT, then the BFF.
 const metricsBase = Number(process.env.METRICS_BASE_PORT ?? '9464');
-const metricsPorts = { user: metricsBase, playlist: metricsBase + 1, upload: metricsBase + 2, room: metricsBase + 3, chat: metricsBase + 4, bff: metricsBase + 5 };
-const metrics = (name: keyof typeof metricsPorts) => ({ METRICS_PORT: String(metricsPorts[name]) });
+const metrics = (index: number) => ({ METRICS_PORT: String(metricsBase + index) });
 
 const infra = infraUp('dev');
 // The web client the BFF serves: rebuilt only when its sources changed.
 const webDir = ensureWebBuild((line) => console.log(line));
-const signingKey = ensureSigningKey('dev');
-const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
-// Services trade it with the user service for their own short-lived tokens.
-const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
-const userEnv = {
-  ...common,
-  ...serviceSecret,
-  DATABASE_URL: databaseUrl(infra, 'spinroom_user'),
-  GRPC_PORT: grpcPorts.user,
-  JWT_PRIVATE_KEY: signingKey.pem,
-};
+const common = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' };
+const local: LocalServices = { infra, ports: grpcPorts, common };
 
 console.log('Seeding the demo admin...');
 execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-admin.ts'], {
   cwd: repoRoot,
   stdio: 'inherit',
-  env: { ...process.env, ...userEnv, SPINROOM_ADMIN_EMAIL: admin.email, SPINROOM_ADMIN_PASSWORD: admin.password },
+  env: { ...process.env, ...serviceEnvironment('user', local), SPINROOM_ADMIN_EMAIL: admin.email, SPINROOM_ADMIN_PASSWORD: admin.password },
 });
 
 // A process that exits on its own is started again (backoff 1 s, doubling up to
@@ -59,53 +48,15 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 const supervisor = new Supervisor();
 const supervise = (name: string, entry: string, env: Record<string, string>) =>
   supervisor.add(name, () => startServiceProcess(name, entry, env, { bundled }));
-supervise('user', 'services/user/src/main.ts', { ...userEnv, ...metrics('user') });
-supervise('playlist', 'services/playlist/src/main.ts', {
-  ...common,
-  ...metrics('playlist'),
-  DATABASE_URL: databaseUrl(infra, 'spinroom_playlist'),
-  GRPC_PORT: grpcPorts.playlist,
-  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-});
-supervise('upload', 'services/upload/src/main.ts', {
-  ...common,
-  ...metrics('upload'),
-  DATABASE_URL: databaseUrl(infra, 'spinroom_upload'),
-  GRPC_PORT: grpcPorts.upload,
-  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', 'uploads'),
-  HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
-  TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
-});
-supervise('room', 'services/room/src/main.ts', {
-  ...common,
-  ...metrics('room'),
-  ...serviceSecret,
-  DATABASE_URL: databaseUrl(infra, 'spinroom_room'),
-  GRPC_PORT: grpcPorts.room,
-  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
-});
-supervise('chat', 'services/chat/src/main.ts', {
-  ...common,
-  ...metrics('chat'),
-  DATABASE_URL: databaseUrl(infra, 'spinroom_chat'),
-  GRPC_PORT: grpcPorts.chat,
-  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
-  SERVICE_CLIENT_SECRET: userEnv.SERVICE_CLIENT_SECRET,
-});
+SERVICE_NAMES.forEach((name, index) => supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) }));
 supervise('bff', 'bff/src/main.ts', {
   ...common,
-  ...metrics('bff'),
-  ...serviceSecret,
+  ...metrics(SERVICE_NAMES.length),
+  ...serviceAddresses(grpcPorts),
+  REDIS_URL: infra.REDIS_URL,
+  SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
   PORT: port,
   HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
-  USER_ADDR: `127.0.0.1:${grpcPorts.user}`,
-  PLAYLIST_ADDR: `127.0.0.1:${grpcPorts.playlist}`,
-  UPLOAD_ADDR: `127.0.0.1:${grpcPorts.upload}`,
-  ROOM_ADDR: `127.0.0.1:${grpcPorts.room}`,
-  CHAT_ADDR: `127.0.0.1:${grpcPorts.chat}`,
   WEB_DIR: webDir,
 });
 

@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiClient } from '../lib/http.js';
-import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
+import { ensureSecret, infraUp, localDir } from '../lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
+import { serviceAddresses, startLocalService, type LocalServices } from '../lib/services.js';
+import { SERVICE_NAMES } from '@spinroom/platform/core';
 import { BENCH_LIMIT_ENV } from './run.js';
 
 const run = promisify(execFile);
@@ -31,36 +33,14 @@ const percentile = (values: number[], p: number) => [...values].sort((a, b) => a
 
 async function main() {
   const infra = infraUp('dev');
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
-  const userAddr = `127.0.0.1:${ports.user}`;
-  // The room service and the BFF trade it with the user service for their own tokens.
-  const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
+  const common = { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
+  // Databases of its own (<database>_bench_catalogue); the BFF is ready only when every service serves.
+  const local: LocalServices = { infra, ports, suffix: '_bench_catalogue', common };
   children.push(
-    startServiceProcess('user', 'services/user/src/main.ts', {
-      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_catalogue'), GRPC_PORT: String(ports.user), JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
-    }, { bundled: true }),
-    startServiceProcess('playlist', 'services/playlist/src/main.ts', {
-      ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_playlist_bench'), GRPC_PORT: String(ports.playlist), USER_ADDR: userAddr,
-      KAFKA_CONSUMER_GROUP: 'playlist-bench',
-    }, { bundled: true }),
-    startServiceProcess('upload', 'services/upload/src/main.ts', {
-      ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_upload_bench'), GRPC_PORT: String(ports.upload), USER_ADDR: userAddr,
-      UPLOAD_STORAGE_DIR: join(localDir, 'dev', 'uploads-bench'), HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
-      TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
-    }, { bundled: true }),
-    // The BFF is ready only when every upstream serves, the room and chat services included.
-    startServiceProcess('room', 'services/room/src/main.ts', {
-      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench'), GRPC_PORT: String(ports.room), USER_ADDR: userAddr,
-      PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`,
-    }, { bundled: true }),
-    startServiceProcess('chat', 'services/chat/src/main.ts', {
-      ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_chat_bench'), GRPC_PORT: String(ports.chat), USER_ADDR: userAddr,
-      ROOM_ADDR: `127.0.0.1:${ports.room}`,
-    }, { bundled: true }),
+    ...SERVICE_NAMES.map((name) => startLocalService(name, local, { bundled: true })),
     startServiceProcess('bff', 'bff/src/main.ts', {
-      ...common, ...serviceSecret, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1', USER_ADDR: userAddr,
-      PLAYLIST_ADDR: `127.0.0.1:${ports.playlist}`, UPLOAD_ADDR: `127.0.0.1:${ports.upload}`, ROOM_ADDR: `127.0.0.1:${ports.room}`,
-      CHAT_ADDR: `127.0.0.1:${ports.chat}`,
+      ...common, ...serviceAddresses(ports), REDIS_URL: infra.REDIS_URL, SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+      PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
     }, { bundled: true }),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;

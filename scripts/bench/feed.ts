@@ -36,8 +36,9 @@ import { join } from 'node:path';
 import { createRedis, feedChannel, type Redis } from '@spinroom/platform';
 import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
-import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir, repoRoot } from '../lib/infra.js';
+import { ensureSecret, infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
+import { serviceAddresses, startLocalService, type LocalServices } from '../lib/services.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 import { machineBusyOver, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { HISTOGRAM_MS, type ClientCommand, type ClientReply } from './feed-clients.js';
@@ -384,26 +385,15 @@ async function main(): Promise<void> {
   const revision = gitRevision();
   const fdLimit = execFileSync('bash', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
 
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
-  const serviceSecret = { SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret') };
-  const addr = (port: number) => `127.0.0.1:${port}`;
-  const user = startServiceProcess('user', 'services/user/src/main.ts', {
-    ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_user_bench_feed'), GRPC_PORT: String(ports.user),
-    JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
-  }, { bundled: true });
-  const playlist = startServiceProcess('playlist', 'services/playlist/src/main.ts', {
-    ...common, DATABASE_URL: databaseUrl(infra, 'spinroom_playlist_bench_feed'), GRPC_PORT: String(ports.playlist), USER_ADDR: addr(ports.user),
-    KAFKA_CONSUMER_GROUP: 'playlist-bench-feed',
-  }, { bundled: true });
-  const room = startServiceProcess('room', 'services/room/src/main.ts', {
-    ...common, ...serviceSecret, DATABASE_URL: databaseUrl(infra, 'spinroom_room_bench_feed'), GRPC_PORT: String(ports.room),
-    USER_ADDR: addr(ports.user), PLAYLIST_ADDR: addr(ports.playlist),
-  }, { bundled: true });
+  const common = { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
+  const local: LocalServices = { infra, ports, suffix: '_bench_feed', common };
+  const user = startLocalService('user', local, { bundled: true });
+  const playlist = startLocalService('playlist', local, { bundled: true });
+  const room = startLocalService('room', local, { bundled: true });
   // The upload and chat services are not started: no path here reaches them (grpc-js connects lazily).
   const bff = startServiceProcess('bff', 'bff/src/main.ts', {
-    ...common, ...serviceSecret, PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
-    USER_ADDR: addr(ports.user), PLAYLIST_ADDR: addr(ports.playlist), UPLOAD_ADDR: addr(ports.upload), ROOM_ADDR: addr(ports.room),
-    CHAT_ADDR: addr(ports.chat),
+    ...common, ...serviceAddresses(ports), REDIS_URL: infra.REDIS_URL, SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+    PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
     ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, 'bff')}` } : {}),
   }, { bundled: true });
   children.push(user, playlist, room, bff);

@@ -1,0 +1,56 @@
+// The services' environment on this machine (`npm start`, the benchmarks),
+// read from the one list of services (packages/platform/src/kit/service-list.ts):
+// a new service gets its database, Redis, Kafka, peers and port from its entry.
+import { join } from 'node:path';
+import { peerAddressVariable, SERVICE_NAMES, SERVICES, type ServiceEntry, type ServiceName } from '@spinroom/platform/core';
+import { databaseUrl, ensureSecret, ensureSigningKey, localDir, type Infra } from './infra.js';
+import { startServiceProcess, type ServiceProcess } from './processes.js';
+
+export interface LocalServices {
+  infra: Infra;
+  /** Each service's gRPC port (loopback). */
+  ports: Record<ServiceName, number | string>;
+  /** Appended to every database's name (and the playlist's consumer group): a benchmark's own data. '' for `npm start`. */
+  suffix?: string;
+  /** What every process gets (LOG_LEVEL, limits). */
+  common?: Record<string, string>;
+}
+
+/** The secrets and folders a service reads beyond its entry, made once in .local/dev. */
+const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string) => Record<string, string> } = {
+  user: () => ({ JWT_PRIVATE_KEY: ensureSigningKey('dev').pem }),
+  playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
+  upload: (suffix) => ({
+    UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', `uploads${suffix.replace(/_/g, '-')}`),
+    HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),
+    TRANSCODER_CALLBACK_SECRET: ensureSecret('dev', 'transcoder-callback-secret'),
+  }),
+};
+
+/** Every service's address, as its peers (and the BFF) read them: USER_ADDR, ROOM_ADDR... */
+export function serviceAddresses(ports: LocalServices['ports']): Record<string, string> {
+  return Object.fromEntries(SERVICE_NAMES.map((name) => [peerAddressVariable(name), `127.0.0.1:${ports[name]}`]));
+}
+
+/** One service's environment: its entry's needs, its peers' addresses, the shared service secret, its extras. */
+export function serviceEnvironment(name: ServiceName, local: LocalServices): Record<string, string> {
+  const entry: ServiceEntry = SERVICES[name];
+  const suffix = local.suffix ?? '';
+  const addresses = serviceAddresses(local.ports);
+  const env: Record<string, string> = {
+    ...local.common,
+    GRPC_PORT: String(local.ports[name]),
+    // Every service may hold it: the user service checks it, the others trade it for their own token.
+    SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+  };
+  if (entry.database) env.DATABASE_URL = databaseUrl(local.infra, `${entry.database}${suffix}`);
+  if (entry.redis) env.REDIS_URL = local.infra.REDIS_URL;
+  if (entry.kafka) env.KAFKA_BROKERS = local.infra.KAFKA_BROKERS;
+  for (const peer of entry.peers) env[peerAddressVariable(peer)] = addresses[peerAddressVariable(peer)]!;
+  return { ...env, ...LOCAL_EXTRAS[name]?.(suffix) };
+}
+
+/** Starts one service as its own process (services/<name>/src/main.ts). */
+export function startLocalService(name: ServiceName, local: LocalServices, options: { bundled?: boolean; env?: Record<string, string> } = {}): ServiceProcess {
+  return startServiceProcess(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...options.env }, { bundled: options.bundled });
+}
