@@ -194,6 +194,21 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(inside.state.settings.password).toBeUndefined();
   });
 
+  it('carries the room and the profiles in the shapes the REST paths answer (one mapping each)', async () => {
+    const owner = await person('Shaper');
+    const { uuid, slug } = await room(owner.token, { discordGuildId: '1234' });
+    const listener = await join(owner, uuid);
+    await listener.until((s) => s.allUserData[owner.uuid]?.userProfile);
+    const rest = (await call('GET', `${ROOMS}/rooms/${slug}`, { token: owner.token })).body;
+    // The settings are the room as the joiner entered it: who was in the room then (the live users are allUsers).
+    const entered = { ...rest, usersInRoomUuids: listener.state.settings.usersInRoomUuids, numberOfUsersInRoom: listener.state.settings.usersInRoomUuids.length };
+    expect(listener.state.settings).toEqual(entered);
+    expect(Object.keys(listener.state.settings).sort()).toEqual(Object.keys(rest).sort());
+    const profile = (await call('GET', `/api/user-service/profile/${owner.uuid}`, { token: owner.token })).body;
+    expect(listener.state.allUserData[owner.uuid].userProfile).toEqual(profile);
+    expect(profile.firstName).toBeNull();
+  });
+
   it('lets a user go only after the grace period without any connection', async () => {
     const owner = await person();
     const walker = await person();

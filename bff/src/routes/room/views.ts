@@ -1,4 +1,5 @@
 import { RoomRef, RoomSettings, type Room, type RoomFavorite, type RoomRole } from '@spinroom/contracts/room/v1/room_service';
+import { roomRoleToJson, roomToJson } from '@spinroom/contracts/rooms';
 import type { z } from 'zod';
 import { isUuid } from '@spinroom/platform/core';
 import { present } from '../../http/upstream.js';
@@ -6,62 +7,14 @@ import type { RoomFavoriteSchema, RoomRoleSchema, RoomSchema, RoomSettingsBody }
 
 const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
 
+/** The original's UserRoles: the one mapping (contracts/rooms), typed as the documented schema. */
 export function roleJson(role: RoomRole): z.infer<typeof RoomRoleSchema> {
-  return {
-    id: role.id,
-    roomId: role.roomId,
-    userUuid: role.userUuid,
-    role: role.role as z.infer<typeof RoomRoleSchema>['role'],
-    expirationTime: role.expirationTime ? role.expirationTime.toISOString() : null,
-    createdAt: iso(role.createdAt),
-    updatedAt: iso(role.updatedAt),
-  };
+  return roomRoleToJson(role) as z.infer<typeof RoomRoleSchema>;
 }
 
-/** The room as the original's clients read it (RoomDto). */
+/** The room as the original's clients read it (RoomDto): the one mapping (contracts/rooms), which the room feed carries too. */
 export function roomJson(room: Room | undefined): z.infer<typeof RoomSchema> {
-  const r = present(room);
-  const stage = r.stage ?? { maxSongLengthSeconds: 0, repeatWindowMinutes: 0, afkLimitMinutes: 0, waitlistEnabled: true };
-  return {
-    id: r.id,
-    uuid: r.uuid,
-    slug: r.slug,
-    name: r.name,
-    description: r.description,
-    vibe: r.vibe,
-    djType: r.djType as z.infer<typeof RoomSchema>['djType'],
-    musicProviderKeys: r.musicProviderKeys,
-    numberOfDjs: r.numberOfDjs,
-    songsPerDj: r.songsPerDj,
-    roomSize: r.roomSize,
-    entryFee: r.entryFee,
-    freeEntries: r.freeEntries,
-    type: r.type as 'PUBLIC' | 'PRIVATE',
-    design: r.design as z.infer<typeof RoomSchema>['design'],
-    isLive: r.isLive,
-    liveAudio: r.liveAudio,
-    promoted: r.promoted,
-    promotedProviders: r.promotedProviders,
-    posterUrl: r.posterUrl ?? null,
-    externalUrl: r.externalUrl ?? null,
-    hasChat: r.hasChat,
-    unlisted: r.unlisted,
-    discordGuildId: r.discordGuildId ?? null,
-    pinnedMessages: JSON.parse(r.pinnedMessagesJson || '[]') as unknown[],
-    isPasswordProtected: r.isPasswordProtected,
-    isGuestPasswordProtected: r.isGuestPasswordProtected,
-    maxSongLengthSeconds: stage.maxSongLengthSeconds,
-    repeatWindowMinutes: stage.repeatWindowMinutes,
-    afkLimitMinutes: stage.afkLimitMinutes,
-    waitlistEnabled: stage.waitlistEnabled,
-    ownerUuid: r.ownerUuid,
-    usersInRoomUuids: r.usersInRoomUuids,
-    numberOfUsersInRoom: r.usersInRoomUuids.length,
-    roomRoles: r.roomRoles.map(roleJson),
-    song: null,
-    createdAt: iso(r.createdAt),
-    updatedAt: iso(r.updatedAt),
-  };
+  return roomToJson(present(room)) as z.infer<typeof RoomSchema>;
 }
 
 export function favoriteJson(favorite: RoomFavorite): z.infer<typeof RoomFavoriteSchema> {

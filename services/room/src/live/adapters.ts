@@ -1,5 +1,6 @@
 import { SpecialCrate, type CrateSong, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
-import type { UserProfile, UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import type { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { profileToJson } from '@spinroom/contracts/users';
 import type { Caller, PromiseClient, ServiceTokenSource } from '@spinroom/platform';
 import type { MinimalCrateSong } from '../domain/live/state.js';
 import type { Profiles, Queues } from './live-rooms.js';
@@ -55,17 +56,6 @@ export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, 
   };
 }
 
-/** `OtherUserProfileResDto`: the profile other users see. */
-export function otherUserProfile(p: UserProfile): Record<string, unknown> {
-  return {
-    id: p.id, uuid: p.uuid, color: p.color, avatarId: p.avatarId, nickname: p.nickname, badges: p.badges,
-    firstName: p.firstName ?? '', lastName: p.lastName ?? '', pronoun: p.pronoun ?? '', displayPronouns: p.displayPronouns,
-    songOfTheWeek: p.songOfTheWeek ?? '', song: p.song ?? null, zodiac: p.zodiac ?? '', createdAt: p.createdAt?.toISOString() ?? null,
-    coverPicture: p.coverPicture ?? '', facebook: p.facebook ?? '', instagram: p.instagram ?? '', twitter: p.twitter ?? '',
-    snapchat: p.snapchat ?? '', tiktok: p.tiktok ?? '', priceForGig: Number(p.priceForGig ?? 0),
-  };
-}
-
 /** Profiles from the user service, read with the joining user's own token. Guests appear as ghosts. */
 export function userProfiles(users: PromiseClient<UserServiceClient>): Profiles {
   return {
@@ -73,7 +63,7 @@ export function userProfiles(users: PromiseClient<UserServiceClient>): Profiles 
       const { profile } = await users.getOwnProfile({}, { token: caller.token, deadlineMs: 3_000 });
       if (!profile) return { uuid: caller.userUuid, nickname: 'ghost', avatarId: 'ghost', color: '#FFFFFF' };
       if (caller.kind === 'guest') return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
-      return otherUserProfile(profile);
+      return profileToJson(profile); // as other users see it (OtherUserProfileResDto), the REST mapping
     },
   };
 }

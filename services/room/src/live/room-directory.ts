@@ -1,33 +1,14 @@
+import { roomToJson, type RoomJson } from '@spinroom/contracts/rooms';
 import type { Caller } from '@spinroom/platform';
-import { canDj, highestRole, type RoomRole } from '../domain/room-roles.js';
+import { canDj, highestRole } from '../domain/room-roles.js';
+import { toRoomMessage } from '../rpc/messages.js';
 import type { RoomView, Rooms } from '../domain/rooms.js';
 import type { StageRules } from '../domain/live/state.js';
 import type { RoomAccess, RoomDirectory } from './live-rooms.js';
 
-const iso = (date: Date) => date.toISOString();
-
-function roleDto(role: RoomRole) {
-  return {
-    id: role.id, roomId: role.roomId, userUuid: role.userUuid, role: role.role,
-    expirationTime: role.expirationTime ? iso(role.expirationTime) : null, createdAt: iso(role.createdAt), updatedAt: iso(role.updatedAt),
-  };
-}
-
-/** The room as the feed's `settings` carries it: the original's `RoomDto` (as the REST paths answer it). */
-export function roomDto(view: RoomView): Record<string, unknown> {
-  const { room } = view;
-  return {
-    id: room.id, uuid: room.uuid, slug: room.slug, name: room.name, description: room.description, vibe: room.vibe,
-    djType: room.djType, musicProviderKeys: room.musicProviderKeys, numberOfDjs: room.numberOfDjs, songsPerDj: room.songsPerDj,
-    roomSize: room.roomSize, entryFee: room.entryFee, freeEntries: room.freeEntries, type: room.type, design: room.design,
-    isLive: room.isLive, liveAudio: room.liveAudio, promoted: room.promoted, posterUrl: room.posterUrl, externalUrl: room.externalUrl,
-    hasChat: room.hasChat, unlisted: room.unlisted, pinnedMessages: room.pinnedMessages,
-    isPasswordProtected: room.passwordHash !== null, isGuestPasswordProtected: room.guestPasswordHash !== null,
-    maxSongLengthSeconds: room.maxSongLengthSeconds, repeatWindowMinutes: room.repeatWindowMinutes,
-    afkLimitMinutes: room.afkLimitMinutes, waitlistEnabled: room.waitlistEnabled,
-    ownerUuid: view.ownerUuid, roomRoles: view.roles.map(roleDto),
-    createdAt: iso(room.createdAt), updatedAt: iso(room.updatedAt),
-  };
+/** The room as the feed's `settings` carries it: the original's `RoomDto`, mapped as the REST paths map it. */
+export function roomDto(view: RoomView): RoomJson {
+  return roomToJson(toRoomMessage(view));
 }
 
 function stageRules(view: RoomView): StageRules {
