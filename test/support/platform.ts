@@ -11,23 +11,39 @@ import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { randomUUID } from 'node:crypto';
-import { createGrpcClient, createLogger, createRedis, dropDatabase, headersToRecord, KafkaClient, PublicKeyCache, ServiceTokenSource, TokenIssuer, type Role } from '@spinroom/platform';
+import {
+  createGrpcClient,
+  createLogger,
+  createRedis,
+  dropDatabase,
+  headersToRecord,
+  KafkaClient,
+  loadConfig,
+  peerAddressVariable,
+  PublicKeyCache,
+  ServiceTokenSource,
+  TokenIssuer,
+  type ConfigOf,
+  type Role,
+  type ServiceName,
+} from '@spinroom/platform';
+import type { z } from 'zod';
 import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
 import { startChatService } from '../../services/chat/src/app.js';
-import type { ChatServiceConfig } from '../../services/chat/src/config.js';
+import { chatServiceConfig, type ChatServiceConfig } from '../../services/chat/src/config.js';
 import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
-import type { RoomServiceConfig } from '../../services/room/src/config.js';
+import { roomServiceConfig, type RoomServiceConfig } from '../../services/room/src/config.js';
 import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
 import { startPlaylistService } from '../../services/playlist/src/app.js';
-import type { PlaylistServiceConfig } from '../../services/playlist/src/config.js';
+import { playlistServiceConfig, type PlaylistServiceConfig } from '../../services/playlist/src/config.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
-import type { UploadServiceConfig } from '../../services/upload/src/config.js';
+import { uploadServiceConfig, type UploadServiceConfig } from '../../services/upload/src/config.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
-import type { UserServiceConfig } from '../../services/user/src/config.js';
+import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
 import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
 
 /**
@@ -49,6 +65,56 @@ export const TEST_BFF_LIMIT_ENV = Object.fromEntries(Object.keys(TEST_LIMITS.bff
 /** The client secret services present for a `service` token in tests. */
 export const TEST_SERVICE_SECRET = 'e2e-service-client-secret-0123456789abcdef';
 
+/** Secrets the test platform's upload service is configured with. */
+export const TEST_UPLOAD_SECRETS = {
+  HLS_KEY_SECRET: 'e2e-hls-key-secret-0123456789abcdefgh',
+  TRANSCODER_CALLBACK_SECRET: 'e2e-transcoder-secret-0123456789abcdef',
+};
+
+/** What the tests change from each service's defaults: shorter clocks and leases, limits that never trip. */
+const TEST_SETTINGS = {
+  user: { JWT_TTL_SECONDS: 3600, ...TEST_LIMITS.user },
+  playlist: { CRATE_IMPORT_POLL_MS: 100, CRATE_IMPORT_RETRY_DELAY_MS: 200, CRATE_IMPORT_LEASE_SECONDS: 30 },
+  upload: {
+    HLS_KEY_TOKEN_TTL_SECONDS: 600,
+    TRANSCODE_LEASE_SECONDS: 30,
+    TRANSCODE_RETRY_DELAY_MS: 500,
+    TRANSCODE_TIMEOUT_SECONDS: 120,
+    TRANSCODE_POLL_MS: 100,
+    ...TEST_LIMITS.upload,
+  },
+  room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
+  chat: { ...TEST_LIMITS.chat },
+} satisfies Record<ServiceName, Record<string, unknown>>;
+
+/**
+ * A service's config in tests, read through its own schema as in production:
+ * what its entry in the list needs on the test infrastructure, port 0, silent
+ * logs, the peers started so far, then the test settings and the overrides.
+ */
+export function testServiceConfig<S extends z.ZodRawShape>(
+  name: ServiceName,
+  shape: S,
+  databaseUrl: string,
+  peers: Partial<Record<ServiceName, string>>,
+  overrides: Partial<ConfigOf<S>> = {},
+): ConfigOf<S> {
+  const infra = testInfra();
+  const env = {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: infra.redisUrl,
+    KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+    GRPC_PORT: '0',
+    LOG_LEVEL: 'silent',
+    OUTBOX_POLL_MS: '100',
+    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
+    JWT_PRIVATE_KEY: infra.signingKeyPem,
+    ...TEST_UPLOAD_SECRETS,
+    ...Object.fromEntries(Object.entries(peers).map(([peer, address]) => [peerAddressVariable(peer), address])),
+  };
+  return { ...loadConfig(shape, env), ...TEST_SETTINGS[name], ...overrides } as ConfigOf<S>;
+}
+
 export interface TestUserService {
   databaseUrl: string;
   start(options?: { relay?: boolean }): Promise<RunningUserService>;
@@ -57,29 +123,9 @@ export interface TestUserService {
 /** The user service on a fresh database of the test PostgreSQL, on a free port. */
 export function userServiceOnFreshDatabase(overrides: Partial<UserServiceConfig> = {}): TestUserService {
   const databaseUrl = uniqueDatabaseUrl('e2e_user');
-  const infra = testInfra();
   return {
     databaseUrl,
-    start: (options) =>
-      startUserService(
-        {
-          DATABASE_URL: databaseUrl,
-          KAFKA_BROKERS: infra.kafkaBrokers,
-          REDIS_URL: infra.redisUrl,
-          GRPC_HOST: '127.0.0.1',
-          GRPC_PORT: 0,
-          JWT_PRIVATE_KEY: infra.signingKeyPem,
-          JWT_ISSUER: 'spinroom',
-          JWT_TTL_SECONDS: 3600,
-          PASSWORD_HASH_CONCURRENCY: undefined,
-          SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
-          OUTBOX_POLL_MS: 100,
-          ...TEST_LIMITS.user,
-          LOG_LEVEL: 'silent',
-          ...overrides,
-        },
-        options,
-      ),
+    start: (options) => startUserService(testServiceConfig('user', userServiceConfig, databaseUrl, {}, overrides), options),
   };
 }
 
@@ -103,12 +149,6 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-
-/** Secrets the test platform's upload service is configured with. */
-export const TEST_UPLOAD_SECRETS = {
-  HLS_KEY_SECRET: 'e2e-hls-key-secret-0123456789abcdefgh',
-  TRANSCODER_CALLBACK_SECRET: 'e2e-transcoder-secret-0123456789abcdef',
-};
 
 export interface PlatformOptions {
   /** Overrides of the upload service's config (the BFF takes the same UPLOAD_MAX_BYTES). */
@@ -144,91 +184,33 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const running = await userService.start();
   const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
   const playlistDatabaseUrl = uniqueDatabaseUrl('e2e_playlist');
-  const playlistService = await startPlaylistService({
-    DATABASE_URL: playlistDatabaseUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: 0,
-    USER_ADDR: `127.0.0.1:${running.port}`,
-    JWT_ISSUER: 'spinroom',
-    KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
-    CRATE_IMPORT_POLL_MS: 100,
-    CRATE_IMPORT_RETRY_DELAY_MS: 200,
-    CRATE_IMPORT_LEASE_SECONDS: 30,
-    LOG_LEVEL: 'silent',
-    ...options.playlist,
-  }, { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) });
+  const peers: Partial<Record<ServiceName, string>> = { user: `127.0.0.1:${running.port}` };
+  const playlistService = await startPlaylistService(
+    testServiceConfig('playlist', playlistServiceConfig, playlistDatabaseUrl, peers, {
+      KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
+      ...options.playlist,
+    }),
+    { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) },
+  );
+  peers.playlist = `127.0.0.1:${playlistService.port}`;
   const playlists = createGrpcClient(PlaylistServiceClient, `127.0.0.1:${playlistService.port}`);
   const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
   const uploadStorageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
-  const uploadService = await startUploadService({
-    DATABASE_URL: uploadDatabaseUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    REDIS_URL: testInfra().redisUrl,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: 0,
-    USER_ADDR: `127.0.0.1:${running.port}`,
-    JWT_ISSUER: 'spinroom',
-    UPLOAD_STORAGE_DIR: uploadStorageDir,
-    UPLOAD_MAX_BYTES: 50 * 1024 * 1024,
-    ...TEST_UPLOAD_SECRETS,
-    HLS_KEY_TOKEN_TTL_SECONDS: 600,
-    TRANSCODE_CONCURRENCY: 2,
-    TRANSCODE_QUEUE_LIMIT: 50,
-    TRANSCODE_LEASE_SECONDS: 30,
-    TRANSCODE_MAX_ATTEMPTS: 3,
-    TRANSCODE_RETRY_DELAY_MS: 500,
-    TRANSCODE_TIMEOUT_SECONDS: 120,
-    TRANSCODE_POLL_MS: 100,
-    TRANSCODE_READRATE: undefined,
-    FFMPEG_PATH: 'ffmpeg',
-    FFPROBE_PATH: 'ffprobe',
-    OUTBOX_POLL_MS: 100,
-    ...TEST_LIMITS.upload,
-    LOG_LEVEL: 'silent',
-    ...options.upload,
-  });
+  const uploadService = await startUploadService(
+    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, { UPLOAD_STORAGE_DIR: uploadStorageDir, ...options.upload }),
+  );
+  peers.upload = `127.0.0.1:${uploadService.port}`;
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
   const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
-  const roomConfig: RoomServiceConfig = {
-    DATABASE_URL: roomDatabaseUrl,
-    KAFKA_BROKERS: testInfra().kafkaBrokers,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: 0,
-    USER_ADDR: `127.0.0.1:${running.port}`,
-    PLAYLIST_ADDR: `127.0.0.1:${playlistService.port}`,
-    REDIS_URL: testInfra().redisUrl,
-    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
-    JWT_ISSUER: 'spinroom',
-    OUTBOX_POLL_MS: 100,
-    LIVE_MAX_PLAY_MS: undefined,
-    LIVE_LEAVE_GRACE_MS: 500,
-    LIVE_AFK_GRACE_MS: 60_000,
-    LIVE_CONNECTION_TTL_MS: 60_000,
-    LIVE_CLOCK_POLL_MS: 50,
-    ...TEST_LIMITS.room,
-    LOG_LEVEL: 'silent',
-    ...options.room,
-  };
+  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, options.room);
   let roomService = await startRoomService(roomConfig);
   const extraRooms: RunningRoomService[] = [];
   for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
   const roomAddress = `127.0.0.1:${roomService.port}`;
+  peers.room = roomAddress;
   const rooms = createGrpcClient(RoomServiceClient, roomAddress);
   const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
-  const chatService = await startChatService({
-    DATABASE_URL: chatDatabaseUrl,
-    REDIS_URL: testInfra().redisUrl,
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: 0,
-    USER_ADDR: `127.0.0.1:${running.port}`,
-    ROOM_ADDR: roomAddress,
-    JWT_ISSUER: 'spinroom',
-    SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
-    ...TEST_LIMITS.chat,
-    LOG_LEVEL: 'silent',
-    ...options.chat,
-  });
+  const chatService = await startChatService(testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, options.chat));
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
