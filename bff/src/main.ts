@@ -9,8 +9,8 @@ import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
 
-const logger = createLogger('bff');
 const config = loadConfigOrExit(bffConfig);
+const logger = createLogger('bff', { level: config.LOG_LEVEL });
 const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
 const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);

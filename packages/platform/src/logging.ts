@@ -3,7 +3,11 @@ import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'p
 
 export type { Logger };
 
-/** JSON logs to stdout; every line logged inside a span carries its trace and span ids. */
+/**
+ * JSON logs to stdout; every line logged inside a span carries its trace and span ids.
+ * The level comes from the process's config (`options.level`: the service kit and the
+ * BFF pass LOG_LEVEL); the environment is read only by loggers made at import time.
+ */
 export function createLogger(name: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings: LoggerOptions = {
     name,
