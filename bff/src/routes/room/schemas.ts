@@ -1,11 +1,9 @@
+import { DJ_TYPES, ROOM_DESIGNS as DESIGNS, ROOM_MUSIC_PROVIDERS as PROVIDERS, ROOM_TYPES } from '@spinroom/contracts/vocabulary';
 import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 import { LimitOffsetDefaults } from '../../http/paging.js';
 
-const DJ_TYPES = ['EVERYONE', 'INVITE_ONLY', 'PRO_PLAN_OWNER', 'VERIFIED_ONLY'] as const;
-const DESIGNS = ['BARN', 'BARN_UA', 'CHAT_ONLY', 'CLUB', 'CLUB_UA', 'FERRY_BUILDING', 'FESTIVAL', 'STADIUM', 'THEATER', 'TOMORROWLAND', 'UNDERGROUND', 'YACHT'] as const;
-const PROVIDERS = ['apple', 'audius', 'napster', 'soundCloudPublic', 'spotify', 'uploadService', 'youtube'] as const;
 
 /** The original's UserRoles. */
 export const RoomRoleSchema = z
@@ -53,7 +51,7 @@ export const RoomSchema = z
     roomSize: z.number().int(),
     entryFee: z.number().int(),
     freeEntries: z.number().int(),
-    type: z.enum(['PUBLIC', 'PRIVATE']),
+    type: z.enum(ROOM_TYPES),
     design: z.enum(DESIGNS),
     isLive: z.boolean(),
     liveAudio: z.boolean(),
@@ -100,7 +98,7 @@ export const RoomSettingsFields = {
   freeEntries: z.number().int().min(0).max(1_000_000),
   password: clearable(z.string().min(4).max(128)).openapi({ description: "'' or null removes the password" }),
   guestPassword: clearable(z.string().min(4).max(128)),
-  type: z.enum(['PUBLIC', 'PRIVATE']),
+  type: z.enum(ROOM_TYPES),
   design: z.enum(DESIGNS),
   isLive: z.boolean(),
   liveAudio: z.boolean(),

@@ -1,9 +1,7 @@
-/** Music providers of spec 002 (the full set); songs from any of them can sit in a crate. */
-export const MUSIC_PROVIDERS = [
-  'apple', 'audius', 'napster', 'soundCloudPublic', 'spotify', 'uploadService', 'youtube', 'pandora',
-  'deezer', 'tidal', 'amazonMusic', 'yandex', 'spinrilla', 'sevenDigital',
-] as const;
-export type MusicProvider = (typeof MUSIC_PROVIDERS)[number];
+import { MUSIC_PROVIDERS, type MusicProviderName as MusicProvider } from '@spinroom/contracts/vocabulary';
+
+// Music providers of spec 002 (the full set; songs from any of them can sit in a crate), listed once in room_vocabulary.proto.
+export { MUSIC_PROVIDERS, type MusicProvider };
 
 /** A catalogue song (spec 002 "Song"). Maps are keyed by provider. */
 export interface Song {

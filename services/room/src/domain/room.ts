@@ -1,20 +1,22 @@
+import {
+  DJ_TYPES,
+  ROOM_DESIGNS as DESIGNS,
+  ROOM_MUSIC_PROVIDERS as MUSIC_PROVIDER_KEYS,
+  ROOM_TYPES,
+  type DjTypeName as DjType,
+  type RoomDesignName as Design,
+  type RoomTypeName as RoomType,
+} from '@spinroom/contracts/vocabulary';
 import { badRequest } from '@spinroom/platform';
 import { atLeast, type Authority } from './room-roles.js';
 
-/** The room's fields (the original's RoomDto, plus Spinroom's stage settings), as stored. */
-export const DJ_TYPES = ['EVERYONE', 'INVITE_ONLY', 'PRO_PLAN_OWNER', 'VERIFIED_ONLY'] as const;
-export const ROOM_TYPES = ['PUBLIC', 'PRIVATE'] as const;
-export const DESIGNS = [
-  'BARN', 'BARN_UA', 'CHAT_ONLY', 'CLUB', 'CLUB_UA', 'FERRY_BUILDING', 'FESTIVAL', 'STADIUM', 'THEATER', 'TOMORROWLAND', 'UNDERGROUND', 'YACHT',
-] as const;
-export const MUSIC_PROVIDER_KEYS = ['apple', 'audius', 'napster', 'soundCloudPublic', 'spotify', 'uploadService', 'youtube'] as const;
-export type DjType = (typeof DJ_TYPES)[number];
-export type RoomType = (typeof ROOM_TYPES)[number];
-export type Design = (typeof DESIGNS)[number];
+// The spec's vocabularies, listed once in proto/spinroom/room/v1/room_vocabulary.proto.
+export { DJ_TYPES, DESIGNS, MUSIC_PROVIDER_KEYS, ROOM_TYPES, type DjType, type Design, type RoomType };
 
 /** The original's pinned message entry: `{message: {message, userName, avatarId, color, userUuid, date, reactions, pinnedByName, pinnedByUUID}}`. */
 export type PinnedMessage = { message: Record<string, unknown> } & Record<string, unknown>;
 
+/** The room's fields (the original's RoomDto, plus Spinroom's stage settings), as stored. */
 export interface Room {
   id: number;
   uuid: string;
