@@ -1,11 +1,13 @@
 // The BFF's shapes this client reads (see /api/openapi.json): RoomDto,
 // MinimalCrateSongResDTO / CrateSong, Crate, UserProfile, UserRoles.
 
-export type RoomDesign =
-  | 'BARN' | 'BARN_UA' | 'CHAT_ONLY' | 'CLUB' | 'CLUB_UA' | 'FERRY_BUILDING' | 'FESTIVAL'
-  | 'STADIUM' | 'THEATER' | 'TOMORROWLAND' | 'UNDERGROUND' | 'YACHT';
+// The spec's words, from the one list of each (types only: nothing of these packages reaches the bundle).
+import type { DjTypeName, RoomDesignName, RoomTypeName } from '@spinroom/contracts/vocabulary';
+import type { RoomRoleName } from '@spinroom/platform/vocabulary';
 
-export type RoomRole = 'owner' | 'coOwner' | 'moderator' | 'dj' | 'banned' | 'kicked' | 'chatDisabled' | 'djDisabled';
+export type RoomDesign = RoomDesignName;
+
+export type RoomRole = RoomRoleName;
 
 export interface UserRoleEntry {
   id?: number;
@@ -25,8 +27,8 @@ export interface Room {
   name: string;
   description: string;
   design: RoomDesign;
-  type: 'PUBLIC' | 'PRIVATE';
-  djType: string;
+  type: RoomTypeName;
+  djType: DjTypeName;
   numberOfDjs: number;
   isLive: boolean;
   promoted: boolean;
