@@ -1,5 +1,5 @@
 import { forbidden, isGlobalRole, RANKED_ROLES, RESTRICTIVE_ROLES, type RoomRoleName } from '@spinroom/platform';
-import type { DjType } from './room.js';
+import type { DjTypeName as DjType } from '@spinroom/contracts/vocabulary';
 
 /**
  * Room user roles and who may do what in a room. Plain functions over a

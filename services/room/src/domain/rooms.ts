@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, isUuid, notFound, type Limit, type Logger } from '@spinroom/platform';
+import { badRequest, conflict, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
 import { type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
@@ -100,6 +100,17 @@ export const MESSAGES = {
 
 /** The code of a wrong room password (the web client asks for it again). */
 export const ROOM_PASSWORD_WRONG = 'ROOM_PASSWORD_WRONG';
+
+/**
+ * The favourite-rooms listing a viewer may ask for: their own (or another
+ * user's public ones); someone else's private favourites are theirs to see,
+ * and administrators'. Guests keep no favourites.
+ */
+export function favoritesListing(viewer: Actor, userUuid: string | undefined, includePrivate: boolean): RoomFilter {
+  if (viewer.role === 'guest') throw forbidden(MESSAGES.guestFavorites);
+  const whose = userUuid ?? viewer.userUuid;
+  return { kind: 'favorites', userUuid: whose, includePrivate: includePrivate && (whose === viewer.userUuid || isGlobalRole(viewer.role)) };
+}
 
 /** The room rules: creation, settings, listings, joining, favourites, recent rooms, roles and moderation. */
 export class Rooms {
@@ -252,15 +263,17 @@ export class Rooms {
     return { favorite: await this.store.addFavorite(actor.userUuid, room.id), room };
   }
 
-  /** A user's favourites (the caller's by default), newest first, optionally only for some rooms. */
+  /** A user's favourites (the caller's by default), newest first, optionally only for some rooms; a limit of 0 means 50. */
   async favorites(actor: Actor, options: { userUuid?: string; limit: number; roomUuidIn?: string[] }): Promise<Array<{ favorite: RoomFavorite; room: Room }>> {
     if (actor.role === 'guest') throw forbidden(MESSAGES.guestFavorites);
+    const limit = options.limit === 0 ? 50 : options.limit;
+    if (limit < 1 || limit > MAX_PAGE_SIZE) throw badRequest(`limit must be 1 to ${MAX_PAGE_SIZE}`);
     let roomIds: number[] | undefined;
     if (options.roomUuidIn && options.roomUuidIn.length > 0) {
       roomIds = (await this.store.named(options.roomUuidIn.filter(isUuid))).map((r) => r.id);
       if (roomIds.length === 0) return [];
     }
-    const favorites = await this.store.favorites(options.userUuid || actor.userUuid, { limit: options.limit, roomIds });
+    const favorites = await this.store.favorites(options.userUuid || actor.userUuid, { limit, roomIds });
     const rooms = new Map((await this.store.byInternalIds(favorites.map((f) => f.roomId))).map((r) => [r.id, r]));
     return favorites.map((favorite) => ({ favorite, room: rooms.get(favorite.roomId)! }));
   }
@@ -394,8 +407,17 @@ export class Rooms {
     const self = caller.userUuid === userUuid;
     if (!self && caller.role !== 'service' && !isGlobalRole(caller.role)) throw forbidden(MESSAGES.access);
     if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
+    return this.standing(roomUuid, { userUuid, role: self ? caller.role : tokenRole || 'user' });
+  }
+
+  /**
+   * The room and a user's standing in it, for this service's own live engine:
+   * no caller to check, as the engine is part of the service. Without a user,
+   * the room as it stands for nobody in particular (no roles, no entry).
+   */
+  async standing(roomUuid: string, user: Actor = { userUuid: NO_USER, role: 'user' }): Promise<RoomAccess> {
+    const { userUuid, role } = user;
     const view = await this.get({ uuid: roomUuid });
-    const role = self ? caller.role : tokenRole || 'user';
     const activeRoles = view.roles.filter((r) => r.userUuid === userUuid);
     const [badges, [decision]] = await Promise.all([
       view.room.djType === 'VERIFIED_ONLY' ? this.badges.badgesOf(userUuid) : Promise.resolve([]),

@@ -10,6 +10,8 @@ export interface RoomDirectory {
   enter(caller: Caller, roomUuid: string, password: string | undefined): Promise<RoomAccess>;
   /** The room's settings and what the user may do there, without entry checks. */
   access(roomUuid: string, user: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess>;
+  /** The room's settings and rules alone, for nobody in particular (a room the engine opens or refreshes). */
+  room(roomUuid: string): Promise<RoomAccess>;
 }
 
 export interface RoomAccess {
@@ -192,7 +194,7 @@ export class LiveRooms {
   async refresh(roomUuid: string, userUuid?: string): Promise<void> {
     const existing = await this.store.load(roomUuid);
     if (!existing) return;
-    const access = await this.directory.access(roomUuid, { userUuid: userUuid ?? '00000000-0000-0000-0000-000000000000', role: 'user' });
+    const access = userUuid ? await this.directory.access(roomUuid, { userUuid, role: 'user' }) : await this.directory.room(roomUuid);
     await this.change(roomUuid, (room) => {
       if (userUuid) return live.withMember(room, { uuid: userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now());
       return live.updateSettings(room, access.settings, access.rules, this.now());
@@ -308,7 +310,7 @@ export class LiveRooms {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       let stored = await this.store.load(roomUuid);
       if (!stored) {
-        const access = known ?? (await this.directory.access(roomUuid, { userUuid: '00000000-0000-0000-0000-000000000000', role: 'user' }));
+        const access = known ?? (await this.directory.room(roomUuid));
         const fresh = emptyLiveRoom(roomUuid, access.settings, access.rules);
         const created = await this.store.save(null, fresh, { name: 'updatedRoomSettings', due: null, now: this.now() });
         if (!created) continue;

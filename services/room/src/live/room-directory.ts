@@ -21,8 +21,9 @@ function stageRules(view: RoomView): StageRules {
 
 /** The live rooms' view of the room records (domain/rooms.ts). */
 export function roomDirectory(rooms: () => Rooms): RoomDirectory {
-  const access = async (roomUuid: string, user: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess> => {
-    const found = await rooms().access(user, roomUuid, user.userUuid, user.role);
+  // The live engine is part of this service: it reads the room by the internal path, posing as nobody.
+  const access = async (roomUuid: string, user?: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess> => {
+    const found = await rooms().standing(roomUuid, user);
     return { settings: roomDto(found.view), rules: stageRules(found.view), highestRole: found.highestRole ?? undefined, canDj: found.canDj };
   };
   return {
@@ -34,5 +35,6 @@ export function roomDirectory(rooms: () => Rooms): RoomDirectory {
       return { settings: roomDto(view), rules: stageRules(view), highestRole: highestRole(mine) ?? undefined, canDj: canDj(view.room, mine, caller.role) };
     },
     access,
+    room: (roomUuid) => access(roomUuid),
   };
 }

@@ -1,9 +1,9 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
-import { badRequest, forbidden, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
 import type { RoomFilter } from '../db/room-store.js';
 import { ACCESS_MESSAGES } from '../domain/room-access.js';
-import { isGlobalRole, requireGlobalRole } from '../domain/room-roles.js';
-import type { Actor, Rooms } from '../domain/rooms.js';
+import { requireGlobalRole } from '../domain/room-roles.js';
+import { favoritesListing, type Actor, type Rooms } from '../domain/rooms.js';
 import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
 
 function actor(ctx: CallContext): Actor {
@@ -27,13 +27,8 @@ function filterOf(req: { listing: RoomListing; providers: string[]; discordGuild
     case RoomListing.ROOM_LISTING_DISCORD_GUILD:
       if (!req.discordGuildId) throw badRequest('guildId is required');
       return { kind: 'discordGuild', guildId: req.discordGuildId };
-    case RoomListing.ROOM_LISTING_FAVORITES: {
-      if (who.role === 'guest') throw forbidden('Guests cannot keep favourite rooms');
-      const userUuid = req.userUuid || who.userUuid;
-      // Someone else's private favourites are theirs to see (and administrators').
-      const includePrivate = req.includePrivate && (userUuid === who.userUuid || isGlobalRole(who.role));
-      return { kind: 'favorites', userUuid, includePrivate };
-    }
+    case RoomListing.ROOM_LISTING_FAVORITES:
+      return favoritesListing(who, req.userUuid || undefined, req.includePrivate);
     case RoomListing.ROOM_LISTING_RECENT:
       return { kind: 'recent', userUuid: who.userUuid };
     default:
@@ -84,9 +79,7 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
       return { favorite: toFavoriteMessage(favorite, room) };
     }),
     listRoomFavorites: unary(async (req, ctx) => {
-      const limit = req.limit === 0 ? 50 : req.limit;
-      if (limit < 1 || limit > MAX_PAGE) throw badRequest(`limit must be 1 to ${MAX_PAGE}`);
-      const list = await rooms.favorites(actor(ctx), { userUuid: req.userUuid, limit, roomUuidIn: req.roomUuidIn });
+      const list = await rooms.favorites(actor(ctx), { userUuid: req.userUuid, limit: req.limit, roomUuidIn: req.roomUuidIn });
       return { favorites: list.map(({ favorite, room }) => toFavoriteMessage(favorite, room)) };
     }),
     removeRoomFavorite: unary(async (req, ctx) => {
