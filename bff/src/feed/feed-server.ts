@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { badRequest, feedMetrics, isAppError, type Caller, type FeedFrame, type Logger, type TokenVerifier } from '@spinroom/platform/core';
+import { badRequest, feedMetrics, isAppError, roomMessageJson, type Caller, type FeedFrame, type Logger, type StatefulFeedMessageName, type TokenVerifier } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { FEED_ERROR_CODES } from './feed-errors.js';
@@ -43,6 +43,8 @@ const RoomUuid = z.uuid();
 
 const GENERIC_ERROR = 'Something went wrong, please try again';
 const TOO_MANY = 'Too many messages, slow down.';
+/** The join's second message, built around the room service's `allUserData` text (named in platform's feed map). */
+const JOINED_USER_DATA: StatefulFeedMessageName = 'updatedUserData';
 
 /**
  * The room feed at `/primus`: the original's socket protocol (Actionhero
@@ -343,7 +345,7 @@ class FeedConnection implements FrameListener {
     );
     this.send(
       `{"context":"user","room":${JSON.stringify(roomUuid)},"from":"server","sentAt":${Date.now()},"messageId":${joined.version},` +
-        `"message":{"name":"updatedUserData","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}]},"version":${joined.version}}`,
+        `"message":{"name":"${JOINED_USER_DATA}","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}]},"version":${joined.version}}`,
     );
     room.version = joined.version;
     room.live = true;
@@ -362,5 +364,5 @@ class FeedConnection implements FrameListener {
 }
 
 function roomResetJson(roomUuid: string): string {
-  return JSON.stringify({ context: 'user', room: roomUuid, from: 'server', sentAt: Date.now(), messageId: 0, message: { name: 'roomReset', params: {} } });
+  return roomMessageJson({ roomUuid, sentAt: Date.now(), message: { name: 'roomReset', params: {} } });
 }

@@ -46,11 +46,46 @@ export function decodeFeedFrame(raw: string): FeedFrame | undefined {
   return { kind: kind as FeedFrameKind, version, userUuid: raw.slice(second + 1, third), json: raw.slice(third + 1) };
 }
 
+/**
+ * The feed's server messages (ROOM-FEED.md and Spinroom's additions), named
+ * and typed once for every publisher (the room service, the chat service, the
+ * BFF), in the style of u-wave/core's `redisMessages.ts`. Stateful messages
+ * carry a JSON patch of the room state (RFC 6902) producing a new version.
+ */
+export const STATEFUL_FEED_MESSAGES = [
+  'userJoined', 'userLeft', 'addedDj', 'removedDj', 'playedSong', 'updatedNextSong', 'votedOnSong',
+  'updatedUserData', 'updatedRoomSettings', 'updatedWaitlist', 'updatedLeaveAfterSong', 'warnedAfkDj',
+] as const;
+export type StatefulFeedMessageName = (typeof STATEFUL_FEED_MESSAGES)[number];
+
+/** Stateless messages, by name, with their params. */
+export interface StatelessFeedMessages {
+  playedOneTimeAnimation: { userUuid: string; animation: 'jump' | 'emoji'; emoji?: string };
+  /** To the DJ alone: they leave the stage at `removeAt` (ms) unless they act. */
+  warnedAfkDj: { userUuid: string; removeAt: number };
+  /** To the kicked or banned user alone; their connections then close. */
+  kickedFromRoom: { reason: string };
+  /** To everyone; every connection then closes and clients rejoin. */
+  roomReset: Record<string, never>;
+  /** A room's chat message as the chat API answers it (its MessageView), new, edited or reacted to. */
+  sentChatMessage: { message: object };
+  editedChatMessage: { message: object };
+  reactedToChatMessage: { message: object };
+}
+export type StatelessFeedMessageName = keyof StatelessFeedMessages;
+
+/** A stateless message of one name with its params. */
+export type StatelessFeedMessage<N extends StatelessFeedMessageName = StatelessFeedMessageName> = {
+  [K in N]: { name: K; params: StatelessFeedMessages[K] };
+}[N];
+
+export type FeedMessage = { name: StatefulFeedMessageName; statePatch: unknown[] } | StatelessFeedMessage;
+
 /** A server message to a room's sockets, in the original's envelope (ROOM-FEED.md). */
 export function roomMessageJson(input: {
   roomUuid: string;
   sentAt: number;
-  message: { name: string; statePatch: unknown[] } | { name: string; params: Record<string, unknown> };
+  message: FeedMessage;
   version?: number;
 }): string {
   return JSON.stringify({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFeedFrame, encodeFeedFrame, feedChannel, roomMessageJson } from '../src/feed.js';
+import { decodeFeedFrame, encodeFeedFrame, feedChannel, roomMessageJson, type FeedMessage } from '../src/feed.js';
 
 describe('room feed frames', () => {
   it('round-trips frames and keeps the JSON text exactly as published', () => {
@@ -13,6 +13,21 @@ describe('room feed frames', () => {
     const toOne = encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
     expect(decodeFeedFrame(toOne)).toEqual({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
     expect(feedChannel('r1')).toBe('feed:room:r1');
+  });
+
+  it("types each message's name and params once: a stateless message by its params, a stateful one by its name", () => {
+    const animation: FeedMessage = { name: 'playedOneTimeAnimation', params: { userUuid: 'u1', animation: 'emoji', emoji: '🔥' } };
+    expect(JSON.parse(roomMessageJson({ roomUuid: 'r1', sentAt: 5, message: animation }))).toEqual({
+      context: 'user', room: 'r1', from: 'server', sentAt: 5, messageId: 0, message: animation,
+    });
+    // The checks that matter happen at compile time (npx tsc): each of these is refused.
+    // @ts-expect-error not a feed message
+    const unknown: FeedMessage = { name: 'votedOnSongs', statePatch: [] };
+    // @ts-expect-error a stateless message with the params of another
+    const wrongParams: FeedMessage = { name: 'kickedFromRoom', params: { userUuid: 'u1', animation: 'jump' } };
+    // @ts-expect-error a stateless message sent as a patch
+    const asPatch: FeedMessage = { name: 'roomReset', statePatch: [] };
+    expect([unknown, wrongParams, asPatch]).toHaveLength(3);
   });
 
   it('refuses malformed frames', () => {

@@ -15,7 +15,7 @@ import {
 } from './chat-message.js';
 import { chatError } from './errors.js';
 import { isGlobalRole, ROOM_STAFF_ROLES, type Limit, type LimitDeclaration } from '@spinroom/platform';
-import type { ChatStore, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort } from './ports.js';
+import type { ChatStore, FeedMessageName, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort } from './ports.js';
 
 /** Who acts: the chat token's subject, or the user an admin acts for (`onBehalfOf`). */
 export interface Actor {
@@ -124,7 +124,7 @@ export class Chat {
     return messageView(message, await this.deps.store.reactions([message.id]), viewer);
   }
 
-  private async publish(name: 'sentChatMessage' | 'editedChatMessage' | 'reactedToChatMessage', message: StoredMessage): Promise<MessageView> {
+  private async publish(name: FeedMessageName, message: StoredMessage): Promise<MessageView> {
     const view = await this.view(message);
     await this.deps.feed.publish(message.receiver, name, view);
     return view;

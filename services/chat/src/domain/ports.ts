@@ -1,3 +1,4 @@
+import type { StatelessFeedMessageName } from '@spinroom/platform';
 import type { Attachment, MessageType, MessageView, SenderIdentity, StoredMessage, StoredReaction } from './chat-message.js';
 
 /**
@@ -32,7 +33,8 @@ export interface ProfilePort {
   identity(userUuid: string): Promise<SenderIdentity | undefined>;
 }
 
-export type FeedMessageName = 'sentChatMessage' | 'editedChatMessage' | 'reactedToChatMessage';
+/** The feed messages chat pushes (named in platform's feed map). */
+export type FeedMessageName = Extract<StatelessFeedMessageName, 'sentChatMessage' | 'editedChatMessage' | 'reactedToChatMessage'>;
 
 export interface FeedPort {
   /** Pushes a room message to the room's feed (stateless, to everyone in the room). */

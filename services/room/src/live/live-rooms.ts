@@ -178,7 +178,7 @@ export class LiveRooms {
       await this.serialized(roomUuid, async () => {
         const fresh = await this.loaded(roomUuid);
         const touched = live.touch(fresh.room, caller.userUuid, this.now());
-        if (touched) await this.store.save(fresh, touched, { name: 'touched', due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+        if (touched) await this.store.save(fresh, touched, { name: null, due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
       });
     }
     await this.store.publish(roomUuid, [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }], this.now());
@@ -186,7 +186,7 @@ export class LiveRooms {
 
   /** A user was kicked or banned: they hear so, their connections close, and they leave the room now. */
   async kick(roomUuid: string, userUuid: string, reason: string): Promise<void> {
-    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'k', 'kickedFromRoom', { reason }, this.now(), userUuid));
+    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'k', { name: 'kickedFromRoom', params: { reason } }, this.now(), userUuid));
     await this.leave(roomUuid, userUuid);
   }
 
@@ -203,7 +203,7 @@ export class LiveRooms {
 
   /** Everyone reconnects and rejoins (after the room was deleted, or its state could not be trusted). */
   async reset(roomUuid: string, deleted = false): Promise<void> {
-    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'r', 'roomReset', {}, this.now()));
+    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'r', { name: 'roomReset', params: {} }, this.now()));
     if (deleted) await this.store.delete(roomUuid);
   }
 

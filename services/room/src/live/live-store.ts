@@ -1,4 +1,4 @@
-import { encodeFeedFrame, feedChannel, roomMessageJson, type Redis } from '@spinroom/platform';
+import { encodeFeedFrame, feedChannel, roomMessageJson, type Redis, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
 import type { Operation } from 'fast-json-patch';
 import { diffClientState } from '../domain/live/patch.js';
 import type { StatelessMessage } from '../domain/live/transitions.js';
@@ -80,12 +80,13 @@ export class LiveStore {
   async save(
     previous: StoredRoom | null,
     next: LiveRoom,
-    input: { name: string; stateless?: StatelessMessage[]; due: number | null; now: number },
+    /** `name` null: a change of the server's part alone (clients see nothing, no patch is sent). */
+    input: { name: StatefulFeedMessageName | null; stateless?: StatelessMessage[]; due: number | null; now: number },
   ): Promise<{ version: number; patched: boolean } | null> {
-    const patch = diffClientState((previous?.room.client ?? {}) as Record<string, unknown>, next.client as unknown as Record<string, unknown>);
+    const patch = input.name === null ? [] : diffClientState((previous?.room.client ?? {}) as Record<string, unknown>, next.client as unknown as Record<string, unknown>);
     let version = previous?.version ?? 0;
     const frames: string[] = [];
-    for (const message of splitSongChange(input.name, patch)) {
+    for (const message of input.name === null ? [] : splitSongChange(input.name, patch)) {
       version += 1;
       frames.push(encodeFeedFrame({
         kind: 's', version, userUuid: '',
@@ -206,7 +207,7 @@ const SONG_PATHS = /^\/(nowPlaying|voteCounts|vibeMeter|songsRemainingForDj)(\/|
  * learn of every change of `nowPlaying` from `playedSong` (ROOM-FEED.md).
  * The two parts touch different paths, so applying them in turn equals the whole.
  */
-export function splitSongChange(name: string, patch: Operation[]): Array<{ name: string; statePatch: Operation[] }> {
+export function splitSongChange(name: StatefulFeedMessageName, patch: Operation[]): Array<{ name: StatefulFeedMessageName; statePatch: Operation[] }> {
   if (patch.length === 0) return [];
   if (name === 'playedSong' || !patch.some((op) => op.path === '/nowPlaying' || op.path.startsWith('/nowPlaying/'))) return [{ name, statePatch: patch }];
   const song = patch.filter((op) => SONG_PATHS.test(op.path));
@@ -214,12 +215,14 @@ export function splitSongChange(name: string, patch: Operation[]): Array<{ name:
   return [...(rest.length > 0 ? [{ name, statePatch: rest }] : []), { name: 'playedSong', statePatch: song }];
 }
 
-function statelessFrame(roomUuid: string, message: StatelessMessage, now: number): string {
-  const json = roomMessageJson({ roomUuid, sentAt: now, message: { name: message.name, params: message.params } });
-  return encodeFeedFrame({ kind: message.to ? 'u' : 'e', version: 0, userUuid: message.to ?? '', json });
+function statelessFrame(roomUuid: string, { to, ...message }: StatelessMessage, now: number): string {
+  const json = roomMessageJson({ roomUuid, sentAt: now, message });
+  return encodeFeedFrame({ kind: to ? 'u' : 'e', version: 0, userUuid: to ?? '', json });
 }
 
 /** A frame to one user that closes their connections (kicked) or to all (room reset). */
-export function closingFrame(roomUuid: string, kind: 'k' | 'r', name: string, params: Record<string, unknown>, now: number, userUuid = ''): string {
-  return encodeFeedFrame({ kind, version: 0, userUuid, json: roomMessageJson({ roomUuid, sentAt: now, message: { name, params } }) });
+export function closingFrame(
+  roomUuid: string, kind: 'k' | 'r', message: StatelessFeedMessage<'kickedFromRoom' | 'roomReset'>, now: number, userUuid = '',
+): string {
+  return encodeFeedFrame({ kind, version: 0, userUuid, json: roomMessageJson({ roomUuid, sentAt: now, message }) });
 }

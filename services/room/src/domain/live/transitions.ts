@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, forbidden, isGlobalRole, ROOM_STAFF_ROLES } from '@spinroom/platform';
+import { badRequest, forbidden, isGlobalRole, ROOM_STAFF_ROLES, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
 import {
   EMPTY_VOTES,
   songKey,
@@ -39,22 +39,21 @@ export type Effect =
   | { type: 'refreshNextSong'; djUuid: string }
   | { type: 'snag'; userUuid: string; song: MinimalCrateSong };
 
-export interface StatelessMessage {
-  name: string;
-  params: Record<string, unknown>;
+/** A stateless feed message of a change (platform's feed map), to everyone or, with `to`, to one user's connections. */
+export type StatelessMessage = StatelessFeedMessage & {
   /** Only this user's connections receive it. */
   to?: string;
-}
+};
 
 export interface Transition {
   room: LiveRoom;
   /** The stateful message the patch travels in. */
-  name: string;
+  name: StatefulFeedMessageName;
   effects: Effect[];
   stateless: StatelessMessage[];
 }
 
-function next(room: LiveRoom, name: string, effects: Effect[] = [], stateless: StatelessMessage[] = []): Transition {
+function next(room: LiveRoom, name: StatefulFeedMessageName, effects: Effect[] = [], stateless: StatelessMessage[] = []): Transition {
   derive(room);
   return { room, name, effects, stateless };
 }
