@@ -2,46 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { addToOutbox, isUuid, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
+import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx, Visibility } from '../domain/room-store.js';
 import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
 import { RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
 
-export type RoomRef = { uuid: string } | { slug: string } | { id: number };
-export type NewRoom = Omit<Room, 'id' | 'uuid' | 'createdAt' | 'updatedAt'>;
-
-/** A write in progress: the transaction's entity manager and a way to stage events in its outbox. */
-export interface Tx {
+/** A write in progress here: the transaction's entity manager (for the service's own SQL, e.g. the play log) and its outbox. */
+export interface PgTx extends Tx {
   em: EntityManager;
-  stage(entry: OutboxEntry): void;
 }
 
-export interface RoomFavorite {
-  id: number;
-  userUuid: string;
-  roomId: number;
-  createdAt: Date;
-}
-
-/** A directory for an ordinary caller: PUBLIC listed rooms, and those where the user holds one of these roles. */
-export interface Visibility {
-  userUuid: string;
-  roles: readonly RoomRoleName[];
-}
-
-/** Listing filters; see ListRoomsRequest. */
-export type RoomFilter =
-  | { kind: 'public' }
-  | { kind: 'promoted'; providers: string[] }
-  | { kind: 'withRole'; userUuid: string; roles: RoomRoleName[] }
-  | { kind: 'all'; visibleTo?: Visibility }
-  | { kind: 'discordGuild'; guildId: string; visibleTo?: Visibility }
-  | { kind: 'favorites'; userUuid: string; includePrivate: boolean }
-  | { kind: 'recent'; userUuid: string };
-
+/** Every Tx the rules hand back is one this store opened (write), so it carries its entity manager. */
+const emOf = (tx: Tx) => (tx as PgTx).em;
 
 const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
 
 /** Rooms, their roles, favourites and recent rooms in PostgreSQL. */
-export class PgRoomStore {
+export class PgRoomStore implements RoomStore {
   constructor(
     private readonly orm: MikroORM,
     /** Called after a commit that staged events (wakes the outbox relay). */
@@ -53,7 +29,7 @@ export class PgRoomStore {
   }
 
   /** Runs `fn` in one transaction; events it stages commit (or roll back) with its changes. */
-  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async write<T>(fn: (tx: PgTx) => Promise<T>): Promise<T> {
     let stagedAny = false;
     const result = await this.fork().transactional((em) =>
       fn({
@@ -68,14 +44,16 @@ export class PgRoomStore {
     return result;
   }
 
-  async find(ref: RoomRef, em: EntityManager = this.fork(), lock = false): Promise<Room | null> {
+  async find(ref: RoomRef, tx?: Tx, lock = false): Promise<Room | null> {
+    const em = tx ? emOf(tx) : this.fork();
     const where = 'uuid' in ref ? (isUuid(ref.uuid) ? { uuid: ref.uuid } : null) : 'slug' in ref ? { slug: ref.slug.toLowerCase() } : { id: ref.id };
     if (!where) return null;
     return (await em.findOne(RoomEntity, where, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})) as Room | null;
   }
 
   /** Inserts a room; null when the slug is taken. */
-  async insert(em: EntityManager, room: NewRoom): Promise<Room | null> {
+  async insert(tx: Tx, room: NewRoom): Promise<Room | null> {
+    const em = emOf(tx);
     const now = new Date();
     try {
       // A savepoint, so a slug clash leaves the surrounding transaction usable.
@@ -97,7 +75,8 @@ export class PgRoomStore {
   }
 
   /** Applies changes to a room read in this transaction; false when the new slug is taken. */
-  async update(em: EntityManager, room: Room, changes: Partial<Room>): Promise<boolean> {
+  async update(tx: Tx, room: Room, changes: Partial<Room>): Promise<boolean> {
+    const em = emOf(tx);
     try {
       await em.transactional(async (inner) => {
         const entity = await inner.findOneOrFail(RoomEntity, { id: room.id });
@@ -112,7 +91,8 @@ export class PgRoomStore {
     }
   }
 
-  async delete(em: EntityManager, room: Room): Promise<void> {
+  async delete(tx: Tx, room: Room): Promise<void> {
+    const em = emOf(tx);
     await em.nativeDelete(RoomEntity, { id: room.id });
   }
 
@@ -149,7 +129,8 @@ export class PgRoomStore {
   }
 
   /** Unexpired roles of some rooms (optionally of one user), oldest first. */
-  async activeRoles(roomIds: number[], userUuid?: string, em: EntityManager = this.fork()): Promise<RoomRole[]> {
+  async activeRoles(roomIds: number[], userUuid?: string, tx?: Tx): Promise<RoomRole[]> {
+    const em = tx ? emOf(tx) : this.fork();
     if (roomIds.length === 0 || (userUuid !== undefined && !isUuid(userUuid))) return [];
     const rows = await em.find(
       RoomUserRoleEntity,
@@ -164,7 +145,8 @@ export class PgRoomStore {
   }
 
   /** Grants a role, or renews it with the new expiration when the user already holds it (expired or not). */
-  async upsertRole(em: EntityManager, roomId: number, userUuid: string, role: RoomRoleName, expirationTime: Date | null): Promise<RoomRole> {
+  async upsertRole(tx: Tx, roomId: number, userUuid: string, role: RoomRoleName, expirationTime: Date | null): Promise<RoomRole> {
+    const em = emOf(tx);
     const now = new Date();
     const [row] = await em.execute<Record<string, unknown>[]>(
       `insert into "room_user_role" ("room_id", "user_uuid", "role", "expiration_time", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?)
@@ -176,7 +158,8 @@ export class PgRoomStore {
   }
 
   /** Removes a role; answers whether an unexpired one was removed. */
-  async deleteRole(em: EntityManager, roomId: number, userUuid: string, role: RoomRoleName): Promise<boolean> {
+  async deleteRole(tx: Tx, roomId: number, userUuid: string, role: RoomRoleName): Promise<boolean> {
+    const em = emOf(tx);
     const rows = await em.execute<{ active: boolean }[]>(
       `delete from "room_user_role" where "room_id" = ? and "user_uuid" = ? and "role" = ? returning ${ACTIVE} as "active"`,
       [roomId, userUuid, role],
@@ -184,14 +167,16 @@ export class PgRoomStore {
     return rows.some((r) => r.active);
   }
 
-  async ownerOf(roomIds: number[], em: EntityManager = this.fork()): Promise<Map<number, string>> {
+  async ownerOf(roomIds: number[], tx?: Tx): Promise<Map<number, string>> {
+    const em = tx ? emOf(tx) : this.fork();
     if (roomIds.length === 0) return new Map();
     const rows = await em.find(RoomUserRoleEntity, { roomId: { $in: roomIds }, role: 'owner' });
     return new Map(rows.map((r) => [r.roomId, r.userUuid]));
   }
 
   /** Deletes a user's roles of the given kinds in every room; answers the rooms whose roles went. */
-  async deleteRolesOfUser(em: EntityManager, userUuid: string, roles: RoomRoleName[]): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
+  async deleteRolesOfUser(tx: Tx, userUuid: string, roles: RoomRoleName[]): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
+    const em = emOf(tx);
     return em.execute(
       `delete from "room_user_role" u using "room" r where r."id" = u."room_id" and u."user_uuid" = ? and u."role" in (?) and ${ACTIVE.replaceAll('"expiration_time"', 'u."expiration_time"')}
        returning u."room_id" as "roomId", r."uuid" as "roomUuid", u."role"`,

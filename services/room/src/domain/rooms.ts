@@ -1,5 +1,5 @@
 import { badRequest, conflict, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
-import { type NewRoom, type PgRoomStore, type RoomFavorite, type RoomFilter, type RoomRef, type Tx } from '../db/room-store.js';
+import { type NewRoom, type RoomFavorite, type RoomFilter, type RoomRef, type RoomStore, type Tx } from './room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
 import type { LiveRoomPort } from './live-room-port.js';
@@ -115,7 +115,7 @@ export function favoritesListing(viewer: Actor, userUuid: string | undefined, in
 /** The room rules: creation, settings, listings, joining, favourites, recent rooms, roles and moderation. */
 export class Rooms {
   constructor(
-    private readonly store: PgRoomStore,
+    private readonly store: RoomStore,
     private readonly live: LiveRoomPort,
     private readonly badges: BadgeSource,
     private readonly admissions: Admissions,
@@ -137,9 +137,9 @@ export class Rooms {
 
     for (const slug of candidates) {
       const view = await this.store.write(async (tx) => {
-        const room = await this.store.insert(tx.em, { ...ROOM_DEFAULTS, passwordHash: null, guestPasswordHash: null, posterUrl: null, externalUrl: null, discordGuildId: null, ...fields, name, slug } as NewRoom);
+        const room = await this.store.insert(tx, { ...ROOM_DEFAULTS, passwordHash: null, guestPasswordHash: null, posterUrl: null, externalUrl: null, discordGuildId: null, ...fields, name, slug } as NewRoom);
         if (!room) return null;
-        const owner = await this.store.upsertRole(tx.em, room.id, actor.userUuid, 'owner', null);
+        const owner = await this.store.upsertRole(tx, room.id, actor.userUuid, 'owner', null);
         tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));
         return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [] };
       });
@@ -164,14 +164,14 @@ export class Rooms {
 
     const room = await this.store.write(async (tx) => {
       const room = await this.requireIn(tx, ref);
-      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx.em), actor.role);
+      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx), actor.role);
       if (options.admin && authority !== 'global') throw forbidden(MESSAGES.adminOnly);
       if (!atLeast(authority, 'moderator')) throw forbidden(MESSAGES.notAllowed);
       const beyond = settingsBeyond(authority, settings);
       if (beyond.length > 0) throw forbidden(`You are not allowed to change ${beyond.join(', ')} in this room`);
       if (changedFields.length === 0) return room;
-      if (!(await this.store.update(tx.em, room, changes))) throw conflict(MESSAGES.slugTaken);
-      const owner = (await this.store.ownerOf([room.id], tx.em)).get(room.id) ?? '';
+      if (!(await this.store.update(tx, room, changes))) throw conflict(MESSAGES.slugTaken);
+      const owner = (await this.store.ownerOf([room.id], tx)).get(room.id) ?? '';
       tx.stage(roomChanged('updated', room, { ownerUuid: owner, actorUuid: actor.userUuid, changedFields }));
       return room;
     });
@@ -183,9 +183,9 @@ export class Rooms {
     refuseGuests(actor);
     const deleted = await this.store.write(async (tx) => {
       const room = await this.requireIn(tx, ref);
-      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx.em), actor.role);
+      const authority = authorityOf(await this.store.activeRoles([room.id], actor.userUuid, tx), actor.role);
       if (!atLeast(authority, 'owner')) throw forbidden(MESSAGES.deleteRoom);
-      await this.store.delete(tx.em, room);
+      await this.store.delete(tx, room);
       tx.stage(roomDeleted(room, actor.userUuid));
       return room;
     });
@@ -315,7 +315,7 @@ export class Rooms {
       const room = await this.requireIn(tx, ref);
       const { actorAuthority, targetRoles, targetAuthority } = await this.sides(tx, room, actor, userUuid);
       checkGrant(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
-      const granted = await this.store.upsertRole(tx.em, room.id, userUuid, name, expirationTime);
+      const granted = await this.store.upsertRole(tx, room.id, userUuid, name, expirationTime);
       tx.stage(this.action(actor, room, userUuid, { actionType: grantActionType(name, expirationTime), previousRole: highestRole(targetRoles), role: name, expirationTime }));
       return { granted, room };
     });
@@ -332,7 +332,7 @@ export class Rooms {
       const room = await this.requireIn(tx, ref);
       const { actorAuthority, targetAuthority } = await this.sides(tx, room, actor, userUuid);
       checkRemoval(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
-      if (!(await this.store.deleteRole(tx.em, room.id, userUuid, name))) throw notFound(MESSAGES.roleNotHeld);
+      if (!(await this.store.deleteRole(tx, room.id, userUuid, name))) throw notFound(MESSAGES.roleNotHeld);
       tx.stage(this.action(actor, room, userUuid, { actionType: 'removeRole', previousRole: name, role: null, expirationTime: null }));
       return room;
     });
@@ -348,14 +348,14 @@ export class Rooms {
       const { actorAuthority, targetRoles } = await this.sides(tx, room, actor, userUuid);
       checkChangeOwner(actorAuthority);
       if (hasRole(targetRoles, 'owner')) throw badRequest(MESSAGES.alreadyOwner);
-      const previousOwner = (await this.store.ownerOf([room.id], tx.em)).get(room.id);
+      const previousOwner = (await this.store.ownerOf([room.id], tx)).get(room.id);
       if (previousOwner) {
-        await this.store.deleteRole(tx.em, room.id, previousOwner, 'owner');
-        await this.store.upsertRole(tx.em, room.id, previousOwner, 'coOwner', null);
+        await this.store.deleteRole(tx, room.id, previousOwner, 'owner');
+        await this.store.upsertRole(tx, room.id, previousOwner, 'coOwner', null);
         tx.stage(this.action(actor, room, previousOwner, { actionType: 'grantRole', previousRole: 'owner', role: 'coOwner', expirationTime: null }));
       }
-      for (const restriction of RESTRICTIVE_ROLES) await this.store.deleteRole(tx.em, room.id, userUuid, restriction);
-      await this.store.upsertRole(tx.em, room.id, userUuid, 'owner', null);
+      for (const restriction of RESTRICTIVE_ROLES) await this.store.deleteRole(tx, room.id, userUuid, restriction);
+      await this.store.upsertRole(tx, room.id, userUuid, 'owner', null);
       tx.stage(this.action(actor, room, userUuid, { actionType: 'grantRole', previousRole: highestRole(targetRoles), role: 'owner', expirationTime: null }));
       return { room, previousOwner };
     });
@@ -391,7 +391,7 @@ export class Rooms {
     if (!isGlobalRole(actor.role)) throw forbidden(MESSAGES.adminOnly);
     if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
     return this.store.write(async (tx) => {
-      const lifted = await this.store.deleteRolesOfUser(tx.em, userUuid, [...RESTRICTIVE_ROLES]);
+      const lifted = await this.store.deleteRolesOfUser(tx, userUuid, [...RESTRICTIVE_ROLES]);
       if (lifted.length > 0) {
         tx.stage(moderationAction({ actionType: 'globalUnBan', previousRole: null, role: null, roomUuid: null, actorUuid: actor.userUuid, actorTokenRole: actor.role, targetUuid: userUuid, expirationTime: null }));
       }
@@ -460,7 +460,7 @@ export class Rooms {
   }
 
   private async sides(tx: Tx, room: Room, actor: Actor, userUuid: string) {
-    const roles = await this.store.activeRoles([room.id], undefined, tx.em);
+    const roles = await this.store.activeRoles([room.id], undefined, tx);
     const targetRoles = roles.filter((r) => r.userUuid === userUuid);
     return {
       actorAuthority: authorityOf(roles.filter((r) => r.userUuid === actor.userUuid), actor.role),
@@ -477,7 +477,7 @@ export class Rooms {
 
   /** The room, locked for the rest of the transaction (role and setting changes serialize per room). */
   private async requireIn(tx: Tx, ref: RoomRef): Promise<Room> {
-    const room = await this.store.find(ref, tx.em, true);
+    const room = await this.store.find(ref, tx, true);
     if (!room) throw notFound(ROOM_NOT_FOUND, 'ROOM_NOT_FOUND');
     return room;
   }

@@ -6,7 +6,7 @@ import type {
   RoomSettings as RoomSettingsMessage,
 } from '@spinroom/contracts/room/v1/room_service';
 import { badRequest } from '@spinroom/platform';
-import type { RoomFavorite, RoomRef } from '../db/room-store.js';
+import type { RoomFavorite, RoomRef } from '../domain/room-store.js';
 import type { Room, RoomSettings } from '../domain/room.js';
 import type { RoomRole } from '../domain/room-roles.js';
 import type { RoomView } from '../domain/rooms.js';

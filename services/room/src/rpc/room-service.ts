@@ -1,7 +1,7 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
 import { badRequest, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
-import type { RoomFilter } from '../db/room-store.js';
-import { ACCESS_MESSAGES } from '../domain/room-access.js';
+import type { RoomFilter } from '../domain/room-store.js';
+import { ACCESS_CODES, ACCESS_MESSAGES } from '../domain/room-access.js';
 import { requireGlobalRole } from '../domain/room-roles.js';
 import { favoritesListing, type Actor, type Rooms } from '../domain/rooms.js';
 import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
@@ -127,6 +127,7 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
         mayEnter: access.decision.mayEnter,
         refusal: access.decision.refusal ?? '',
         refusalMessage: access.decision.refusal ? ACCESS_MESSAGES[access.decision.refusal] : '',
+        refusalCode: access.decision.refusal ? ACCESS_CODES[access.decision.refusal] : '',
         kickedUntil: access.decision.kickedUntil ?? undefined,
       };
     }),
