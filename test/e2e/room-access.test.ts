@@ -100,7 +100,7 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
       () => call('POST', `${ROOMS}/roomUserRoles/no-dancefloor-users`, { token: stranger.token, body: { slug } }),
       () => call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: stranger.token }),
     ];
-    for (const read of reads) expect(await read()).toMatchObject({ status: 403, body: { message: 'This room is private' } });
+    for (const read of reads) expect(await read()).toMatchObject({ status: 403, body: { message: 'This room is private', code: 'ROOM_PRIVATE' } });
     // The room itself answers (its settings say how to get in), but not who is there.
     for (const path of [`/rooms/${slug}`, `/rooms/uuid/${uuid}`, `/rooms/service/room/${slug}`]) {
       const found = await call('GET', `${ROOMS}${path}`, { token: stranger.token });
