@@ -6,7 +6,6 @@ import { roomServiceConfig } from './config.js';
 import { RedisAdmissions } from './db/admission-store.js';
 import { roomDatabase } from './db/database.js';
 import { PgRoomStore } from './db/room-store.js';
-import type { LiveRoomPort } from './domain/live-room-port.js';
 import { ROOM_PASSWORD_FAILURES } from './domain/room-passwords.js';
 import { Rooms, type BadgeSource } from './domain/rooms.js';
 import { MODERATION_ACTIONS_TOPIC } from './events/moderation-actions.js';
@@ -17,6 +16,7 @@ import { LiveStore } from './live/live-store.js';
 import { PgPlayLog } from './live/play-log.js';
 import { RoomClock } from './live/room-clock.js';
 import { roomDirectory } from './live/room-directory.js';
+import { liveRoomPort } from './live/room-port.js';
 import { liveRoomHandlers } from './rpc/live-room.js';
 import { roomServiceHandlers } from './rpc/room-service.js';
 
@@ -39,33 +39,17 @@ export const roomService = defineService('room', {
     const badges: BadgeSource = {
       badgesOf: async (userUuid) => (await users.getProfile({ userUuid })).profile?.badges ?? [],
     };
-    let rooms: Rooms | undefined;
+    // The records first: they reach the live rooms, built next, through the port (live/room-port.ts).
+    const rooms: Rooms = new Rooms(store, liveRoomPort((): LiveRooms => live, plays), badges, new RedisAdmissions(redis), logger, new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES));
     const live = new LiveRooms(
       new LiveStore(redis),
-      roomDirectory(() => rooms!),
+      roomDirectory(rooms),
       playlistQueues(peers.playlist, serviceToken),
       userProfiles(users),
       plays,
       { maxPlayMs: config.LIVE_MAX_PLAY_MS, leaveGraceMs: config.LIVE_LEAVE_GRACE_MS, afkGraceMs: config.LIVE_AFK_GRACE_MS, connectionTtlMs: config.LIVE_CONNECTION_TTL_MS },
       logger,
     );
-    const livePort: LiveRoomPort = {
-      presentUserUuids: (roomUuid) => live.usersIn(roomUuid),
-      noDancefloorUserUuids: async (roomUuid) => {
-        const room = (await live.snapshot(roomUuid))?.room;
-        const floor = new Set(room?.client.floorUsers.map((u) => u.uuid));
-        return (room?.server.members ?? []).map((m) => m.uuid).filter((uuid) => !floor.has(uuid));
-      },
-      roomState: async (roomUuid) => ({ ...((await live.snapshot(roomUuid))?.room.client ?? {}) }),
-      playedSeconds: (roomUuid) => plays.playedSeconds(roomUuid),
-      onKicked: (kick) => live.kick(kick.roomUuid, kick.userUuid, kick.reason ?? 'kicked'),
-      onChanged: async (change) => {
-        if (change.deleted) return live.reset(change.roomUuid, true);
-        if (!change.userUuids) return live.refresh(change.roomUuid);
-        for (const userUuid of change.userUuids) await live.refresh(change.roomUuid, userUuid);
-      },
-    };
-    rooms = new Rooms(store, livePort, badges, new RedisAdmissions(redis), logger, new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES));
     const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000 });
     if (options.clock !== false) clock.start();
     return {

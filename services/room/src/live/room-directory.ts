@@ -20,15 +20,15 @@ function stageRules(view: RoomView): StageRules {
 }
 
 /** The live rooms' view of the room records (domain/rooms.ts). */
-export function roomDirectory(rooms: () => Rooms): RoomDirectory {
+export function roomDirectory(rooms: Rooms): RoomDirectory {
   // The live engine is part of this service: it reads the room by the internal path, posing as nobody.
   const access = async (roomUuid: string, user?: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess> => {
-    const found = await rooms().standing(roomUuid, user);
+    const found = await rooms.standing(roomUuid, user);
     return { settings: roomDto(found.view), rules: stageRules(found.view), highestRole: found.highestRole ?? undefined, canDj: found.canDj };
   };
   return {
     async enter(caller, roomUuid, password) {
-      const view = await rooms().join(caller, { uuid: roomUuid }, password);
+      const view = await rooms.join(caller, { uuid: roomUuid }, password);
       // The view carries the room's unexpired roles: what the caller may do follows without reading them again.
       if (view.room.djType === 'VERIFIED_ONLY') return access(roomUuid, caller);
       const mine = view.roles.filter((r) => r.userUuid === caller.userUuid);
