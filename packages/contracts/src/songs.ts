@@ -1,3 +1,4 @@
+import type { CrateSong } from './gen/spinroom/playlist/v1/playlist_service.js';
 import type { MinimalCrateSong } from './gen/spinroom/room/v1/minimal_crate_song.js';
 
 /**
@@ -74,4 +75,28 @@ export function songToJson(song: MinimalCrateSong): MinimalCrateSongJson {
   const streamUrls = nonEmpty(song.streamUrls);
   if (streamUrls) json.streamUrls = { ...streamUrls };
   return json;
+}
+
+/** A DJ's queue entry (the playlist's CrateSong) as the feed carries it: the catalogue song, its place in the crate, unknown texts null. */
+export function crateSongToJson(entry: CrateSong): MinimalCrateSongJson {
+  const s = entry.song!;
+  return {
+    songId: s.songId,
+    songShortId: s.songShortId,
+    artistName: s.artistName,
+    trackName: s.trackName,
+    genre: s.genre || null,
+    duration: s.duration,
+    isrc: s.isrc || null,
+    explicit: s.explicit,
+    musicProviders: s.musicProviders,
+    thumbnails: s.thumbnails,
+    links: s.links,
+    previews: s.previews,
+    streamUrls: s.streamUrls,
+    playbackToken: s.playbackToken || null,
+    status: s.status,
+    crateSongUuid: entry.crateSongUuid,
+    position: entry.position,
+  };
 }

@@ -1,40 +1,16 @@
-import { SpecialCrate, type CrateSong, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { SpecialCrate, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { crateSongToJson } from '@spinroom/contracts/songs';
 import type { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { profileToJson } from '@spinroom/contracts/users';
 import type { Caller, PromiseClient, ServiceTokenSource } from '@spinroom/platform';
-import type { MinimalCrateSong } from '../domain/live/state.js';
 import type { Profiles, Queues } from './live-rooms.js';
-
-/** A queue entry as the feed carries songs (`MinimalCrateSongResDTO`, with the catalogue's extra fields). */
-export function toMinimalCrateSong(entry: CrateSong): MinimalCrateSong {
-  const s = entry.song!;
-  return {
-    songId: s.songId,
-    songShortId: s.songShortId,
-    artistName: s.artistName,
-    trackName: s.trackName,
-    genre: s.genre || null,
-    duration: s.duration,
-    isrc: s.isrc || null,
-    explicit: s.explicit,
-    musicProviders: s.musicProviders,
-    thumbnails: s.thumbnails,
-    links: s.links,
-    previews: s.previews,
-    streamUrls: s.streamUrls,
-    playbackToken: s.playbackToken || null,
-    status: s.status,
-    crateSongUuid: entry.crateSongUuid,
-    position: entry.position,
-  } as MinimalCrateSong;
-}
 
 /** DJs' queues in the playlist service: read and requeued as the room service itself (a `service` token). */
 export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, serviceToken: ServiceTokenSource): Queues {
   return {
     async head(djUuid, limit) {
       const { songs } = await playlists.getDjQueue({ userUuid: djUuid, limit }, { token: await serviceToken.token(), deadlineMs: 3_000 });
-      return songs.filter((entry) => entry.song).map(toMinimalCrateSong);
+      return songs.filter((entry) => entry.song).map(crateSongToJson);
     },
     async requeue(djUuid, crateSongUuid) {
       await playlists.requeuePlayedSong({ userUuid: djUuid, crateSongUuid }, { token: await serviceToken.token(), deadlineMs: 3_000 });

@@ -1,3 +1,4 @@
+import type { MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import type { Role } from '@spinroom/platform';
 
 /**
@@ -9,21 +10,8 @@ import type { Role } from '@spinroom/platform';
 /** The caller's token role: the platform's list. */
 export type TokenRole = Role;
 
-/** `MinimalCrateSongResDTO`: how songs travel in crates, the queue and the feed. */
-export interface MinimalCrateSong {
-  artistName: string;
-  trackName: string;
-  genre: string | null;
-  duration: number;
-  isrc: string | null;
-  musicProviders: Record<string, string>;
-  playbackToken: string | null;
-  thumbnails: Record<string, string>;
-  songShortId?: string;
-  crateSongUuid?: string;
-  status?: string;
-  position?: number;
-}
+/** `MinimalCrateSongResDTO`: how songs travel in crates, the queue and the feed (its one definition: @spinroom/contracts/songs). */
+export type MinimalCrateSong = MinimalCrateSongJson;
 
 export interface ClientRoomUser {
   uuid: string;
