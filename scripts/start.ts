@@ -48,7 +48,7 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 const supervisor = new Supervisor();
 const supervise = (name: string, entry: string, env: Record<string, string>) =>
   supervisor.add(name, () => startServiceProcess(name, entry, env, { bundled }));
-SERVICE_NAMES.forEach((name, index) => supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) }));
+for (const [index, name] of SERVICE_NAMES.entries()) supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) });
 supervise('bff', 'bff/src/main.ts', {
   ...common,
   ...metrics(SERVICE_NAMES.length),

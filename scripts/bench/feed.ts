@@ -170,7 +170,9 @@ async function closeAll(procs: ClientProcess[]): Promise<void> {
 
 function merge(replies: Stopped[]) {
   const histogram = new Array<number>(HISTOGRAM_MS + 1).fill(0);
-  for (const r of replies) r.histogram.forEach((n, i) => (histogram[i]! += n));
+  for (const r of replies) {
+    for (const [i, n] of r.histogram.entries()) histogram[i]! += n;
+  }
   const deliveries = replies.reduce((s, r) => s + r.deliveries, 0);
   const over = replies.reduce((s, r) => s + r.over, 0);
   const percentile = (p: number): number => {

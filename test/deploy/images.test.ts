@@ -65,7 +65,7 @@ describe('the container images', () => {
       // Every package the bundles import is a production dependency of a workspace.
       const prod = new Set<string>();
       for (const ws of ['packages/platform', 'packages/contracts', 'services/user']) {
-        Object.keys(JSON.parse(readFileSync(join(repoRoot, ws, 'package.json'), 'utf8')).dependencies ?? {}).forEach((d) => prod.add(d));
+        for (const d of Object.keys(JSON.parse(readFileSync(join(repoRoot, ws, 'package.json'), 'utf8')).dependencies ?? {})) prod.add(d);
       }
       expect(packages.filter((p) => !prod.has(p))).toEqual([]);
     } finally {

@@ -109,7 +109,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(tail(a)).toEqual(tail(o));
     expect(tail(b)).toEqual(tail(o));
     for (const listener of [a, b, o]) {
-      listener.versions.forEach((v, i) => i > 0 && expect(v).toBe(listener.versions[i - 1]! + 1));
+      expect(listener.versions).toEqual(listener.versions.map((_, i) => listener.versions[0]! + i));
     }
   });
 
@@ -253,7 +253,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await o.until((s) => playing(s) === 'R2', 'the clock advanced after the restart');
     await o.action('voteOnSong', { songVotes: { like: true } });
     await o.until((s) => s.voteCounts.likes === 1);
-    o.versions.forEach((v, i) => i > 0 && expect(v).toBe(o.versions[i - 1]! + 1));
+    expect(o.versions).toEqual(o.versions.map((_, i) => o.versions[0]! + i));
   });
 
   it('lets only invited users DJ in an INVITE_ONLY room, follows a granted role live, and keeps guests off the signed-in lists', async () => {
@@ -287,7 +287,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(recent.total).toBeLessThanOrEqual(starts);
     expect(new Set(recent.songPlays.map((p: Json) => p.playId)).size).toBe(recent.songPlays.length);
     const times = recent.songPlays.map((p: Json) => Date.parse(p.playedAt)).sort();
-    times.forEach((t: number, i: number) => i > 0 && expect(t - times[i - 1]!).toBeGreaterThanOrEqual(PLAY_MS - 50));
+    for (let i = 1; i < times.length; i += 1) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(PLAY_MS - 50);
   });
 
   it('takes a djDisabled DJ off the stage at once, and lets them back when the role expires', async () => {

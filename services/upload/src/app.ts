@@ -32,8 +32,7 @@ export const uploadService = defineService('upload', {
   check: objectStoreSettings,
   async build({ config, logger, orm, redis, relay, unary, clientStream }, options: { transcoder?: Transcoder }) {
     const storage = objectStoreSettings(config);
-    let s3: S3Store | undefined;
-    const objects: ObjectStore = storage.kind === 's3' ? (s3 = new S3Store(storage)) : new LocalFolderStore(storage.root);
+    const objects: ObjectStore = storage.kind === 's3' ? new S3Store(storage) : new LocalFolderStore(storage.root);
     logger.info(
       storage.kind === 's3' ? { objectStore: 's3', bucket: storage.bucket, endpoint: storage.endpoint, keyPrefix: storage.keyPrefix } : { objectStore: 'local', root: storage.root },
       'object store',
@@ -83,7 +82,7 @@ export const uploadService = defineService('upload', {
       ],
       async stop() {
         await transcodeWorker.stop();
-        s3?.destroy();
+        if (objects instanceof S3Store) objects.destroy();
       },
     };
   },

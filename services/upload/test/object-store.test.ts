@@ -17,9 +17,14 @@ const PAGE_CAP = 7;
 
 const work = mkdtempSync(join(tmpdir(), 'spinroom-object-store-'));
 let fileCount = 0;
+/** A name no earlier call gave out. */
+const nextName = (prefix: string) => {
+  fileCount += 1;
+  return `${prefix}-${fileCount}`;
+};
 /** A local file with these bytes, as the service hands to putFile. */
 function localFile(bytes: Buffer | string): string {
-  const path = join(work, `file-${(fileCount += 1)}`);
+  const path = join(work, nextName('file'));
   writeFileSync(path, bytes);
   return path;
 }
@@ -52,7 +57,7 @@ afterAll(async () => {
 
 const implementations: Array<[string, () => ObjectStore]> = [
   ['LocalFolderStore', () => new LocalFolderStore(mkdtempSync(join(work, 'local-')))],
-  ['S3Store (stand-in S3)', () => s3Store({ keyPrefix: `run-${(fileCount += 1)}/` })],
+  ['S3Store (stand-in S3)', () => s3Store({ keyPrefix: `${nextName('run')}/` })],
 ];
 
 describe.each(implementations)('ObjectStore contract: %s', (_name, create) => {
@@ -80,7 +85,7 @@ describe.each(implementations)('ObjectStore contract: %s', (_name, create) => {
     const large = garbage(3 * 1024 * 1024 + 17, 'large');
     await store.putFile('originals/large', localFile(large));
     await store.putFile('originals/empty', localFile(Buffer.alloc(0)));
-    const copy = join(work, `copy-${(fileCount += 1)}`);
+    const copy = join(work, nextName('copy'));
     await store.copyToFile('originals/large', copy);
     expect(readFileSync(copy).equals(large)).toBe(true);
     await store.copyToFile('originals/empty', copy);
@@ -93,7 +98,7 @@ describe.each(implementations)('ObjectStore contract: %s', (_name, create) => {
     expect(await store.get('originals/never')).toBeNull();
     expect(await store.exists('originals/never')).toBe(false);
     expect(await store.exists('originals')).toBe(false); // a "folder" is not an object
-    const target = join(work, `missing-${(fileCount += 1)}`);
+    const target = join(work, nextName('missing'));
     await expect(store.copyToFile('originals/never', target)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(existsSync(target)).toBe(false);
   });

@@ -177,8 +177,8 @@ export function defineService<
       }
       const peers: Record<string, PromiseClient<Client>> = {};
       for (const peer of entry.peers) {
-        const constructor = (definition.peers as Record<string, GrpcClientConstructor<Client>>)[peer]!;
-        const client = createGrpcClient(constructor, values[peerAddressVariable(peer)]);
+        const Peer = (definition.peers as Record<string, GrpcClientConstructor<Client>>)[peer]!;
+        const client = createGrpcClient(Peer, values[peerAddressVariable(peer)]);
         closers.push(() => client.close());
         peers[peer] = client;
       }

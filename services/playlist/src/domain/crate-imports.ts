@@ -3,7 +3,7 @@ import type { PgCrateStore } from '../db/crate-store.js';
 import type { CrateImportJob, PgCrateImportStore } from '../db/import-store.js';
 import type { PgSongStore } from '../db/song-store.js';
 import type { MusicProviders } from '../providers/index.js';
-import { providerOff, type PlaylistProvider } from '../providers/provider.js';
+import { providerOff, type PlaylistProvider, type ProviderTrack } from '../providers/provider.js';
 import { CRATE_SONGS_MAX, type Crate } from './crate.js';
 import type { Crates } from './crates.js';
 import { fromProviderTrack } from './song-data.js';
@@ -61,7 +61,7 @@ export class CrateImports {
 
   private async run(job: CrateImportJob): Promise<void> {
     const { jobs, logger } = this.deps;
-    let tracks;
+    let tracks: ProviderTrack[] | null;
     try {
       tracks = await this.provider(job.musicProvider).playlistTracks(job.playlistId, { country: job.country, max: CRATE_SONGS_MAX });
     } catch (error) {

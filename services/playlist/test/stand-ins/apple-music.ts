@@ -221,7 +221,9 @@ export async function startAppleMusicStandIn(now: () => number) {
     /** Library playlists made with the user token. */
     created,
     /** Every developer token seen so far stops working. */
-    revokeAll: () => seen.forEach((token) => revoked.add(token)),
+    revokeAll: () => {
+      for (const token of seen) revoked.add(token);
+    },
     /** Distinct developer tokens presented so far (one per signing). */
     tokensSeen: () => new Set(server.requests.map((r) => credential(r, 'Bearer'))).size,
     close: () => server.close(),
