@@ -1,5 +1,6 @@
 // Errors as spec 002 §8 shows them to people: below 500 the server's message
 // (or the first of a list), capitalised; from 500 a fixed sentence.
+import type { ErrorCode } from '@spinroom/platform/vocabulary';
 export const GENERIC_ERROR = 'Something went wrong, please try again';
 
 export class ApiError extends Error {
@@ -24,9 +25,9 @@ export class FeedError extends Error {
 }
 
 /**
- * The error codes the client decides by (the services' AppError codes, e.g.
- * services/room/src/domain/room-access.ts): never by the message text, which
- * is for people and may change.
+ * The error codes the client decides by (the services' AppError codes, listed
+ * once in packages/platform/src/vocabulary/error-codes.ts and checked against
+ * it here): never by the message text, which is for people and may change.
  */
 export const ERROR_CODES = {
   roomBanned: 'ROOM_BANNED',
@@ -35,7 +36,7 @@ export const ERROR_CODES = {
   roomPasswordWrong: 'ROOM_PASSWORD_WRONG',
   /** The feed's per-connection message budget (bff/src/feed): a moment later it passes. */
   feedTooManyMessages: 'FEED_TOO_MANY_MESSAGES',
-} as const;
+} as const satisfies Record<string, ErrorCode>;
 
 /** Refusals that keep a person out of a room for now (the kicked screen). */
 export const KEPT_OUT_CODES: ReadonlySet<string> = new Set([ERROR_CODES.roomBanned, ERROR_CODES.roomKicked]);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { forbidden, type AppError } from '@spinroom/platform';
+import { ERROR_CODES, forbidden, type AppError, type ErrorCode } from '@spinroom/platform';
 import type { Room } from './room.js';
 import { hasRole, highestRole, isGlobalRole, type RoomRole } from './room-roles.js';
 
@@ -27,11 +27,11 @@ export const ACCESS_MESSAGES: Record<AccessRefusal, string> = {
 };
 
 /** Each refusal's code: clients tell "needs a password" from "kicked" by it (AppError.code), never by the text. */
-export const ACCESS_CODES: Record<AccessRefusal, string> = {
-  banned: 'ROOM_BANNED',
-  kicked: 'ROOM_KICKED',
-  passwordRequired: 'ROOM_PASSWORD_REQUIRED',
-  private: 'ROOM_PRIVATE',
+export const ACCESS_CODES: Record<AccessRefusal, ErrorCode> = {
+  banned: ERROR_CODES.roomBanned,
+  kicked: ERROR_CODES.roomKicked,
+  passwordRequired: ERROR_CODES.roomPasswordRequired,
+  private: ERROR_CODES.roomPrivate,
 };
 
 /** The 403 for a refusal, with its message and code. */

@@ -1,5 +1,5 @@
 import { hash, verify } from '@node-rs/argon2';
-import type { LimitDeclaration } from '@spinroom/platform';
+import { ERROR_CODES, type LimitDeclaration } from '@spinroom/platform';
 
 /** Room passwords are argon2id-hashed like account passwords (services/user: 19 MiB, 2 passes, 1 lane). */
 const ARGON2_OPTIONS = { memoryCost: 19 * 1024, timeCost: 2, parallelism: 1 } as const;
@@ -16,5 +16,5 @@ export function roomPasswordMatches(passwordHash: string, password: string): Pro
 export const ROOM_PASSWORD_FAILURES: LimitDeclaration = {
   key: 'room:password-failures',
   message: (until) => `Too many wrong passwords for this room: try again after ${until.toISOString()}`,
-  code: 'ROOM_PASSWORD_LIMITED',
+  code: ERROR_CODES.roomPasswordLimited,
 };

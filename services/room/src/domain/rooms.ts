@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
+import { badRequest, conflict, ERROR_CODES, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
 import { type NewRoom, type RoomFavorite, type RoomFilter, type RoomRef, type RoomStore, type Tx } from './room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
@@ -99,7 +99,7 @@ export const MESSAGES = {
 } as const;
 
 /** The code of a wrong room password (the web client asks for it again). */
-export const ROOM_PASSWORD_WRONG = 'ROOM_PASSWORD_WRONG';
+export const ROOM_PASSWORD_WRONG = ERROR_CODES.roomPasswordWrong;
 
 /**
  * The favourite-rooms listing a viewer may ask for: their own (or another
@@ -471,14 +471,14 @@ export class Rooms {
 
   private async require(ref: RoomRef): Promise<Room> {
     const room = await this.store.find(ref);
-    if (!room) throw notFound(ROOM_NOT_FOUND, 'ROOM_NOT_FOUND');
+    if (!room) throw notFound(ROOM_NOT_FOUND, ERROR_CODES.roomNotFound);
     return room;
   }
 
   /** The room, locked for the rest of the transaction (role and setting changes serialize per room). */
   private async requireIn(tx: Tx, ref: RoomRef): Promise<Room> {
     const room = await this.store.find(ref, tx, true);
-    if (!room) throw notFound(ROOM_NOT_FOUND, 'ROOM_NOT_FOUND');
+    if (!room) throw notFound(ROOM_NOT_FOUND, ERROR_CODES.roomNotFound);
     return room;
   }
 

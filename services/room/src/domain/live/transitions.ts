@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, forbidden, isGlobalRole, ROOM_STAFF_ROLES, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
+import { badRequest, ERROR_CODES, forbidden, isGlobalRole, ROOM_STAFF_ROLES, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
 import {
   EMPTY_VOTES,
   songKey,
@@ -152,7 +152,7 @@ export function join(
     Object.assign(room.server.members.find((m) => m.uuid === input.member.uuid)!, input.member);
     return next(room, 'updatedUserData');
   }
-  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member)) throw forbidden(ROOM_FULL, 'ROOM_FULL');
+  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member)) throw forbidden(ROOM_FULL, ERROR_CODES.roomFull);
   room.server.members.push({ ...input.member });
   room.client.allUserData[input.member.uuid] = { userProfile: input.profile, position: input.position, songVotes: {} };
   return next(room, 'userJoined');
