@@ -28,7 +28,7 @@ import {
   type ServiceName,
 } from '@spinroom/platform';
 import type { z } from 'zod';
-import { testInfra, uniqueDatabaseUrl, eventually } from '@spinroom/platform/testing';
+import { eventually, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
 import { startChatService } from '../../services/chat/src/app.js';
@@ -144,7 +144,7 @@ export interface TestPlatform {
   bffUrls: string[];
   /** Stops the room service and starts it again on the same database, Redis and port. */
   restartRoomService(): Promise<void>;
-  /** The chat service's database and Redis (room feed frames are published there). */
+  /** The chat service's database, and the platform's Redis database (its live rooms, feed and limits). */
   chat: { databaseUrl: string; redisUrl: string };
   stop(): Promise<void>;
 }
@@ -180,6 +180,8 @@ export interface PlatformOptions {
 
 /** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
+  // The live rooms, the feed and the limits of this platform: a Redis database of its own.
+  const redisUrl = await isolatedRedisUrl();
   const userService = userServiceOnFreshDatabase(options.user);
   const running = await userService.start();
   const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
@@ -197,12 +199,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
   const uploadStorageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
   const uploadService = await startUploadService(
-    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, { UPLOAD_STORAGE_DIR: uploadStorageDir, ...options.upload }),
+    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, { REDIS_URL: redisUrl, UPLOAD_STORAGE_DIR: uploadStorageDir, ...options.upload }),
   );
   peers.upload = `127.0.0.1:${uploadService.port}`;
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
   const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
-  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, options.room);
+  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.room });
   let roomService = await startRoomService(roomConfig);
   const extraRooms: RunningRoomService[] = [];
   for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
@@ -210,13 +212,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   peers.room = roomAddress;
   const rooms = createGrpcClient(RoomServiceClient, roomAddress);
   const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
-  const chatService = await startChatService(testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, options.chat));
+  const chatService = await startChatService(testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }));
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
   const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
   keys.start();
   await eventually(async () => keys.verifier);
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
-  const limitsRedis = createRedis(testInfra().redisUrl);
+  const limitsRedis = createRedis(redisUrl);
   const limits = bffLimits(limitsRedis, { ...TEST_LIMITS.bff, ...options.bffLimits });
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
@@ -231,7 +233,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     const feed = startFeed({
-      server, redisUrl: testInfra().redisUrl, rooms, serviceToken, verifier: () => keys.verifier, allowedOrigins: [],
+      server, redisUrl, rooms, serviceToken, verifier: () => keys.verifier, allowedOrigins: [],
       logger: createLogger('bff', { level: 'silent' }), limits: options.feed,
     });
     bffs.push({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, feed });
@@ -255,7 +257,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       chat: `127.0.0.1:${chatService.port}`,
     },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
-    chat: { databaseUrl: chatDatabaseUrl, redisUrl: testInfra().redisUrl },
+    chat: { databaseUrl: chatDatabaseUrl, redisUrl },
     async stop() {
       keys.stop();
       for (const bff of bffs) {
@@ -391,7 +393,7 @@ export async function startBffProcess(platform: TestPlatform): Promise<{ url: st
     UPLOAD_ADDR: platform.grpc.upload,
     ROOM_ADDR: platform.grpc.room,
     CHAT_ADDR: platform.grpc.chat,
-    REDIS_URL: testInfra().redisUrl,
+    REDIS_URL: platform.chat.redisUrl,
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     ...TEST_BFF_LIMIT_ENV,
     OTEL_SDK_DISABLED: 'true',

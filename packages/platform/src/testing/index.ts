@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRedis } from '../redis.js';
 
 /**
  * The real PostgreSQL, Redis and Kafka that `npm test` started (deploy/local,
@@ -23,6 +24,31 @@ export function uniqueDatabaseUrl(prefix: string): string {
   const url = new URL(testInfra().pgAdminUrl);
   url.pathname = `/${prefix}_${randomBytes(5).toString('hex')}`;
   return url.toString();
+}
+
+/** Redis logical databases a test platform may take (0 is left to tests that do not ask). */
+const TEST_REDIS_DATABASES = 15;
+
+/**
+ * A Redis logical database for one test platform, taken in turn from 1-15 by
+ * a counter in Redis itself, so platforms running at the same time (test
+ * files in parallel workers) do not share keys. Sharing them is not harmless:
+ * every room service runs the clock of every room in `room:clock`, and one
+ * platform's room service would play another's rooms with its own playlist
+ * service, find the DJs' queues empty and take them off the stage. (Pub/sub
+ * channels span databases; their names carry the room uuid.)
+ */
+export async function isolatedRedisUrl(): Promise<string> {
+  const base = testInfra().redisUrl;
+  const redis = createRedis(base);
+  try {
+    const taken = await redis.incr('test:redis-databases');
+    const url = new URL(base);
+    url.pathname = `/${1 + ((taken - 1) % TEST_REDIS_DATABASES)}`;
+    return url.toString();
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** Polls until the check passes or the timeout ends (for effects that arrive asynchronously). */
