@@ -5,7 +5,7 @@ import { badRequest, feedMetrics, isAppError, roomMessageJson, type Caller, type
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { FEED_ERROR_CODES } from './feed-errors.js';
-import type { LiveRoomGateway } from './gateway.js';
+import type { JoinedRoom, LiveRoomGateway } from './gateway.js';
 import { isLiveAction, liveAction } from './live-actions.js';
 import type { FrameListener, RoomChannels } from './room-channels.js';
 
@@ -324,7 +324,7 @@ class FeedConnection implements FrameListener {
     const room: JoinedRoomState = { uuid: roomUuid, version: 0, live: false, buffer: [] };
     this.room = room;
     await this.channels.add(roomUuid, this);
-    let joined;
+    let joined: JoinedRoom;
     try {
       // Guests may come in with the room's guest password (the room service tells the two apart).
       const given = [params.password, params.guestPassword].find((p) => typeof p === 'string' && p.length > 0);

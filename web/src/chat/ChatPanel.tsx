@@ -43,6 +43,7 @@ export function ChatPanel(props: Props) {
   const [editing, setEditing] = useState<ChatMessage | null>(null);
   const [, setTick] = useState(0);
   const list = useRef<HTMLOListElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls down when a message arrives, which is what the length says
   useEffect(() => {
     list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [props.messages.length]);
@@ -78,14 +79,15 @@ export function ChatPanel(props: Props) {
     <section className="chat" aria-labelledby="chat-title">
       <h2 id="chat-title">{t.chat}</h2>
       {props.pinned.length > 0 && (
-        <div className="pinned" aria-label={t.pinned}>
+        <section className="pinned" aria-label={t.pinned}>
           {props.pinned.map((p, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: pinned messages have no id, and the list is replaced whole
             <p key={i}>
               📌 <strong>{p.message.userName}</strong>: {p.message.message}
             </p>
           ))}
           {props.isModerator && <button type="button" className="link" onClick={() => props.onPin(null)}>{t.unpin}</button>}
-        </div>
+        </section>
       )}
       <ol className="messages" ref={list} aria-live="polite" aria-label={t.chat}>
         {props.messages.map((m) =>

@@ -62,9 +62,9 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
   const t = useT();
   const s = useSession();
   const client = useQueryClient();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one live connection per room and password; the token is read when used
   const live = useMemo(
     () => new LiveRoom({ baseUrl: window.location.origin, roomUuid: room.uuid, password: password || undefined, token: () => s.token }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [room.uuid, password],
   );
   const snapshot: LiveSnapshot = useSyncExternalStore(live.subscribe, () => live.snapshot);
@@ -144,10 +144,12 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
 
   return (
     <div className="room">
+      {/* biome-ignore lint/a11y/useMediaCaption: the room's music: there is no speech to caption */}
       <audio ref={audio} preload="auto" data-testid="room-audio" />
       <div className="room-head">
         <h1>{state?.settings.name ?? room.name}</h1>
         {snapshot.status !== 'live' && <span className="status" role="status">{snapshot.status === 'connecting' ? t.loading : t.reconnecting}</span>}
+        {/* biome-ignore lint/a11y/useValidAnchor: a real link to the lobby; the click also forgets the room */}
         <a href="#/" className="button" onClick={() => clearCurrentRoom()}>{t.leaveRoom}</a>
       </div>
       {state ? (
@@ -166,6 +168,7 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
                 <button type="button" className="vote star" aria-pressed={myVote?.star === true} disabled={!nowPlaying || !s.isLoggedIn} onClick={() => run('voteOnSong', { songVotes: { star: true } })} aria-label={t.star}>
                   ★ {state.voteCounts.stars}
                 </button>
+                {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot hold the bar that draws it */}
                 <div className="vibe" role="meter" aria-label={t.vibe} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(state.vibeMeter * 100)}>
                   <div style={{ width: `${Math.round(state.vibeMeter * 100)}%` }} />
                 </div>

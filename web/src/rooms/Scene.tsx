@@ -45,12 +45,14 @@ export function Scene({ state, animations, meUuid, onPick }: Props) {
   const playing = !!state.nowPlaying;
   const seats = Math.max(1, state.settings.numberOfDjs ?? 1);
   return (
+    // biome-ignore lint/a11y/useSemanticElements: the stage drawn as a picture, not a form's fieldset
     <div className={`scene design-${design}${playing ? ' playing' : ''}`} style={nod} role="group" aria-label={`${state.settings.name} (${state.settings.design})`}>
       <div className="stage">
-        <div className="decks" aria-label="DJs">
+        <section className="decks" aria-label="DJs">
           {Array.from({ length: seats }, (_, i) => {
             const dj = state.djs[i];
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a deck is its seat's position on the stage
               <div key={i} className={`deck${i === 0 && playing ? ' live' : ''}`}>
                 {dj ? (
                   <Person uuid={dj.uuid} state={state} animation={animations[dj.uuid]} me={dj.uuid === meUuid} onPick={onPick} size={56} />
@@ -61,7 +63,7 @@ export function Scene({ state, animations, meUuid, onPick }: Props) {
               </div>
             );
           })}
-        </div>
+        </section>
       </div>
       <div className="floor">
         {state.audienceUsers.map((user, i) => {

@@ -45,6 +45,7 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
       </div>
       <a href={href({ name: 'profile', userUuid: uuid })}>{t.profile}</a>
       {canModerate && !isMe && (
+        // biome-ignore lint/a11y/useSemanticElements: a group of actions, not a form's fieldset
         <div className="stack" role="group" aria-label={t.moderate}>
           {isDj && <button type="button" onClick={() => onRemoveDj(uuid)}>{t.leaveSeat}</button>}
           <button type="button" onClick={() => act.mutate({ kind: 'kick' })}>{t.kick}</button>

@@ -44,6 +44,7 @@ export function SearchPanel({ target }: { target?: Crate }) {
       {q && results.data?.length === 0 && <p className="muted">{t.noResults}</p>}
       <ul className="results" role="tabpanel">
         {results.data?.map((song, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: provider results can share a songId (uncatalogued ones have none)
           <li key={`${song.songId}-${i}`}>
             <span className="song-name">{song.trackName} <span className="muted">— {song.artistName}</span></span>
             {destination && (
