@@ -17,7 +17,11 @@ export default defineConfig({
       { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },
       // The web client's state logic and components, in a DOM (happy-dom); its browser tests are in test/e2e.
-      { extends: true, esbuild: { jsx: 'automatic' }, test: { name: 'web', root: 'web', environment: 'happy-dom', include: ['test/**/*.test.{ts,tsx}'] } },
+      {
+        extends: true,
+        esbuild: { jsx: 'automatic' },
+        test: { name: 'web', root: 'web', environment: 'happy-dom', include: ['test/**/*.test.{ts,tsx}'] },
+      },
     ],
   },
 });

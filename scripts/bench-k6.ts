@@ -13,19 +13,26 @@ const baseUrl = process.env.BASE_URL ?? `http://localhost:${process.env.PORT ?? 
 const which = process.argv.slice(2).filter((a) => a !== '--');
 const scenarios = which.length > 0 ? which : ['rest', 'rooms'];
 
-const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.ok).catch(() => false);
+const ready = await fetch(`${baseUrl}/readyz`)
+  .then((r) => r.ok)
+  .catch(() => false);
 if (!ready) {
   console.error(`No platform answers at ${baseUrl}/readyz. Start it first (npm start), or set BASE_URL.`);
   process.exit(1);
 }
 
-const install = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'k6'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const install = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'k6'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
 if (install.status !== 0) process.exit(install.status ?? 1);
 const k6 = join(install.stdout.trim().split('\n').pop()!, 'k6');
 const outDir = join(localDir, 'bench');
 mkdirSync(outDir, { recursive: true });
 
-interface Summary { metrics: Record<string, Record<string, number | Record<string, unknown>> & { thresholds?: Record<string, boolean> }> }
+interface Summary {
+  metrics: Record<string, Record<string, number | Record<string, unknown>> & { thresholds?: Record<string, boolean> }>;
+}
 const rows: string[] = [];
 let failed = false;
 for (const scenario of scenarios) {
@@ -41,7 +48,9 @@ for (const scenario of scenarios) {
   const summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Summary;
   for (const [name, metric] of Object.entries(summary.metrics)) {
     if (!metric.thresholds) continue;
-    const figures = ['med', 'p(95)', 'p(99)', 'max', 'value'].filter((k) => typeof metric[k] === 'number').map((k) => (k === 'value' ? `rate ${Number(metric[k]).toFixed(4)}` : `${k} ${Number(metric[k]).toFixed(1)}`));
+    const figures = ['med', 'p(95)', 'p(99)', 'max', 'value']
+      .filter((k) => typeof metric[k] === 'number')
+      .map((k) => (k === 'value' ? `rate ${Number(metric[k]).toFixed(4)}` : `${k} ${Number(metric[k]).toFixed(1)}`));
     const verdicts = Object.entries(metric.thresholds).map(([rule, crossed]) => `${rule} ${crossed ? '**missed**' : 'met'}`);
     rows.push(`| ${scenario} | ${name} | ${figures.join(', ')} | ${verdicts.join('; ')} |`);
   }

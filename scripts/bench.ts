@@ -65,7 +65,17 @@ const traceSample = process.env.BENCH_TRACE_SAMPLE;
 const LOAD_GENERATOR = 'load generator';
 const TARGET = { percentOfBaseline: 40, p99Ms: 50 };
 /** Every closed-loop read sits between two baseline runs. */
-const DEFAULT_ORDER = ['baseline', 'floor', 'session', 'baseline-again', 'profile', 'baseline-again', 'session@rate', 'profile@rate', 'login'];
+const DEFAULT_ORDER = [
+  'baseline',
+  'floor',
+  'session',
+  'baseline-again',
+  'profile',
+  'baseline-again',
+  'session@rate',
+  'profile@rate',
+  'login',
+];
 const benchUser = { email: 'bench@spinroom.local', password: 'bench-password-7f3a', nickname: 'Bench' };
 
 // Telemetry as production has it: the preload runs, nothing is exported.
@@ -111,7 +121,9 @@ async function waitForUserPaths(bff: string, timeoutMs: number, exitedEarly: () 
   while (Date.now() < deadline) {
     const early = exitedEarly();
     if (early) throw new Error(early);
-    const res = await fetch(`${bff}/api/user-service/auth/session`, { headers: { authorization: 'Bearer not-a-token' } }).catch(() => undefined);
+    const res = await fetch(`${bff}/api/user-service/auth/session`, { headers: { authorization: 'Bearer not-a-token' } }).catch(
+      () => undefined,
+    );
     await res?.arrayBuffer();
     if (res?.status === 401) return;
     await new Promise((r) => setTimeout(r, 250));
@@ -278,17 +290,17 @@ function markdown(outcomes: Outcome[], started: Date, cpuNames: string[], revisi
         ? `p99 < ${TARGET.p99Ms} ms met`
         : `**p99 >= ${TARGET.p99Ms} ms**`
       : o.scenario.restRead
-      ? pct !== undefined && pct >= TARGET.percentOfBaseline && o.p99 < TARGET.p99Ms
-        ? 'met'
-        : `**missed** (${[
-            pct === undefined || pct < TARGET.percentOfBaseline ? `< ${TARGET.percentOfBaseline}%` : '',
-            o.p99 >= TARGET.p99Ms ? `p99 >= ${TARGET.p99Ms} ms` : '',
-          ]
-            .filter(Boolean)
-            .join(', ')})`
-      : isBaseline(o) || o.scenario.reference
-        ? '(reference)'
-        : 'n/a';
+        ? pct !== undefined && pct >= TARGET.percentOfBaseline && o.p99 < TARGET.p99Ms
+          ? 'met'
+          : `**missed** (${[
+              pct === undefined || pct < TARGET.percentOfBaseline ? `< ${TARGET.percentOfBaseline}%` : '',
+              o.p99 >= TARGET.p99Ms ? `p99 >= ${TARGET.p99Ms} ms` : '',
+            ]
+              .filter(Boolean)
+              .join(', ')})`
+        : isBaseline(o) || o.scenario.reference
+          ? '(reference)'
+          : 'n/a';
     lines.push(
       `| ${o.scenario.label} | ${fmt(o.rps)} | ${pct === undefined ? '' : `${fmt(pct)}%`} | ${ms(o.p50)} | ${ms(o.p99)} | ${ms(o.max)} | ` +
         `${o.ok} | ${o.non2xx} | ${o.errors} | ${o.timeouts} | ${target} | ${fmt(otherCores(o, cpuNames), 2)} |`,
@@ -322,7 +334,12 @@ async function main(): Promise<void> {
   const revision = gitRevision();
 
   // REDIS_URL: the BFF's room feed subscribes there (no room is joined here).
-  const common: Record<string, string> = { KAFKA_BROKERS: infra.KAFKA_BROKERS, REDIS_URL: infra.REDIS_URL, LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV };
+  const common: Record<string, string> = {
+    KAFKA_BROKERS: infra.KAFKA_BROKERS,
+    REDIS_URL: infra.REDIS_URL,
+    LOG_LEVEL: 'warn',
+    ...BENCH_LIMIT_ENV,
+  };
   let otlpSink: OtlpSink | undefined;
   if (traceSample) {
     // As the chart configures a service when otel.endpoint is set.
@@ -343,28 +360,38 @@ async function main(): Promise<void> {
   // The user database the baseline and the floor read too.
   const dbUrl = databaseUrl(infra, `${SERVICES.user.database}_bench`);
   const others = Object.fromEntries(SERVICE_NAMES.map((name) => [name, ports.unusedGrpc])) as Record<ServiceName, number>;
-  const user = startServiceProcess('user', 'services/user/src/main.ts', {
-    ...serviceEnvironment('user', { infra, ports: { ...others, user: ports.userGrpc }, suffix: '_bench', common }),
-    ...profiling('user'),
-    METRICS_PORT: String(ports.userMetrics),
-  }, { bundled: true, nodeArgs });
+  const user = startServiceProcess(
+    'user',
+    'services/user/src/main.ts',
+    {
+      ...serviceEnvironment('user', { infra, ports: { ...others, user: ports.userGrpc }, suffix: '_bench', common }),
+      ...profiling('user'),
+      METRICS_PORT: String(ports.userMetrics),
+    },
+    { bundled: true, nodeArgs },
+  );
   children.push({ name: user.name, pid: user.child.pid, stop: user.stop });
-  const bff = startServiceProcess('bff', 'bff/src/main.ts', {
-    ...common,
-    ...serviceSecret,
-    ...profiling('bff'),
-    PORT: String(ports.bff),
-    HTTP_HOST: '127.0.0.1',
-    // The other upstreams the BFF's config requires (PLAYLIST_ADDR, ROOM_ADDR, ...)
-    // are not started: no benchmarked path calls them, and grpc-js connects lazily.
-    ...Object.fromEntries(
-      Object.keys(bffConfig)
-        .filter((key) => key.endsWith('_ADDR'))
-        .map((key) => [key, `127.0.0.1:${ports.unusedGrpc}`]),
-    ),
-    USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
-    METRICS_PORT: String(ports.bffMetrics),
-  }, { bundled: true, nodeArgs });
+  const bff = startServiceProcess(
+    'bff',
+    'bff/src/main.ts',
+    {
+      ...common,
+      ...serviceSecret,
+      ...profiling('bff'),
+      PORT: String(ports.bff),
+      HTTP_HOST: '127.0.0.1',
+      // The other upstreams the BFF's config requires (PLAYLIST_ADDR, ROOM_ADDR, ...)
+      // are not started: no benchmarked path calls them, and grpc-js connects lazily.
+      ...Object.fromEntries(
+        Object.keys(bffConfig)
+          .filter((key) => key.endsWith('_ADDR'))
+          .map((key) => [key, `127.0.0.1:${ports.unusedGrpc}`]),
+      ),
+      USER_ADDR: `127.0.0.1:${ports.userGrpc}`,
+      METRICS_PORT: String(ports.bffMetrics),
+    },
+    { bundled: true, nodeArgs },
+  );
   children.push({ name: bff.name, pid: bff.child.pid, stop: bff.stop });
   const exitedEarly = () =>
     [user, bff].map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : '')).find(Boolean);
@@ -414,8 +441,20 @@ async function main(): Promise<void> {
       url: `${floorUrl}/session/${account.userUuid}`,
       reference: true,
     },
-    { id: 'session', label: 'GET /api/user-service/auth/session', url: `${bffUrl}/api/user-service/auth/session`, headers: bearer, restRead: true },
-    { id: 'profile', label: 'GET /api/user-service/users/profile', url: `${bffUrl}/api/user-service/users/profile`, headers: bearer, restRead: true },
+    {
+      id: 'session',
+      label: 'GET /api/user-service/auth/session',
+      url: `${bffUrl}/api/user-service/auth/session`,
+      headers: bearer,
+      restRead: true,
+    },
+    {
+      id: 'profile',
+      label: 'GET /api/user-service/users/profile',
+      url: `${bffUrl}/api/user-service/users/profile`,
+      headers: bearer,
+      restRead: true,
+    },
     { id: 'baseline-again', label: 'baseline again', url: `${baselineUrl}/user/${account.userUuid}` },
     // Latency below saturation: the same reads at a fixed rate, evenly spaced.
     ...(['session', 'profile'] as const).map((id) => ({

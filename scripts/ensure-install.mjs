@@ -6,9 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 
 const marker = 'node_modules/.package-lock.json';
 const stale =
-  !existsSync(marker) ||
-  !existsSync('node_modules/.bin/node') ||
-  statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs;
+  !existsSync(marker) || !existsSync('node_modules/.bin/node') || statSync('package-lock.json').mtimeMs > statSync(marker).mtimeMs;
 
 if (stale) {
   // `npm install`, not `npm ci`: the registry here lacks some other platforms'

@@ -48,7 +48,8 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 const supervisor = new Supervisor();
 const supervise = (name: string, entry: string, env: Record<string, string>) =>
   supervisor.add(name, () => startServiceProcess(name, entry, env, { bundled }));
-for (const [index, name] of SERVICE_NAMES.entries()) supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) });
+for (const [index, name] of SERVICE_NAMES.entries())
+  supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) });
 supervise('bff', 'bff/src/main.ts', {
   ...common,
   ...metrics(SERVICE_NAMES.length),
@@ -80,7 +81,12 @@ try {
 
 let demoRoom: Awaited<ReturnType<typeof seedDemoRoom>> | undefined;
 try {
-  demoRoom = await seedDemoRoom({ baseUrl: `http://127.0.0.1:${port}`, email: admin.email, password: admin.password, log: (line) => console.log(`  ${line}`) });
+  demoRoom = await seedDemoRoom({
+    baseUrl: `http://127.0.0.1:${port}`,
+    email: admin.email,
+    password: admin.password,
+    log: (line) => console.log(`  ${line}`),
+  });
 } catch (error) {
   console.error(`Demo room not seeded: ${(error as Error).message}`);
 }
@@ -102,10 +108,18 @@ try {
 console.log(`
 Spinroom is running at http://localhost:${port}
   API:        http://localhost:${port}/api/openapi.json
-  Demo admin: ${admin.email} / ${admin.password}${demoRoom ? `
-  Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})` : ''}${demo ? `
+  Demo admin: ${admin.email} / ${admin.password}${
+    demoRoom
+      ? `
+  Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})`
+      : ''
+  }${
+    demo
+      ? `
   Demo songs: ${demo.songs} in the public crate ${demo.crateUuid}
-              (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)` : ''}
+              (copy it: PUT /api/playlist-service/crate/${demo.crateUuid}/copy)`
+      : ''
+  }
 A service or the BFF that exits is restarted (backoff 1 s up to 30 s).
 Press Ctrl+C to stop.
 `);

@@ -10,7 +10,10 @@ const wasRunning = existsSync(join(localDir, 'test', 'infra.env')) && infraIsUp(
 const infra = infraUp('test');
 // helm, for the chart's tests (test/deploy): built once by `go install`, then kept;
 // schemathesis, for the REST fuzzer (test/fuzz): installed once from PyPI into a virtualenv.
-const tools = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'helm', 'schemathesis'], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const tools = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'helm', 'schemathesis'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+  encoding: 'utf8',
+});
 const toolsBin = tools.status === 0 ? tools.stdout.trim().split('\n').pop() : undefined;
 if (!toolsBin) console.error('helm or schemathesis could not be installed (deploy/tools/install.sh): the chart and fuzz tests will fail');
 const signingKey = ensureSigningKey('test');
@@ -38,7 +41,11 @@ const run = spawnSync(
 let passed = 0;
 let failed = 0;
 if (existsSync(results)) {
-  const report = JSON.parse(readFileSync(results, 'utf8')) as { numPassedTests: number; numFailedTests: number; numFailedTestSuites: number };
+  const report = JSON.parse(readFileSync(results, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numFailedTestSuites: number;
+  };
   passed = report.numPassedTests;
   failed = report.numFailedTests + (report.numFailedTests === 0 && run.status !== 0 ? report.numFailedTestSuites : 0);
 }

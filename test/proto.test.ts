@@ -34,7 +34,10 @@ describe('proto compatibility', () => {
     })();
     if (!hasMain) return; // a checkout without a main branch has nothing to compare against
     try {
-      execFileSync(join(root, 'node_modules/.bin/buf'), ['breaking', 'proto', '--against', '.git#branch=main,subdir=proto'], { cwd: root, stdio: 'pipe' });
+      execFileSync(join(root, 'node_modules/.bin/buf'), ['breaking', 'proto', '--against', '.git#branch=main,subdir=proto'], {
+        cwd: root,
+        stdio: 'pipe',
+      });
     } catch (error) {
       throw new Error(String((error as { stdout?: Buffer }).stdout ?? error));
     }

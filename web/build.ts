@@ -20,7 +20,13 @@ function files(dir: string): string[] {
 
 /** A fingerprint of everything the build reads. */
 export function sourceFingerprint(): string {
-  const inputs = [...files(join(webRoot, 'src')), join(webRoot, 'index.html'), join(webRoot, 'vite.config.ts'), join(webRoot, 'package.json'), join(webRoot, '..', 'package-lock.json')];
+  const inputs = [
+    ...files(join(webRoot, 'src')),
+    join(webRoot, 'index.html'),
+    join(webRoot, 'vite.config.ts'),
+    join(webRoot, 'package.json'),
+    join(webRoot, '..', 'package-lock.json'),
+  ];
   const hash = createHash('sha256');
   for (const path of inputs.sort()) {
     const stat = statSync(path);

@@ -91,7 +91,11 @@ export function createApp(options: {
   const deps: RouteDeps = {
     router,
     registry,
-    verifier: () => options.verifier() ?? (() => { throw new AppError(503, 'Sign-in is not available yet, please try again'); })(),
+    verifier: () =>
+      options.verifier() ??
+      (() => {
+        throw new AppError(503, 'Sign-in is not available yet, please try again');
+      })(),
   };
   authRoutes(deps, upstreams.users, options.limits);
   usersRoutes(deps, upstreams.users, options.limits);
@@ -125,7 +129,12 @@ export function createApp(options: {
   app.use('/api', notFoundHandler);
   // /chat: the CometChat-compatible API, with CometChat's error shape.
   app.use(chatRouter);
-  app.use('/chat', upstreams.chat ? chatNotFoundHandler : (_req, _res, next) => next(new AppError(503, 'Chat is not available', { code: 'ERR_SERVICE_UNAVAILABLE' })));
+  app.use(
+    '/chat',
+    upstreams.chat
+      ? chatNotFoundHandler
+      : (_req, _res, next) => next(new AppError(503, 'Chat is not available', { code: 'ERR_SERVICE_UNAVAILABLE' })),
+  );
   app.use('/chat', chatErrorHandler);
 
   if (config.WEB_DIR && existsSync(config.WEB_DIR)) app.use(express.static(config.WEB_DIR));

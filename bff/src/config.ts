@@ -26,8 +26,16 @@ export const bffConfig = {
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((s) => s.trim()).filter(Boolean)),
-  JSON_BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/, 'must be a size like 100kb').default('100kb'),
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  JSON_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/, 'must be a size like 100kb')
+    .default('100kb'),
   /** Failed logins per client address: 200 an hour, then refused for an hour (README, Limits). */
   LIMIT_LOGIN_FAILURES_PER_ADDRESS: env.limit('200/1h/1h'),
   /** Guest tokens per client address: 30 an hour. */

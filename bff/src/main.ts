@@ -3,7 +3,16 @@ import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { closeOnSignals, createGrpcClient, createLogger, createRedis, GrpcHealthChecker, loadConfigOrExit, PublicKeyCache, ServiceTokenSource } from '@spinroom/platform/core';
+import {
+  closeOnSignals,
+  createGrpcClient,
+  createLogger,
+  createRedis,
+  GrpcHealthChecker,
+  loadConfigOrExit,
+  PublicKeyCache,
+  ServiceTokenSource,
+} from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';
@@ -33,8 +42,18 @@ const server = app.listen(config.PORT, config.HTTP_HOST, () => {
   logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
 });
 server.keepAliveTimeout = 65_000;
-const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: config.SERVICE_CLIENT_SECRET }, { deadlineMs: 3_000 }));
-const feed = startFeed({ server, redisUrl: config.REDIS_URL, rooms, serviceToken, verifier: () => keys.verifier, allowedOrigins: config.CORS_ORIGINS, logger });
+const serviceToken = new ServiceTokenSource(() =>
+  users.issueServiceToken({ serviceName: 'bff', clientSecret: config.SERVICE_CLIENT_SECRET }, { deadlineMs: 3_000 }),
+);
+const feed = startFeed({
+  server,
+  redisUrl: config.REDIS_URL,
+  rooms,
+  serviceToken,
+  verifier: () => keys.verifier,
+  allowedOrigins: config.CORS_ORIGINS,
+  logger,
+});
 
 closeOnSignals(logger, async () => {
   keys.stop();

@@ -9,11 +9,15 @@ describe("/chat's CometChat error shape", () => {
   });
 
   it('reads no code out of the message text', () => {
-    expect(cometChatErrorBody(new AppError(409, 'ERR_LOOKS_CODED: but is not'))).toEqual({ error: { code: 'ERR_BAD_REQUEST', message: 'ERR_LOOKS_CODED: but is not' } });
+    expect(cometChatErrorBody(new AppError(409, 'ERR_LOOKS_CODED: but is not'))).toEqual({
+      error: { code: 'ERR_BAD_REQUEST', message: 'ERR_LOOKS_CODED: but is not' },
+    });
   });
 
   it('gives uncoded errors a code by status, validation lists in details', () => {
     expect(cometChatErrorBody(new AppError(404, 'Gone'))).toEqual({ error: { code: 'ERR_NOT_FOUND', message: 'Gone' } });
-    expect(cometChatErrorBody(badRequest(['a: bad', 'b: bad']))).toEqual({ error: { code: 'ERR_BAD_REQUEST', message: 'a: bad; b: bad', details: ['a: bad', 'b: bad'] } });
+    expect(cometChatErrorBody(badRequest(['a: bad', 'b: bad']))).toEqual({
+      error: { code: 'ERR_BAD_REQUEST', message: 'a: bad; b: bad', details: ['a: bad', 'b: bad'] },
+    });
   });
 });

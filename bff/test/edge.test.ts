@@ -22,11 +22,20 @@ describe('BFF before the user service answers', () => {
   beforeAll(async () => {
     const app = createApp({
       config: { CORS_ORIGINS: ['https://app.spinroom.example'], JSON_BODY_LIMIT: '1kb', WEB_DIR: undefined },
-      upstreams: { users: unreachable as UserClient, playlists: unreachable as PlaylistClient, uploads: unreachable as UploadClient, rooms: unreachable as RoomClient },
+      upstreams: {
+        users: unreachable as UserClient,
+        playlists: unreachable as PlaylistClient,
+        uploads: unreachable as UploadClient,
+        rooms: unreachable as RoomClient,
+      },
       verifier: () => undefined,
       ready: async () => false,
       // Every suite calls from 127.0.0.1 into one Redis: limits no count of theirs reaches.
-      limits: bffLimits(redis, { LIMIT_LOGIN_FAILURES_PER_ADDRESS: untripped, LIMIT_GUEST_TOKENS_PER_ADDRESS: untripped, LIMIT_SIGN_UPS_PER_ADDRESS: untripped }),
+      limits: bffLimits(redis, {
+        LIMIT_LOGIN_FAILURES_PER_ADDRESS: untripped,
+        LIMIT_GUEST_TOKENS_PER_ADDRESS: untripped,
+        LIMIT_SIGN_UPS_PER_ADDRESS: untripped,
+      }),
     });
     const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -49,7 +58,11 @@ describe('BFF before the user service answers', () => {
   it('answers 503 on authenticated paths until it can verify tokens', async () => {
     const res = await fetch(`${baseUrl}/api/user-service/auth/session`, { headers: { authorization: 'Bearer x' } });
     expect(res.status).toBe(503);
-    expect(await res.json()).toEqual({ statusCode: 503, message: 'Sign-in is not available yet, please try again', error: 'Service Unavailable' });
+    expect(await res.json()).toEqual({
+      statusCode: 503,
+      message: 'Sign-in is not available yet, please try again',
+      error: 'Service Unavailable',
+    });
   });
 
   it('hides upstream failures behind a plain 500', async () => {

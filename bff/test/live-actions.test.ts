@@ -28,19 +28,39 @@ function refusal(run: () => unknown) {
 
 describe("the feed's live actions as typed messages", () => {
   it('knows the actions by the proto oneof, and no others', () => {
-    expect(LIVE_ACTION_NAMES).toEqual(['addDj', 'removeDj', 'updateNextSong', 'skipSong', 'voteOnSong', 'playOneTimeAnimation', 'joinWaitlist', 'leaveWaitlist', 'moveInWaitlist', 'leaveAfterSong']);
+    expect(LIVE_ACTION_NAMES).toEqual([
+      'addDj',
+      'removeDj',
+      'updateNextSong',
+      'skipSong',
+      'voteOnSong',
+      'playOneTimeAnimation',
+      'joinWaitlist',
+      'leaveWaitlist',
+      'moveInWaitlist',
+      'leaveAfterSong',
+    ]);
     expect(isLiveAction('joinRoom')).toBe(false);
     expect(isLiveAction('toString')).toBe(false);
   });
 
   it("maps each action's JSON params to its message, dropping what it does not know (userUuid, tokenRole)", () => {
-    expect(liveAction('voteOnSong', { songVotes: { like: true }, userUuid: 'someone-else', tokenRole: 'admin' })).toEqual({ $case: 'voteOnSong', value: { songVotes: { like: true } } });
+    expect(liveAction('voteOnSong', { songVotes: { like: true }, userUuid: 'someone-else', tokenRole: 'admin' })).toEqual({
+      $case: 'voteOnSong',
+      value: { songVotes: { like: true } },
+    });
     expect(liveAction('leaveAfterSong', {})).toEqual({ $case: 'leaveAfterSong', value: { enabled: true } });
     expect(liveAction('skipSong', { anything: 1 })).toEqual({ $case: 'skipSong', value: {} });
     const added = liveAction('addDj', { song });
     expect(added.$case).toBe('addDj');
     const message = added.$case === 'addDj' ? added.value.song! : undefined;
-    expect(message).toMatchObject({ songShortId: 'K1', duration: 435, musicProviders: { spotify: '6Wd2' }, links: { spotify: 'https://open.spotify.com/track/6Wd2' }, previews: {} });
+    expect(message).toMatchObject({
+      songShortId: 'K1',
+      duration: 435,
+      musicProviders: { spotify: '6Wd2' },
+      links: { spotify: 'https://open.spotify.com/track/6Wd2' },
+      previews: {},
+    });
     expect(message).not.toHaveProperty('genre');
     // Back in the feed's JSON shape exactly as sent: nulls where unknown, empty optional maps left out.
     expect(songToJson(message!)).toEqual(song);
@@ -52,7 +72,14 @@ describe("the feed's live actions as typed messages", () => {
       code: 'FEED_INVALID_ACTION',
       messages: [expect.stringMatching(/^targetUserUuid: /), expect.stringMatching(/^position: /)],
     });
-    expect(refusal(() => liveAction('updateNextSong', { song: { ...song, duration: 1.5 } }))).toMatchObject({ status: 400, code: 'FEED_INVALID_ACTION', messages: [expect.stringMatching(/^song\.duration: /)] });
-    expect(refusal(() => liveAction('playOneTimeAnimation', { animation: 'moonwalk' }))).toMatchObject({ status: 400, code: 'FEED_INVALID_ACTION' });
+    expect(refusal(() => liveAction('updateNextSong', { song: { ...song, duration: 1.5 } }))).toMatchObject({
+      status: 400,
+      code: 'FEED_INVALID_ACTION',
+      messages: [expect.stringMatching(/^song\.duration: /)],
+    });
+    expect(refusal(() => liveAction('playOneTimeAnimation', { animation: 'moonwalk' }))).toMatchObject({
+      status: 400,
+      code: 'FEED_INVALID_ACTION',
+    });
   });
 });

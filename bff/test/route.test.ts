@@ -25,11 +25,20 @@ describe('route()', () => {
     const deps = { router, registry, verifier: () => verifier };
     const Who = z.object({ who: z.string() });
     route(deps, {
-      method: 'get', path: '/default', summary: 'no auth said', tags: ['t'], response: Who,
+      method: 'get',
+      path: '/default',
+      summary: 'no auth said',
+      tags: ['t'],
+      response: Who,
       handler: async ({ caller }) => ({ who: caller.userUuid }),
     });
     route(deps, {
-      method: 'get', path: '/public', summary: 'public', tags: ['t'], auth: 'public', response: Who,
+      method: 'get',
+      path: '/public',
+      summary: 'public',
+      tags: ['t'],
+      auth: 'public',
+      response: Who,
       handler: async ({ caller }) => ({ who: caller ?? 'anyone' }),
     });
     const keyed: HeaderAuth<string> = {
@@ -40,7 +49,12 @@ describe('route()', () => {
       },
     };
     route(deps, {
-      method: 'get', path: '/keyed', summary: 'own headers', tags: ['t'], auth: keyed, response: Who,
+      method: 'get',
+      path: '/keyed',
+      summary: 'own headers',
+      tags: ['t'],
+      auth: keyed,
+      response: Who,
       errorShape: { schema: z.object({ oops: z.string() }), statuses: [401, 418] },
       handler: async ({ credentials }) => ({ who: credentials }),
     });

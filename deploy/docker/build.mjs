@@ -35,12 +35,14 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   // npm packages are external (production node_modules); our workspaces are bundled.
-  plugins: [{
-    name: 'external-packages',
-    setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@spinroom/') ? undefined : { path: args.path, external: true }));
+  plugins: [
+    {
+      name: 'external-packages',
+      setup(b) {
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@spinroom/') ? undefined : { path: args.path, external: true }));
+      },
     },
-  }],
+  ],
   // ESM bundles of CommonJS-minded code: give them require and __dirname.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

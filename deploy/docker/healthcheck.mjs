@@ -10,7 +10,9 @@ const done = (healthy) => {
 };
 
 if (process.env.SPINROOM_WORKSPACE === 'bff') {
-  request({ host: '127.0.0.1', port: Number(process.env.PORT ?? 8080), path: '/healthz', timeout: 3_000 }, (res) => done(res.statusCode === 200))
+  request({ host: '127.0.0.1', port: Number(process.env.PORT ?? 8080), path: '/healthz', timeout: 3_000 }, (res) =>
+    done(res.statusCode === 200),
+  )
     .on('error', () => done(false))
     .end();
 } else {
@@ -18,7 +20,13 @@ if (process.env.SPINROOM_WORKSPACE === 'bff') {
   const client = new grpc.Client(`127.0.0.1:${process.env.GRPC_PORT ?? '50051'}`, grpc.credentials.createInsecure());
   // grpc.health.v1.Health/Check for the whole server (empty request); the
   // answer's field 1 (status) is 1 for SERVING: bytes 08 01.
-  client.makeUnaryRequest('/grpc.health.v1.Health/Check', () => Buffer.alloc(0), (bytes) => bytes, {}, (error, response) => {
-    done(!error && response.length >= 2 && response[0] === 0x08 && response[1] === 0x01);
-  });
+  client.makeUnaryRequest(
+    '/grpc.health.v1.Health/Check',
+    () => Buffer.alloc(0),
+    (bytes) => bytes,
+    {},
+    (error, response) => {
+      done(!error && response.length >= 2 && response[0] === 0x08 && response[1] === 0x01);
+    },
+  );
 }

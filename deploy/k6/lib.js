@@ -22,7 +22,13 @@ export function json(method, path, body, token, tags = {}) {
 /** A new user (a unique email per run and index): { uuid, token, email }. */
 export function signUp(prefix, i) {
   const email = `${prefix}-${__ENV.K6_RUN_ID || Date.now()}-${i}@k6.spinroom.local`;
-  const r = json('POST', '/api/user-service/users/sign-up', { email, password: PASSWORD, nickname: `${prefix} ${i}`.slice(0, 30) }, undefined, { name: 'sign-up' });
+  const r = json(
+    'POST',
+    '/api/user-service/users/sign-up',
+    { email, password: PASSWORD, nickname: `${prefix} ${i}`.slice(0, 30) },
+    undefined,
+    { name: 'sign-up' },
+  );
   check(r, { 'signed up': (x) => x.status === 201 || x.status === 200 });
   return { uuid: r.body && r.body.userUuid, token: r.body && r.body.accessToken, email };
 }

@@ -16,12 +16,22 @@ export const options = {
   setupTimeout: '120s',
   scenarios: {
     browse: {
-      executor: 'constant-arrival-rate', exec: 'browse', rate: BROWSE_RATE, timeUnit: '1s', duration: DURATION,
-      preAllocatedVUs: 50, maxVUs: 200,
+      executor: 'constant-arrival-rate',
+      exec: 'browse',
+      rate: BROWSE_RATE,
+      timeUnit: '1s',
+      duration: DURATION,
+      preAllocatedVUs: 50,
+      maxVUs: 200,
     },
     signIn: {
-      executor: 'constant-arrival-rate', exec: 'signIn', rate: LOGIN_RATE, timeUnit: '1s', duration: DURATION,
-      preAllocatedVUs: 10, maxVUs: 50,
+      executor: 'constant-arrival-rate',
+      exec: 'signIn',
+      rate: LOGIN_RATE,
+      timeUnit: '1s',
+      duration: DURATION,
+      preAllocatedVUs: 10,
+      maxVUs: 50,
     },
   },
   thresholds: {
@@ -56,7 +66,13 @@ const READS = [
 export function browse(data) {
   const user = data.users[Math.floor(Math.random() * data.users.length)];
   if (Math.random() < 0.1) {
-    const r = json('GET', `/api/playlist-service/search?q=${encodeURIComponent(['never', 'sine', 'demo', 'love'][Math.floor(Math.random() * 4)])}`, undefined, user.token, { name: 'search' });
+    const r = json(
+      'GET',
+      `/api/playlist-service/search?q=${encodeURIComponent(['never', 'sine', 'demo', 'love'][Math.floor(Math.random() * 4)])}`,
+      undefined,
+      user.token,
+      { name: 'search' },
+    );
     check(r, { 'search 200': (x) => x.status === 200 });
     return;
   }

@@ -26,9 +26,23 @@ const refused = new Counter('feed_actions_refused');
 export const options = {
   setupTimeout: '300s',
   scenarios: {
-    listeners: { executor: 'per-vu-iterations', exec: 'listener', vus: LISTENERS, iterations: 1, maxDuration: `${seconds(DURATION) + 30}s` },
+    listeners: {
+      executor: 'per-vu-iterations',
+      exec: 'listener',
+      vus: LISTENERS,
+      iterations: 1,
+      maxDuration: `${seconds(DURATION) + 30}s`,
+    },
     djs: { executor: 'per-vu-iterations', exec: 'dj', vus: DJS, iterations: 1, maxDuration: `${seconds(DURATION) + 30}s` },
-    chat: { executor: 'constant-arrival-rate', exec: 'chat', rate: CHATTERS, timeUnit: '1s', duration: DURATION, preAllocatedVUs: 5, maxVUs: 20 },
+    chat: {
+      executor: 'constant-arrival-rate',
+      exec: 'chat',
+      rate: CHATTERS,
+      timeUnit: '1s',
+      duration: DURATION,
+      preAllocatedVUs: 5,
+      maxVUs: 20,
+    },
   },
   thresholds: {
     feed_join_ms: ['p(95)<500'],
@@ -43,19 +57,27 @@ export const options = {
 
 export function setup() {
   const owner = signUp('k6-owner', 0);
-  const room = json('POST', '/api/room-service/rooms/infrastructure', { name: `k6 room ${Date.now()}`, numberOfDjs: Math.max(DJS, 1), songsPerDj: 1 }, owner.token, { name: 'create-room' });
+  const room = json(
+    'POST',
+    '/api/room-service/rooms/infrastructure',
+    { name: `k6 room ${Date.now()}`, numberOfDjs: Math.max(DJS, 1), songsPerDj: 1 },
+    owner.token,
+    { name: 'create-room' },
+  );
   if (room.status !== 201) throw new Error(`room not created: ${room.status} ${JSON.stringify(room.body)}`);
   const djs = [];
   for (let i = 0; i < DJS; i += 1) {
     const dj = signUp('k6-dj', i);
-    for (let s = 0; s < 3; s += 1) json('POST', '/api/playlist-service/crate/special/queue/songs', { songs: [song(`dj${i}-${s}`)] }, dj.token, { name: 'queue-song' });
+    for (let s = 0; s < 3; s += 1)
+      json('POST', '/api/playlist-service/crate/special/queue/songs', { songs: [song(`dj${i}-${s}`)] }, dj.token, { name: 'queue-song' });
     djs.push(dj);
   }
   const listeners = [];
   for (let i = 0; i < LISTENERS; i += 1) listeners.push(signUp('k6-listener', i));
   const chatters = [];
   for (let i = 0; i < Math.min(CHATTERS, LISTENERS); i += 1) {
-    const token = json('GET', '/api/user-service/comet-chat/user-token', undefined, listeners[i].token, { name: 'chat-token' }).body.cometAuthToken;
+    const token = json('GET', '/api/user-service/comet-chat/user-token', undefined, listeners[i].token, { name: 'chat-token' }).body
+      .cometAuthToken;
     chatCall('POST', `/v3.0/groups/${room.body.uuid}/members`, token, {});
     chatters.push(token);
   }
@@ -116,10 +138,13 @@ export function listener(data) {
   const me = data.listeners[(__VU - 1) % data.listeners.length];
   sleep(Math.random() * 5); // people arrive over a few seconds
   inRoom(me.token, data.roomUuid, seconds(DURATION) * 1000, (socket, send) => {
-    socket.setInterval(() => {
-      if (Math.random() < 0.3) send('voteOnSong', { songVotes: { like: Math.random() < 0.8 } });
-      else if (Math.random() < 0.1) send('playOneTimeAnimation', { animation: 'jump' });
-    }, 5000 + Math.random() * 5000);
+    socket.setInterval(
+      () => {
+        if (Math.random() < 0.3) send('voteOnSong', { songVotes: { like: Math.random() < 0.8 } });
+        else if (Math.random() < 0.1) send('playOneTimeAnimation', { animation: 'jump' });
+      },
+      5000 + Math.random() * 5000,
+    );
   });
 }
 
@@ -145,7 +170,10 @@ export function chat(data) {
   const token = data.chatters[Math.floor(Math.random() * data.chatters.length)];
   const text = `k6 says hi ${Math.random().toString(36).slice(2, 8)}`;
   const r = chatCall('POST', '/v3.0/messages', token, {
-    type: 'text', receiverType: 'group', category: 'message', receiver: data.roomUuid,
+    type: 'text',
+    receiverType: 'group',
+    category: 'message',
+    receiver: data.roomUuid,
     data: { text, metadata: { chatMessage: { message: text } } },
   });
   check(r, { 'chat message sent': (x) => x.status === 200 });

@@ -29,7 +29,8 @@ const children: ServiceProcess[] = [];
 const stopAll = () => Promise.all(children.reverse().map((c) => c.stop()));
 process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 async function main() {
   const infra = infraUp('dev');
@@ -38,14 +39,25 @@ async function main() {
   const local: LocalServices = { infra, ports, suffix: '_bench_catalogue', common };
   children.push(
     ...SERVICE_NAMES.map((name) => startLocalService(name, local, { bundled: true })),
-    startServiceProcess('bff', 'bff/src/main.ts', {
-      ...common, ...serviceAddresses(ports), REDIS_URL: infra.REDIS_URL, SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
-      PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
-    }, { bundled: true }),
+    startServiceProcess(
+      'bff',
+      'bff/src/main.ts',
+      {
+        ...common,
+        ...serviceAddresses(ports),
+        REDIS_URL: infra.REDIS_URL,
+        SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+        PORT: String(ports.bff),
+        HTTP_HOST: '127.0.0.1',
+      },
+      { bundled: true },
+    ),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;
   const call = apiClient(bff);
-  await waitForHttp(`${bff}/readyz`, 120_000, () => children.map((c) => (c.child.exitCode !== null ? `${c.name} exited` : '')).find(Boolean));
+  await waitForHttp(`${bff}/readyz`, 120_000, () =>
+    children.map((c) => (c.child.exitCode !== null ? `${c.name} exited` : '')).find(Boolean),
+  );
 
   await call('POST', '/api/user-service/users/sign-up', undefined, account, [403]); // 403: made by an earlier run
   const { accessToken: token } = await call('POST', `/api/user-service/auth/login`, undefined, account);
@@ -54,7 +66,20 @@ async function main() {
   const dir = join(localDir, 'dev', 'bench');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'three-minutes.mp3');
-  await run('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=330:duration=180', '-codec:a', 'libmp3lame', '-b:a', '128k', file]);
+  await run('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=330:duration=180',
+    '-codec:a',
+    'libmp3lame',
+    '-b:a',
+    '128k',
+    file,
+  ]);
   const bytes = readFileSync(file);
   const accepted: number[] = [];
   const verified: number[] = [];
@@ -76,12 +101,35 @@ async function main() {
   }
 
   // A catalogue of provider songs, then search at 50 connections.
-  const words = ['velvet', 'morning', 'city', 'night', 'orbit', 'static', 'sunday', 'river', 'neon', 'echo', 'gold', 'paper', 'glass', 'fire', 'ocean', 'dream'];
+  const words = [
+    'velvet',
+    'morning',
+    'city',
+    'night',
+    'orbit',
+    'static',
+    'sunday',
+    'river',
+    'neon',
+    'echo',
+    'gold',
+    'paper',
+    'glass',
+    'fire',
+    'ocean',
+    'dream',
+  ];
   const pick = (n: number) => words[n % words.length]!;
   for (let start = 0; start < catalogueSize; start += 100) {
     const songs = Array.from({ length: Math.min(100, catalogueSize - start) }, (_, k) => {
       const n = start + k;
-      return { musicProvider: 'spotify', songId: `bench-${n}`, trackName: `${pick(n)} ${pick(n * 7 + 3)} ${n}`, artistName: `Artist ${pick(n * 3)} ${n % 97}`, duration: 120 + (n % 200) };
+      return {
+        musicProvider: 'spotify',
+        songId: `bench-${n}`,
+        trackName: `${pick(n)} ${pick(n * 7 + 3)} ${n}`,
+        artistName: `Artist ${pick(n * 3)} ${n % 97}`,
+        duration: 120 + (n % 200),
+      };
     });
     const added = await call('POST', `/api/playlist-service/crate/special/likes/songs`, token, { songs });
     if (!added.songs) throw new Error('could not fill the catalogue');
@@ -92,7 +140,11 @@ async function main() {
     url: bff,
     connections,
     duration: searchSeconds,
-    requests: queries.map((q) => ({ method: 'GET', path: `/api/playlist-service/search?q=${encodeURIComponent(q)}`, headers: { authorization: `Bearer ${token}` } })),
+    requests: queries.map((q) => ({
+      method: 'GET',
+      path: `/api/playlist-service/search?q=${encodeURIComponent(q)}`,
+      headers: { authorization: `Bearer ${token}` },
+    })),
   });
   await stopAll();
 

@@ -18,7 +18,17 @@ export type ClientCommand =
 
 export type ClientReply =
   | { type: 'connected'; open: number; failed: number; joined: number; joinFailed: number; ms: number; errors: string[] }
-  | { type: 'stopped'; histogram: number[]; deliveries: number; over: number; max: number; seconds: number; open: number; closedDuring: number; resets: number }
+  | {
+      type: 'stopped';
+      histogram: number[];
+      deliveries: number;
+      over: number;
+      max: number;
+      seconds: number;
+      open: number;
+      closedDuring: number;
+      resets: number;
+    }
   | { type: 'started' }
   | { type: 'closed' };
 

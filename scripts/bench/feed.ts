@@ -53,7 +53,14 @@ if (!process.env.BENCH_FEED_FDS_RAISED) {
   if (soft < WANT_FDS) {
     const again = spawnSync(
       'bash',
-      ['-c', `ulimit -n ${WANT_FDS} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`, 'bash', process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+      [
+        '-c',
+        `ulimit -n ${WANT_FDS} 2>/dev/null || ulimit -n "$(ulimit -Hn)"; exec "$@"`,
+        'bash',
+        process.execPath,
+        ...process.execArgv,
+        ...process.argv.slice(1),
+      ],
       { stdio: 'inherit', env: { ...process.env, BENCH_FEED_FDS_RAISED: String(soft) } },
     );
     process.exit(again.status ?? 1);
@@ -61,7 +68,11 @@ if (!process.env.BENCH_FEED_FDS_RAISED) {
 }
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const list = (name: string, fallback: string) => (process.env[name] ?? fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const list = (name: string, fallback: string) =>
+  (process.env[name] ?? fallback)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const clientCounts = list('BENCH_FEED_CLIENTS', '1000,2500,5000').map(Number);
 const idleSockets = num('BENCH_FEED_IDLE', 10_000);
 const rate = num('BENCH_FEED_RATE', 20);
@@ -93,7 +104,9 @@ const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFracti
 
 /** Resident memory of a process, MiB (VmRSS). */
 function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.split(/\s+/)[1] ?? 0) / 1024;
 }
 
@@ -393,19 +406,33 @@ async function main(): Promise<void> {
   const playlist = startLocalService('playlist', local, { bundled: true });
   const room = startLocalService('room', local, { bundled: true });
   // The upload and chat services are not started: no path here reaches them (grpc-js connects lazily).
-  const bff = startServiceProcess('bff', 'bff/src/main.ts', {
-    ...common, ...serviceAddresses(ports), REDIS_URL: infra.REDIS_URL, SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
-    PORT: String(ports.bff), HTTP_HOST: '127.0.0.1',
-    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, 'bff')}` } : {}),
-  }, { bundled: true });
+  const bff = startServiceProcess(
+    'bff',
+    'bff/src/main.ts',
+    {
+      ...common,
+      ...serviceAddresses(ports),
+      REDIS_URL: infra.REDIS_URL,
+      SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+      PORT: String(ports.bff),
+      HTTP_HOST: '127.0.0.1',
+      ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, 'bff')}` } : {}),
+    },
+    { bundled: true },
+  );
   children.push(user, playlist, room, bff);
   const bare = startBare({ PORT: String(ports.bare), REDIS_URL: infra.REDIS_URL });
   children.push(bare);
   const exitedEarly = () =>
-    [user, playlist, room, bff, bare].map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : '')).find(Boolean);
+    [user, playlist, room, bff, bare]
+      .map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : ''))
+      .find(Boolean);
 
   const bffUrl = `http://127.0.0.1:${ports.bff}`;
-  const feedUrls: Record<ServerName, string> = { spinroom: `ws://127.0.0.1:${ports.bff}/primus`, bare: `ws://127.0.0.1:${ports.bare}/primus` };
+  const feedUrls: Record<ServerName, string> = {
+    spinroom: `ws://127.0.0.1:${ports.bff}/primus`,
+    bare: `ws://127.0.0.1:${ports.bare}/primus`,
+  };
   await waitForHttp(`${bffUrl}/healthz`, 120_000, exitedEarly);
   await waitForHttp(`http://127.0.0.1:${ports.bare}/healthz`, 60_000, exitedEarly);
   const call = apiClient(bffUrl);
@@ -429,7 +456,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < VOTERS; i += 1) {
     const body = { email: `bench-feed-${i}@spinroom.local`, password: 'bench-password-7f3a', nickname: `Voter ${i}` };
     const signedUp = await retrying(() => call('POST', '/api/user-service/users/sign-up', undefined, body, [403]));
-    accounts.push(signedUp.accessToken ? (signedUp as any) : await call('POST', '/api/user-service/auth/login', undefined, { email: body.email, password: body.password }));
+    accounts.push(
+      signedUp.accessToken
+        ? (signedUp as any)
+        : await call('POST', '/api/user-service/auth/login', undefined, { email: body.email, password: body.password }),
+    );
   }
   const tokens = accounts.map((a) => a.accessToken);
   const owner = accounts[0]!;
@@ -441,7 +472,13 @@ async function main(): Promise<void> {
   await retrying(() =>
     call('POST', '/api/playlist-service/crate/special/queue/songs', owner.accessToken, {
       append: true,
-      songs: [1, 2, 3].map((n) => ({ musicProvider: 'spotify', songId: `bench-feed-${Date.now()}-${n}`, trackName: `Long song ${n}`, artistName: 'Bench', duration: 3600 })),
+      songs: [1, 2, 3].map((n) => ({
+        musicProvider: 'spotify',
+        songId: `bench-feed-${Date.now()}-${n}`,
+        trackName: `Long song ${n}`,
+        artistName: 'Bench',
+        duration: 3600,
+      })),
     }),
   );
 
@@ -470,11 +507,17 @@ async function main(): Promise<void> {
   }
   const sample = voters[1]!.heard.find((t) => t.includes('"votedOnSong"'))!;
   voters[1]!.keepHeard = false;
-  const template = sample.replace(/"sentAt":\d+/, '"sentAt":@SENT_AT@').replace(/"messageId":\d+/, '"messageId":@V@').replace(/"version":\d+/, '"version":@V@');
+  const template = sample
+    .replace(/"sentAt":\d+/, '"sentAt":@SENT_AT@')
+    .replace(/"messageId":\d+/, '"messageId":@V@')
+    .replace(/"version":\d+/, '"version":@V@');
   console.log(`\nRoom ${roomUuid}; ${VOTERS} voters joined; patch frame ${Buffer.byteLength(sample)} bytes: ${sample}\n`);
 
   const publisher = createRedis(infra.REDIS_URL);
-  const patchSources: Record<Source, PatchSource> = { redis: redisSource(publisher, roomUuid, template), real: realSource(voters, roomUuid) };
+  const patchSources: Record<Source, PatchSource> = {
+    redis: redisSource(publisher, roomUuid, template),
+    real: realSource(voters, roomUuid),
+  };
 
   const procs = Array.from({ length: clientProcesses }, (_, i) => new ClientProcess(i));
   const redisPidFile = join(localDir, 'dev/redis/redis.pid');
@@ -504,7 +547,14 @@ async function main(): Promise<void> {
       await sleep(5000);
       const rss = rssMb(pid);
       console.log(`${fmt(rss, 1)} MiB after (${fmt(connected.open)} open, ${fmt((1000 * connected.open) / connected.ms)} connects/s)`);
-      idle.push({ server, joined: false, before: fresh[server]!, after: rss, sockets: connected.open, perSecond: (1000 * connected.open) / connected.ms });
+      idle.push({
+        server,
+        joined: false,
+        before: fresh[server]!,
+        after: rss,
+        sockets: connected.open,
+        perSecond: (1000 * connected.open) / connected.ms,
+      });
       await closeAll(procs);
       await sleep(2000);
     }
@@ -538,8 +588,16 @@ async function main(): Promise<void> {
         const cpu = endCpu();
         const sent = patches.stop();
         rows.push({
-          listeners: current, source, server, joinsPerSecond, joinFailures: connected.failed + connected.joinFailed,
-          patchesPerSecond: sent.sent / (warmupSeconds + durationSeconds), sourceFailed: sent.failed, result, cpu, busyBefore,
+          listeners: current,
+          source,
+          server,
+          joinsPerSecond,
+          joinFailures: connected.failed + connected.joinFailed,
+          patchesPerSecond: sent.sent / (warmupSeconds + durationSeconds),
+          sourceFailed: sent.failed,
+          result,
+          cpu,
+          busyBefore,
           rss: rssMb(serverPids[server]),
         });
         console.log(
@@ -562,7 +620,14 @@ async function main(): Promise<void> {
           `${fmt(connected.joined)} joined at ${fmt((1000 * connected.joined) / connected.ms)}/s` +
           `${connected.failed + connected.joinFailed ? `; ${connected.failed + connected.joinFailed} failed: ${connected.errors.join('; ')}` : ''})`,
       );
-      idle.push({ server, joined: true, before: fresh[server]!, after: rss, sockets: current, perSecond: (1000 * connected.joined) / connected.ms });
+      idle.push({
+        server,
+        joined: true,
+        before: fresh[server]!,
+        after: rss,
+        sockets: current,
+        perSecond: (1000 * connected.joined) / connected.ms,
+      });
     }
     await closeAll(procs);
     await sleep(2000);
@@ -593,7 +658,11 @@ function markdown(rows: Row[], idle: IdleRow[], started: Date, revision: string,
         `${fmt(serverCpu, 2)} | ${fmt(r.cpu.cores.clients ?? 0, 2)} | ${fmt(r.cpu.cores['room service'] ?? 0, 2)} | ${fmt(r.rss)} | ${fmt(r.busyBefore)}% / ${fmt(r.cpu.machineBusyPercent)}% |`,
     );
   }
-  lines.push('', '| listeners | patch source | Spinroom deliveries/s | bare ws deliveries/s | ratio | Spinroom p99 / bare p99 (ms) | BFF CPU / bare CPU (cores) | target (5,000 at 20/s: p99 < 150 ms, >= 90% of bare) |', '|--:|---|--:|--:|--:|--:|--:|---|');
+  lines.push(
+    '',
+    '| listeners | patch source | Spinroom deliveries/s | bare ws deliveries/s | ratio | Spinroom p99 / bare p99 (ms) | BFF CPU / bare CPU (cores) | target (5,000 at 20/s: p99 < 150 ms, >= 90% of bare) |',
+    '|--:|---|--:|--:|--:|--:|--:|---|',
+  );
   for (const r of rows.filter((x) => x.server === 'spinroom')) {
     const b = rows.find((x) => x.server === 'bare' && x.listeners === r.listeners && x.source === r.source);
     if (!b) continue;

@@ -19,7 +19,11 @@ const platform = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scr
   env: {
     ...process.env,
     PORT: String(port),
-    USER_GRPC_PORT: '28461', PLAYLIST_GRPC_PORT: '28462', UPLOAD_GRPC_PORT: '28463', ROOM_GRPC_PORT: '28464', CHAT_GRPC_PORT: '28465',
+    USER_GRPC_PORT: '28461',
+    PLAYLIST_GRPC_PORT: '28462',
+    UPLOAD_GRPC_PORT: '28463',
+    ROOM_GRPC_PORT: '28464',
+    CHAT_GRPC_PORT: '28465',
     METRICS_BASE_PORT: '28471',
     LOG_LEVEL: 'warn',
     SPINROOM_BUNDLED: '1',
@@ -30,9 +34,12 @@ let status = 1;
 try {
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 300_000);
   console.log(`\nk6 against npm start on :${port}`);
-  status = spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/bench-k6.ts')], {
-    cwd: repoRoot, stdio: 'inherit', env: { ...process.env, BASE_URL: `http://127.0.0.1:${port}` },
-  }).status ?? 1;
+  status =
+    spawnSync(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/bench-k6.ts')], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, BASE_URL: `http://127.0.0.1:${port}` },
+    }).status ?? 1;
 } finally {
   platform.kill('SIGINT');
   await new Promise((resolve) => platform.once('exit', resolve));

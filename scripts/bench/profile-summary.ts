@@ -62,7 +62,10 @@ for (const [id, ms] of selfMs) {
 const busy = total - (areas.get('(idle)') ?? 0);
 const print = (title: string, map: Map<string, number>) => {
   console.log(`\n${title} (share of non-idle time, ${(busy / 1000).toFixed(1)} s busy of ${(total / 1000).toFixed(1)} s)`);
-  for (const [key, ms] of [...map].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  for (const [key, ms] of [...map]
+    .filter(([k]) => k !== '(idle)')
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)) {
     console.log(`${((100 * ms) / busy).toFixed(1).padStart(5)}%  ${key}`);
   }
 };

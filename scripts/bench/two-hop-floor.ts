@@ -56,7 +56,9 @@ if (role === 'service') {
     const metadata = new Metadata();
     metadata.set('x-user-uuid', request.params.uuid);
     const session = await new Promise<GetSessionResponse>((resolve, reject) =>
-      client.getSession({}, metadata, { deadline: new Date(Date.now() + 5_000) }, (error, response) => (error ? reject(error) : resolve(response))),
+      client.getSession({}, metadata, { deadline: new Date(Date.now() + 5_000) }, (error, response) =>
+        error ? reject(error) : resolve(response),
+      ),
     );
     return { userUuid: session.userUuid, kind: session.kind === UserKind.USER_KIND_GUEST ? 'guest' : 'user', roles: session.roles };
   });

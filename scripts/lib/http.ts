@@ -13,7 +13,10 @@ export function apiClient(baseUrl: string) {
     const form = body instanceof FormData;
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body !== undefined && !form ? { 'content-type': 'application/json' } : {}),
+      },
       body: form ? body : body === undefined ? undefined : JSON.stringify(body),
     });
     const json = (await res.json()) as Record<string, any>;

@@ -16,7 +16,12 @@ export interface ServiceProcess {
  * runs it: bundled by deploy/docker/build.mjs (`main.js` after `register.js`),
  * NODE_ENV=production. `entry` is `<workspace>/src/main.ts`.
  */
-export function startServiceProcess(name: string, entry: string, env: Record<string, string>, options: { bundled?: boolean; nodeArgs?: string[] } = {}): ServiceProcess {
+export function startServiceProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  options: { bundled?: boolean; nodeArgs?: string[] } = {},
+): ServiceProcess {
   const { bundled = false, nodeArgs = [] } = options;
   const bundleDir = bundled ? bundleWorkspace(dirname(dirname(entry)), name) : undefined;
   const code = bundleDir

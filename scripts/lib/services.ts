@@ -51,6 +51,15 @@ export function serviceEnvironment(name: ServiceName, local: LocalServices): Rec
 }
 
 /** Starts one service as its own process (services/<name>/src/main.ts). */
-export function startLocalService(name: ServiceName, local: LocalServices, options: { bundled?: boolean; env?: Record<string, string> } = {}): ServiceProcess {
-  return startServiceProcess(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...options.env }, { bundled: options.bundled });
+export function startLocalService(
+  name: ServiceName,
+  local: LocalServices,
+  options: { bundled?: boolean; env?: Record<string, string> } = {},
+): ServiceProcess {
+  return startServiceProcess(
+    name,
+    `services/${name}/src/main.ts`,
+    { ...serviceEnvironment(name, local), ...options.env },
+    { bundled: options.bundled },
+  );
 }

@@ -74,8 +74,10 @@ export class Supervisor {
       const ranMs = Date.now() - entry.startedAt;
       entry.crashes = ranMs >= this.policy.healthyAfterMs ? 1 : entry.crashes + 1;
       const delay = restartDelay(entry.crashes, this.policy);
-      this.log(`${entry.name} exited (${signal ?? `code ${code}`}) after ${formatMs(ranMs)}; restarting it in ${formatMs(delay)}` +
-        (entry.crashes > 1 ? ` (crash ${entry.crashes} in a row)` : ''));
+      this.log(
+        `${entry.name} exited (${signal ?? `code ${code}`}) after ${formatMs(ranMs)}; restarting it in ${formatMs(delay)}` +
+          (entry.crashes > 1 ? ` (crash ${entry.crashes} in a row)` : ''),
+      );
       entry.timer = setTimeout(() => this.restart(entry), delay);
     });
   }

@@ -14,17 +14,28 @@ interface Json {
  * catalogue through upload-events, and are gathered in a public crate anyone
  * can copy into their queue. Idempotent: songs already uploaded are reused.
  */
-export async function seedDemoCatalogue(options: { baseUrl: string; email: string; password: string; workDir: string; log: (line: string) => void }) {
+export async function seedDemoCatalogue(options: {
+  baseUrl: string;
+  email: string;
+  password: string;
+  workDir: string;
+  log: (line: string) => void;
+}) {
   const { baseUrl, log } = options;
   const call = apiClient(baseUrl);
 
-  const { accessToken: token } = await call('POST', '/api/user-service/auth/login', undefined, { email: options.email, password: options.password });
+  const { accessToken: token } = await call('POST', '/api/user-service/auth/login', undefined, {
+    email: options.email,
+    password: options.password,
+  });
   const mine = (await call('GET', '/api/upload-service/songs?limit=100', token)).songs as Json[];
   const songs = await generateDemoSongs(join(options.workDir, 'demo-songs'));
 
   const uploadIds: string[] = [];
   for (const song of songs) {
-    const existing = mine.find((s) => s.trackName === song.trackName && s.artistName === song.artistName && s.status !== 'VERIFICATION_ERROR');
+    const existing = mine.find(
+      (s) => s.trackName === song.trackName && s.artistName === song.artistName && s.status !== 'VERIFICATION_ERROR',
+    );
     if (existing) {
       uploadIds.push(existing.songId);
       continue;
@@ -47,7 +58,9 @@ export async function seedDemoCatalogue(options: { baseUrl: string; email: strin
       const upload = await call('GET', `/api/upload-service/songs/${uploadId}`, token);
       if (upload.status === 'VERIFICATION_ERROR') throw new Error(`demo song ${uploadId} failed to transcode`);
       if (upload.status === 'VERIFIED') {
-        const data = await fetch(`${baseUrl}/api/playlist-service/song-data/${uploadId}/uploadService`, { headers: { authorization: `Bearer ${token}` } });
+        const data = await fetch(`${baseUrl}/api/playlist-service/song-data/${uploadId}/uploadService`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
         if (data.ok) {
           catalogueIds.push(((await data.json()) as Json).songId);
           break;
@@ -59,11 +72,20 @@ export async function seedDemoCatalogue(options: { baseUrl: string; email: strin
 
   const crates = (await call('GET', '/api/playlist-service/crate/user?limit=100', token)).crates as Json[];
   let crate = crates.find((c) => c.crateName === DEMO_CRATE_NAME);
-  crate ??= await call('POST', '/api/playlist-service/crate', token, { crateName: DEMO_CRATE_NAME, isPublic: true, description: 'Synthesized songs to DJ with right away' });
-  const inCrate = new Set(((await call('GET', `/api/playlist-service/crate/${crate.crateUuid}/songs?limit=100`, token)).songs as Json[]).map((s) => s.songId));
+  crate ??= await call('POST', '/api/playlist-service/crate', token, {
+    crateName: DEMO_CRATE_NAME,
+    isPublic: true,
+    description: 'Synthesized songs to DJ with right away',
+  });
+  const inCrate = new Set(
+    ((await call('GET', `/api/playlist-service/crate/${crate.crateUuid}/songs?limit=100`, token)).songs as Json[]).map((s) => s.songId),
+  );
   const missing = catalogueIds.filter((id) => !inCrate.has(id));
   if (missing.length > 0) {
-    await call('POST', `/api/playlist-service/crate/${crate.crateUuid}/songs`, token, { songs: missing.map((songId) => ({ songId })), append: true });
+    await call('POST', `/api/playlist-service/crate/${crate.crateUuid}/songs`, token, {
+      songs: missing.map((songId) => ({ songId })),
+      append: true,
+    });
   }
   return { crateUuid: crate.crateUuid as string, songs: catalogueIds.length };
 }

@@ -8,7 +8,10 @@ export const DEMO_ROOM = { name: 'Spinroom Lounge', slug: 'spinroom-lounge' };
  */
 export async function seedDemoRoom(options: { baseUrl: string; email: string; password: string; log: (line: string) => void }) {
   const call = apiClient(options.baseUrl);
-  const { accessToken: token } = await call('POST', '/api/user-service/auth/login', undefined, { email: options.email, password: options.password });
+  const { accessToken: token } = await call('POST', '/api/user-service/auth/login', undefined, {
+    email: options.email,
+    password: options.password,
+  });
   const existing = await call('GET', `/api/room-service/rooms/${DEMO_ROOM.slug}`, token, undefined, [404]);
   if (existing.uuid) return { slug: existing.slug as string, uuid: existing.uuid as string };
   const room = await call('POST', '/api/room-service/rooms/infrastructure', token, {

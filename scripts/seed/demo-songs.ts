@@ -35,12 +35,28 @@ export async function generateDemoSongs(dir: string): Promise<DemoSong[]> {
       const freq = `${song.root}*pow(2,(${arpeggioExpression(song.steps, notes, beat)})/12)`;
       const expression = `0.35*sin(2*PI*t*${freq})*(0.75+0.25*sin(2*PI*t*0.5))+0.12*sin(2*PI*t*${song.root / 2})`;
       await run('ffmpeg', [
-        '-hide_banner', '-loglevel', 'error', '-y',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-y',
         // Commas inside the expression would split the filter graph: escape them.
-        '-f', 'lavfi', '-i', `aevalsrc=${expression.replaceAll(',', '\\,')}:s=44100:d=${DEMO_SONG_SECONDS}`,
-        '-af', 'afade=t=in:d=1,afade=t=out:st=' + (DEMO_SONG_SECONDS - 2) + ':d=2',
-        '-metadata', `title=${song.trackName}`, '-metadata', `artist=${song.artistName}`, '-metadata', `genre=${song.genre}`,
-        '-codec:a', 'libmp3lame', '-b:a', '128k', file,
+        '-f',
+        'lavfi',
+        '-i',
+        `aevalsrc=${expression.replaceAll(',', '\\,')}:s=44100:d=${DEMO_SONG_SECONDS}`,
+        '-af',
+        'afade=t=in:d=1,afade=t=out:st=' + (DEMO_SONG_SECONDS - 2) + ':d=2',
+        '-metadata',
+        `title=${song.trackName}`,
+        '-metadata',
+        `artist=${song.artistName}`,
+        '-metadata',
+        `genre=${song.genre}`,
+        '-codec:a',
+        'libmp3lame',
+        '-b:a',
+        '128k',
+        file,
       ]);
     }
     songs.push({ file, trackName: song.trackName, artistName: song.artistName, genre: song.genre });

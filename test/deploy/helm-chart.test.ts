@@ -25,7 +25,17 @@ function runHelm(args: string[]): string {
 }
 
 function render(valuesFiles: string[], sets: string[] = []): K8sObject[] {
-  const args = ['template', 'spinroom', chart, '--namespace', 'spinroom', '--kube-version', KUBE_VERSION, ...valuesFiles.flatMap((f) => ['-f', join(chart, f)]), ...sets.flatMap((s) => ['--set', s])];
+  const args = [
+    'template',
+    'spinroom',
+    chart,
+    '--namespace',
+    'spinroom',
+    '--kube-version',
+    KUBE_VERSION,
+    ...valuesFiles.flatMap((f) => ['-f', join(chart, f)]),
+    ...sets.flatMap((s) => ['--set', s]),
+  ];
   return parseManifests(runHelm(args));
 }
 
@@ -39,11 +49,21 @@ describe('the Helm chart', () => {
 
   it('passes helm lint with the default and the in-cluster values', () => {
     expect(runHelm(['lint', chart, '--strict', '--kube-version', KUBE_VERSION])).toContain('0 chart(s) failed');
-    expect(runHelm(['lint', chart, '--strict', '--kube-version', KUBE_VERSION, '-f', join(chart, 'values-in-cluster.yaml')])).toContain('0 chart(s) failed');
+    expect(runHelm(['lint', chart, '--strict', '--kube-version', KUBE_VERSION, '-f', join(chart, 'values-in-cluster.yaml')])).toContain(
+      '0 chart(s) failed',
+    );
   });
 
   it('renders, with the default values, manifests that validate strictly against the Kubernetes schemas', async () => {
-    const objects = render([], [`secrets.jwtPrivateKey=${KEY}`, 'metrics.podMonitor.enabled=true', 'metrics.prometheusRule.enabled=true', 'otel.endpoint=http://collector:4318']);
+    const objects = render(
+      [],
+      [
+        `secrets.jwtPrivateKey=${KEY}`,
+        'metrics.podMonitor.enabled=true',
+        'metrics.prometheusRule.enabled=true',
+        'otel.endpoint=http://collector:4318',
+      ],
+    );
     expect(await validateManifests(objects)).toEqual([]);
 
     for (const name of COMPONENTS) {
@@ -53,7 +73,10 @@ describe('the Helm chart', () => {
       }
       const deployment = find(objects, 'Deployment', objectName) as any;
       expect(deployment.metadata.labels).toMatchObject({
-        'app.kubernetes.io/name': name, 'app.kubernetes.io/instance': 'spinroom', 'app.kubernetes.io/component': name, 'app.kubernetes.io/part-of': 'spinroom',
+        'app.kubernetes.io/name': name,
+        'app.kubernetes.io/instance': 'spinroom',
+        'app.kubernetes.io/component': name,
+        'app.kubernetes.io/part-of': 'spinroom',
       });
       const pod = deployment.spec.template.spec;
       expect(pod.securityContext.runAsNonRoot).toBe(true);
@@ -65,7 +88,13 @@ describe('the Helm chart', () => {
         expect(container.readinessProbe.grpc.port).toBe(50051);
         expect(container.livenessProbe.grpc.port).toBe(50051);
         const env = Object.fromEntries(container.env.map((e: any) => [e.name, e.value ?? e.valueFrom?.secretKeyRef?.key]));
-        expect(env).toMatchObject({ GRPC_PORT: '50051', METRICS_PORT: '9464', OTEL_SERVICE_NAME: name, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', DATABASE_URL: `DATABASE_URL_${name.toUpperCase()}` });
+        expect(env).toMatchObject({
+          GRPC_PORT: '50051',
+          METRICS_PORT: '9464',
+          OTEL_SERVICE_NAME: name,
+          OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+          DATABASE_URL: `DATABASE_URL_${name.toUpperCase()}`,
+        });
         expect(find(objects, 'Job', `spinroom-${name}-migrate`), `migrations of ${name}`).toMatchObject({
           metadata: { annotations: { 'helm.sh/hook': 'pre-install,pre-upgrade' } },
         });
@@ -75,10 +104,14 @@ describe('the Helm chart', () => {
 
     // Each service reaches only what it needs: the chat service calls user and room, not playlist or upload.
     const chatPolicy = find(objects, 'NetworkPolicy', 'spinroom-chat') as any;
-    const peers = chatPolicy.spec.egress.flatMap((rule: any) => (rule.to ?? []).map((to: any) => to.podSelector?.matchLabels?.['app.kubernetes.io/component'])).filter(Boolean);
+    const peers = chatPolicy.spec.egress
+      .flatMap((rule: any) => (rule.to ?? []).map((to: any) => to.podSelector?.matchLabels?.['app.kubernetes.io/component']))
+      .filter(Boolean);
     expect(peers.sort()).toEqual(['room', 'user']);
     const userPolicy = find(objects, 'NetworkPolicy', 'spinroom-user') as any;
-    const callers = userPolicy.spec.ingress.flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component'])).filter(Boolean);
+    const callers = userPolicy.spec.ingress
+      .flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component']))
+      .filter(Boolean);
     expect(callers.sort()).toEqual(['bff', 'chat', 'playlist', 'room', 'upload']);
 
     const ingress = find(objects, 'Ingress', 'spinroom') as any;
@@ -101,8 +134,14 @@ describe('the Helm chart', () => {
   it('renders, with the in-cluster values, a valid single-node PostgreSQL, Redis and Kafka and plain Jobs', async () => {
     const objects = render(['values-in-cluster.yaml'], [`secrets.jwtPrivateKey=${KEY}`]);
     expect(await validateManifests(objects)).toEqual([]);
-    expect(byKind(objects, 'StatefulSet').map((s) => s.metadata.name).sort()).toEqual(['spinroom-kafka', 'spinroom-postgresql', 'spinroom-redis']);
-    const images = byKind(objects, 'StatefulSet').map((s: any) => s.spec.template.spec.containers[0].image.split(':')[0]).sort();
+    expect(
+      byKind(objects, 'StatefulSet')
+        .map((s) => s.metadata.name)
+        .sort(),
+    ).toEqual(['spinroom-kafka', 'spinroom-postgresql', 'spinroom-redis']);
+    const images = byKind(objects, 'StatefulSet')
+      .map((s: any) => s.spec.template.spec.containers[0].image.split(':')[0])
+      .sort();
     expect(images).toEqual(['apache/kafka', 'postgres', 'redis']);
     const jobs = byKind(objects, 'Job');
     expect(jobs).toHaveLength(SERVICES.length + 1);

@@ -13,7 +13,11 @@ const dockerfile = readFileSync(join(repoRoot, 'deploy/docker/Dockerfile'), 'utf
 
 /** The Dockerfile's stages: name and instructions (continuation lines joined). */
 function stages(text: string) {
-  const lines = text.replace(/\\\n/g, ' ').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const lines = text
+    .replace(/\\\n/g, ' ')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const result: Array<{ name: string; from: string; instructions: string[] }> = [];
   for (const line of lines) {
     const from = line.match(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/i);
@@ -56,7 +60,8 @@ describe('the container images', () => {
     const out = mkdtempSync(join(tmpdir(), 'spinroom-bundle-'));
     try {
       execFileSync(process.execPath, [join(repoRoot, 'deploy/docker/build.mjs'), 'services/user', out], { cwd: repoRoot, stdio: 'pipe' });
-      for (const file of ['main.js', 'main.js.map', 'migrate.js', 'register.js', 'gen/descriptors.binpb']) expect(existsSync(join(out, file)), file).toBe(true);
+      for (const file of ['main.js', 'main.js.map', 'migrate.js', 'register.js', 'gen/descriptors.binpb'])
+        expect(existsSync(join(out, file)), file).toBe(true);
       const packages = JSON.parse(readFileSync(join(out, 'external-packages.json'), 'utf8')) as string[];
       expect(packages).toEqual(expect.arrayContaining(['@grpc/grpc-js', 'pg', 'kafkajs', '@opentelemetry/sdk-node']));
       expect(packages.some((p) => p.startsWith('@spinroom/'))).toBe(false); // our code is in the bundle

@@ -25,7 +25,9 @@ describe('the list of services', () => {
   const values = parse(readFileSync(join(repoRoot, 'helm/spinroom/values.yaml'), 'utf8')) as { components: Record<string, Component> };
 
   it('names every gRPC service of the chart, and only those', () => {
-    const charted = Object.entries(values.components).filter(([, c]) => c.kind === 'service').map(([name]) => name);
+    const charted = Object.entries(values.components)
+      .filter(([, c]) => c.kind === 'service')
+      .map(([name]) => name);
     expect(charted.sort()).toEqual([...SERVICE_NAMES].sort());
   });
 

@@ -14,8 +14,13 @@ describe('sign-up, login and session through the BFF', () => {
     expect(signUp.status).toBe(201);
     expect(signUp.body).toEqual({ accessToken: expect.any(String), userUuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
 
-    const again = await call('POST', '/api/user-service/users/sign-up', { body: { email: email.toUpperCase(), password: 'another good one' } });
-    expect(again).toMatchObject({ status: 403, body: { statusCode: 403, message: 'This email is already registered', error: 'Forbidden' } });
+    const again = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: email.toUpperCase(), password: 'another good one' },
+    });
+    expect(again).toMatchObject({
+      status: 403,
+      body: { statusCode: 403, message: 'This email is already registered', error: 'Forbidden' },
+    });
 
     const login = await call('POST', '/api/user-service/auth/login', { body: { email, password: 'correct horse battery' } });
     expect(login.status).toBe(200);
@@ -30,7 +35,9 @@ describe('sign-up, login and session through the BFF', () => {
     await call('POST', '/api/user-service/users/sign-up', { body: { email, password: 'correct horse battery' } });
     const wrong = await call('POST', '/api/user-service/auth/login', { body: { email, password: 'wrong horse battery' } });
     expect(wrong).toMatchObject({ status: 401, body: { statusCode: 401, message: 'Incorrect email or password', error: 'Unauthorized' } });
-    const unknown = await call('POST', '/api/user-service/auth/login', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    const unknown = await call('POST', '/api/user-service/auth/login', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
     expect(unknown.body.message).toBe('Incorrect email or password');
     const missing = await call('POST', '/api/user-service/auth/login', { body: { email } });
     expect(missing).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request' } });
@@ -40,7 +47,9 @@ describe('sign-up, login and session through the BFF', () => {
     expect(short).toMatchObject({ status: 400, body: { message: 'Password must be between 8 and 128 characters' } });
     const common = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'password123' } });
     expect(common).toMatchObject({ status: 400, body: { message: 'This password is too common, please choose another one' } });
-    const badEmail = await call('POST', '/api/user-service/users/sign-up', { body: { email: 'not-an-email', password: 'correct horse battery' } });
+    const badEmail = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: 'not-an-email', password: 'correct horse battery' },
+    });
     expect(badEmail).toMatchObject({ status: 400, body: { message: 'email must be an email' } });
     const wrongType = await call('POST', '/api/user-service/users/sign-up', { body: { email: 42, password: 'correct horse battery' } });
     expect(wrongType.status).toBe(400);
@@ -48,7 +57,9 @@ describe('sign-up, login and session through the BFF', () => {
   });
 
   it('refuses sessions without a token, with a forged one, alg none or an HMAC made from the public key', async () => {
-    const { body: grant } = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    const { body: grant } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
     const unauthorized = { status: 401, body: { statusCode: 401, message: 'Unauthorized', error: 'Unauthorized' } };
     expect(await call('GET', '/api/user-service/auth/session')).toMatchObject(unauthorized);
     expect(await call('GET', '/api/user-service/auth/session', { token: 'garbage' })).toMatchObject(unauthorized);
@@ -73,7 +84,9 @@ describe('sign-up, login and session through the BFF', () => {
   });
 
   it('publishes a public key that verifies the tokens alone', async () => {
-    const { body: grant } = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    const { body: grant } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
     const { status, body } = await call('GET', '/api/user-service/auth/pub-key');
     expect(status).toBe(200);
     expect(body.publicKey).toContain('-----BEGIN PUBLIC KEY-----');
@@ -88,7 +101,12 @@ describe('sign-up, login and session through the BFF', () => {
     const session = await call('GET', '/api/user-service/auth/session', { token: guest.body.accessToken });
     expect(session.body).toEqual({ userUuid: guest.body.userUuid, kind: 'guest', roles: ['guest'] });
     const profile = await call('GET', '/api/user-service/users/profile', { token: guest.body.accessToken });
-    expect(profile.body).toMatchObject({ uuid: guest.body.userUuid, nickname: expect.stringMatching(/^ghost-\d+$/), avatarId: 'ghost', color: '#FFFFFF' });
+    expect(profile.body).toMatchObject({
+      uuid: guest.body.userUuid,
+      nickname: expect.stringMatching(/^ghost-\d+$/),
+      avatarId: 'ghost',
+      color: '#FFFFFF',
+    });
     const edit = await call('POST', '/api/user-service/users/profile', { token: guest.body.accessToken, body: { nickname: 'me' } });
     expect(edit).toMatchObject({ status: 403, body: { message: 'Guests cannot edit a profile' } });
   });

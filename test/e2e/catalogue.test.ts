@@ -8,11 +8,27 @@ describe('genres, artists and albums through the BFF', () => {
   const P = '/api/playlist-service';
 
   it('files catalogued songs under their artist and genre', async () => {
-    const { body: me } = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    const { body: me } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
     const tag = Math.random().toString(36).slice(2, 7);
     const songs = [
-      { musicProvider: 'spotify', songId: `g1-${tag}`, trackName: 'One', artistName: `Zed ${tag}`, duration: 100, genre: `Shoegaze ${tag}` },
-      { musicProvider: 'spotify', songId: `g2-${tag}`, trackName: 'Two', artistName: `zed ${tag}`, duration: 200, genre: `shoegaze ${tag}` },
+      {
+        musicProvider: 'spotify',
+        songId: `g1-${tag}`,
+        trackName: 'One',
+        artistName: `Zed ${tag}`,
+        duration: 100,
+        genre: `Shoegaze ${tag}`,
+      },
+      {
+        musicProvider: 'spotify',
+        songId: `g2-${tag}`,
+        trackName: 'Two',
+        artistName: `zed ${tag}`,
+        duration: 200,
+        genre: `shoegaze ${tag}`,
+      },
       { musicProvider: 'spotify', songId: `g3-${tag}`, trackName: 'Three', artistName: `Ada ${tag}`, duration: 300, genre: `Dub ${tag}` },
     ];
     const { body: added } = await call('POST', `${P}/crate/special/likes/songs`, { token: me.accessToken, body: { songs } });

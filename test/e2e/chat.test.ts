@@ -19,18 +19,26 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
   });
 
   const signUp = async (nickname: string) => {
-    const { body } = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', nickname } });
+    const { body } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery', nickname },
+    });
     const token = (await call('GET', '/api/user-service/comet-chat/user-token', { token: body.accessToken })).body.cometAuthToken as string;
     return { uuid: body.userUuid as string, accessToken: body.accessToken as string, chatToken: token, nickname };
   };
   /** A real room of the room service, owned by `owner`. */
   const newRoom = async (owner: { accessToken: string }) => {
-    const { status, body } = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.accessToken, body: { name: `Chat ${randomUUID().slice(0, 8)}` } });
+    const { status, body } = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.accessToken,
+      body: { name: `Chat ${randomUUID().slice(0, 8)}` },
+    });
     expect(status).toBe(201);
     return { uuid: body.uuid as string, slug: body.slug as string };
   };
   const grant = async (owner: { accessToken: string }, slug: string, userUuid: string, role: string, expirationTime?: string) => {
-    const { status } = await call('POST', `/api/room-service/roomUserRoles/${slug}`, { token: owner.accessToken, body: { userUuid, role, expirationTime } });
+    const { status } = await call('POST', `/api/room-service/roomUserRoles/${slug}`, {
+      token: owner.accessToken,
+      body: { userUuid, role, expirationTime },
+    });
     expect(status).toBe(201);
   };
   const chat = (method: string, path: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
@@ -87,17 +95,27 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     expect((await chat('GET', `/v3/groups/${room}/messages`, user.chatToken)).status).toBe(401);
   });
 
-  it('sends with the server\'s identity, keeps the text as written, answers id&affix=append without repeats, pushes to the room feed', async () => {
+  it("sends with the server's identity, keeps the text as written, answers id&affix=append without repeats, pushes to the room feed", async () => {
     const dj = await signUp('Real DJ');
     const room = (await newRoom(dj)).uuid;
     await subscriber.subscribe(feedChannel(room));
     await chat('POST', `/v3.0/groups/${room}/members`, dj.chatToken, {});
 
     const command = '/play   Song  With Spaces ';
-    const sent = await chat('POST', '/v3.0/messages', dj.chatToken, text(room, command, {
-      userName: 'Not Me', userUuid: randomUUID(), avatarId: 'forged', color: '#000000', badges: ['STAFF'],
-      mentions: [{ start: 0, userNickname: 'Real DJ', userUuid: dj.uuid }], uuid: 'client-temp-1',
-    }));
+    const sent = await chat(
+      'POST',
+      '/v3.0/messages',
+      dj.chatToken,
+      text(room, command, {
+        userName: 'Not Me',
+        userUuid: randomUUID(),
+        avatarId: 'forged',
+        color: '#000000',
+        badges: ['STAFF'],
+        mentions: [{ start: 0, userNickname: 'Real DJ', userUuid: dj.uuid }],
+        uuid: 'client-temp-1',
+      }),
+    );
     expect(sent.status).toBe(200);
     const first = sent.body.data;
     expect(first).toMatchObject({
@@ -135,23 +153,33 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
 
     const after = await chat('GET', `/v3.0/groups/${room}/messages?per_page=50&id=${first.id}&affix=append`, dj.chatToken);
     expect(after.body.data.map((m: { data: { text: string } }) => m.data.text)).toEqual(['two', 'three']);
-    expect((await chat('GET', `/v3.0/groups/${room}/messages?per_page=50&id=${third.id}&affix=append`, dj.chatToken)).body.data).toEqual([]);
+    expect((await chat('GET', `/v3.0/groups/${room}/messages?per_page=50&id=${third.id}&affix=append`, dj.chatToken)).body.data).toEqual(
+      [],
+    );
     const all = await chat('GET', `/v3.0/groups/${room}/messages?per_page=50`, dj.chatToken);
     expect(all.body.data.map((m: { id: string }) => m.id)).toEqual([first.id, second.id, third.id]);
-    expect((await chat('GET', `/v3.0/groups/${room}/messages?per_page=2`, dj.chatToken)).body.data.map((m: { id: string }) => m.id)).toEqual([second.id, third.id]);
+    expect(
+      (await chat('GET', `/v3.0/groups/${room}/messages?per_page=2`, dj.chatToken)).body.data.map((m: { id: string }) => m.id),
+    ).toEqual([second.id, third.id]);
     const fromTs = await chat('GET', `/v3.0/groups/${room}/messages?fromTimestamp=${first.sentAt}&affix=append`, dj.chatToken);
     expect(fromTs.body.data).toHaveLength(3);
-    expect((await chat('GET', `/v3.0/groups/${room}/messages?sentAt=${first.sentAt + 3600}&affix=append`, dj.chatToken)).body.data).toEqual([]);
+    expect((await chat('GET', `/v3.0/groups/${room}/messages?sentAt=${first.sentAt + 3600}&affix=append`, dj.chatToken)).body.data).toEqual(
+      [],
+    );
 
     const frame = await eventually(async () => frames.find((f) => f.channel === feedChannel(room)));
     const decoded = decodeFeedFrame(frame.raw)!;
     expect(decoded).toMatchObject({ kind: 'e', version: 0, userUuid: '' });
     const json = JSON.parse(decoded.json);
-    expect(json).toMatchObject({ room, from: 'server', message: { name: 'sentChatMessage', params: { message: { id: first.id, data: { text: command } } } } });
+    expect(json).toMatchObject({
+      room,
+      from: 'server',
+      message: { name: 'sentChatMessage', params: { message: { id: first.id, data: { text: command } } } },
+    });
     await subscriber.unsubscribe(feedChannel(room));
   });
 
-  it('edits only the sender\'s last text message, and pushes the edit', async () => {
+  it("edits only the sender's last text message, and pushes the edit", async () => {
     const user = await signUp('Editor');
     const room = (await newRoom(user)).uuid;
     await subscriber.subscribe(feedChannel(room));
@@ -189,18 +217,26 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     await chat('POST', `/v3.0/messages/${message.id}/reactions/${fire}`, fan.chatToken); // twice: still one
     await chat('POST', `/v3.0/messages/${message.id}/reactions/${fire}`, author.chatToken);
     const listed = await chat('GET', `/v3.0/messages/${message.id}/reactions`, author.chatToken);
-    expect(listed.body.data.map((r: { uid: string; reaction: string }) => [r.uid, r.reaction])).toEqual([[fan.uuid, '🔥'], [author.uuid, '🔥']]);
+    expect(listed.body.data.map((r: { uid: string; reaction: string }) => [r.uid, r.reaction])).toEqual([
+      [fan.uuid, '🔥'],
+      [author.uuid, '🔥'],
+    ]);
     expect(listed.body.data[0]).toMatchObject({ messageId: message.id, reactedBy: { uid: fan.uuid, name: 'Fan' } });
 
     const read = (await chat('GET', `/v3.0/groups/${room}/messages`, author.chatToken)).body.data[0];
     expect(read.data.reactions).toEqual([{ reaction: '🔥', count: 2, reactedByMe: true }]);
     expect(read.data.metadata.chatMessage.reactions).toEqual({
-      '🔥': [{ userUUID: fan.uuid, messageId: message.id, name: 'Fan' }, { userUUID: author.uuid, messageId: message.id, name: 'Author' }],
+      '🔥': [
+        { userUUID: fan.uuid, messageId: message.id, name: 'Fan' },
+        { userUUID: author.uuid, messageId: message.id, name: 'Author' },
+      ],
     });
 
     const off = await chat('DELETE', `/v3.0/messages/${message.id}/reactions/${fire}`, fan.chatToken);
     expect(off.body.data.data.reactions).toEqual([{ reaction: '🔥', count: 1 }]);
-    const frame = await eventually(async () => frames.find((f) => f.channel === feedChannel(room) && f.raw.includes('reactedToChatMessage')));
+    const frame = await eventually(async () =>
+      frames.find((f) => f.channel === feedChannel(room) && f.raw.includes('reactedToChatMessage')),
+    );
     expect(JSON.parse(decodeFeedFrame(frame.raw)!.json).message.params.message.id).toBe(message.id);
     await subscriber.unsubscribe(feedChannel(room));
   });
@@ -215,13 +251,18 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     expect(direct.body.error.code).toBe('ERR_DIRECT_MESSAGES_NOT_SUPPORTED');
     expect((await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'x'.repeat(2001)))).status).toBe(400);
     const image = await chat('POST', '/v3.0/messages', user.chatToken, {
-      ...text(room, ''), type: 'image', data: { text: '', metadata: { chatMessage: { imageUrls: ['ftp://x/y.gif'], media: { gif: true } } } },
+      ...text(room, ''),
+      type: 'image',
+      data: { text: '', metadata: { chatMessage: { imageUrls: ['ftp://x/y.gif'], media: { gif: true } } } },
     });
     expect(image.status).toBe(400);
     const notice = await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'Room closes soon', { type: 'room' }));
     expect(notice.status).toBe(403);
     await grant(owner, slug, user.uuid, 'moderator');
-    expect((await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'Room closes soon', { type: 'room' }))).body.data.data.metadata.chatMessage.type).toBe('room');
+    expect(
+      (await chat('POST', '/v3.0/messages', user.chatToken, text(room, 'Room closes soon', { type: 'room' }))).body.data.data.metadata
+        .chatMessage.type,
+    ).toBe('room');
     const other = await signUp('Victim');
     const behalf = await chat('GET', '/v3.0/me', user.chatToken, undefined, { onBehalfOf: other.uuid });
     expect(behalf.status).toBe(403);
@@ -244,9 +285,16 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     await grant(owner, slug, muted.uuid, 'chatDisabled', until.toISOString());
     const refused = await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'let me talk'));
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toEqual({ code: 'ERR_CHAT_DISABLED', message: `Chat is disabled for you in this room until ${until.toISOString()}` });
+    expect(refused.body.error).toEqual({
+      code: 'ERR_CHAT_DISABLED',
+      message: `Chat is disabled for you in this room until ${until.toISOString()}`,
+    });
     // Once the role ends, the user chats again.
-    await eventually(async () => ((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'thanks'))).status === 200 ? true : undefined), 10_000, 250);
+    await eventually(
+      async () => ((await chat('POST', '/v3.0/messages', muted.chatToken, text(room, 'thanks'))).status === 200 ? true : undefined),
+      10_000,
+      250,
+    );
   });
 
   it("joins the group through the room service's cometchat paths, and reaches feed listeners in the room", async () => {
@@ -256,17 +304,26 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
     const joined = await call('POST', `/api/room-service/roomUserRoles/cometchat/join/${room.slug}`, { token: fan.accessToken });
     expect(joined).toMatchObject({ status: 201, body: { groupId: room.uuid, joined: true } });
     // Joining again is fine; the group answers the fan's messages now.
-    expect((await call('POST', `/api/room-service/roomUserRoles/cometchat/join/${room.slug}`, { token: fan.accessToken })).status).toBe(201);
+    expect((await call('POST', `/api/room-service/roomUserRoles/cometchat/join/${room.slug}`, { token: fan.accessToken })).status).toBe(
+      201,
+    );
     expect((await chat('GET', `/v3/groups/${room.uuid}/messages`, fan.chatToken)).status).toBe(200);
     await grant(owner, room.slug, fan.uuid, 'moderator');
     const synced = await call('POST', `/api/room-service/roomUserRoles/cometchat/sync/${room.slug}`, { token: owner.accessToken });
-    expect(synced.body.roomRoles.map((r: { role: string; userUuid: string }) => [r.role, r.userUuid]).sort()).toEqual([['moderator', fan.uuid], ['owner', owner.uuid]].sort());
+    expect(synced.body.roomRoles.map((r: { role: string; userUuid: string }) => [r.role, r.userUuid]).sort()).toEqual(
+      [
+        ['moderator', fan.uuid],
+        ['owner', owner.uuid],
+      ].sort(),
+    );
 
     const listener = await FeedListener.join(platform().baseUrl, owner.accessToken, owner.uuid, room.uuid);
     try {
       expect((await chat('POST', '/v3.0/messages', fan.chatToken, text(room.uuid, 'hello room'))).status).toBe(200);
       const pushed = await eventually(async () => listener.named('sentChatMessage')[0]);
-      expect(pushed.message.params.message).toMatchObject({ data: { text: 'hello room', metadata: { chatMessage: { userName: 'Fan', userUuid: fan.uuid } } } });
+      expect(pushed.message.params.message).toMatchObject({
+        data: { text: 'hello room', metadata: { chatMessage: { userName: 'Fan', userUuid: fan.uuid } } },
+      });
     } finally {
       listener.close();
     }

@@ -23,7 +23,10 @@ describe('crates, the queue and likes through the BFF', () => {
   it("creates crates named 'New Playlist #n' and lists them after the queue and likes", async () => {
     const me = await signUp();
     const first = await call('POST', `${P}/crate`, { token: me.accessToken, body: {} });
-    expect(first).toMatchObject({ status: 201, body: { crateName: 'New Playlist #1', isPublic: false, special: null, crateSongsNumber: 0, userUuid: me.userUuid } });
+    expect(first).toMatchObject({
+      status: 201,
+      body: { crateName: 'New Playlist #1', isPublic: false, special: null, crateSongsNumber: 0, userUuid: me.userUuid },
+    });
     const named = await call('POST', `${P}/crate`, { token: me.accessToken, body: { crateName: 'Friday', isPublic: true } });
     expect(named.body).toMatchObject({ crateName: 'Friday', isPublic: true });
     const second = await call('POST', `${P}/crate`, { token: me.accessToken, body: {} });
@@ -61,8 +64,13 @@ describe('crates, the queue and likes through the BFF', () => {
     const added = await call('POST', `${P}/crate/special/queue/songs`, { token: me.accessToken, body: { songs: [song], append: true } });
     expect(added.status).toBe(201);
     expect(added.body.songs[0]).toMatchObject({
-      trackName: 'Track 1', isrc: isrc.toUpperCase(), musicProviders: { spotify: song.songId }, thumbnails: { spotify: 'https://img/1.jpg' }, position: 0,
-      crateSongUuid: expect.any(String), songId: expect.any(String),
+      trackName: 'Track 1',
+      isrc: isrc.toUpperCase(),
+      musicProviders: { spotify: song.songId },
+      thumbnails: { spotify: 'https://img/1.jpg' },
+      position: 0,
+      crateSongUuid: expect.any(String),
+      songId: expect.any(String),
     });
     const catalogueId = added.body.songs[0].songId;
 
@@ -71,18 +79,35 @@ describe('crates, the queue and likes through the BFF', () => {
       token: me.accessToken,
       body: { songs: [{ ...song, musicProvider: 'apple', songId: 'apple-77', isrc: undefined, duration: song.duration + 3 }] },
     });
-    expect(viaApple.body.songs[0]).toMatchObject({ songId: catalogueId, musicProviders: { spotify: song.songId, apple: 'apple-77' }, position: 1 });
+    expect(viaApple.body.songs[0]).toMatchObject({
+      songId: catalogueId,
+      musicProviders: { spotify: song.songId, apple: 'apple-77' },
+      position: 1,
+    });
 
     // By catalogue id, at the top.
-    const top = await call('POST', `${P}/crate/special/queue/songs`, { token: me.accessToken, body: { songs: [{ songId: catalogueId }], append: false } });
+    const top = await call('POST', `${P}/crate/special/queue/songs`, {
+      token: me.accessToken,
+      body: { songs: [{ songId: catalogueId }], append: false },
+    });
     expect(top.body.songs[0].position).toBe(0);
     const songs = await call('GET', `${P}/crate/special/queue/songs`, { token: me.accessToken });
-    expect(songs.body.songs.map((s: Json) => [s.position, s.songId])).toEqual([[0, catalogueId], [1, catalogueId], [2, catalogueId]]);
+    expect(songs.body.songs.map((s: Json) => [s.position, s.songId])).toEqual([
+      [0, catalogueId],
+      [1, catalogueId],
+      [2, catalogueId],
+    ]);
     expect(songs.body.count).toBe(3);
 
-    const unknown = await call('POST', `${P}/crate/special/queue/songs`, { token: me.accessToken, body: { songs: [{ songId: '00000000-0000-4000-8000-000000000000' }] } });
+    const unknown = await call('POST', `${P}/crate/special/queue/songs`, {
+      token: me.accessToken,
+      body: { songs: [{ songId: '00000000-0000-4000-8000-000000000000' }] },
+    });
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Song not found' } });
-    const badProvider = await call('POST', `${P}/crate/special/queue/songs`, { token: me.accessToken, body: { songs: [providerSong(2, { musicProvider: 'winamp' })] } });
+    const badProvider = await call('POST', `${P}/crate/special/queue/songs`, {
+      token: me.accessToken,
+      body: { songs: [providerSong(2, { musicProvider: 'winamp' })] },
+    });
     expect(badProvider).toMatchObject({ status: 400, body: { message: 'Unknown music provider: winamp' } });
     const song1 = await call('GET', `${P}/api/v1/songs/${catalogueId}`, { token: me.accessToken });
     expect(song1.body).toMatchObject({ songId: catalogueId, trackName: 'Track 1' });
@@ -92,16 +117,31 @@ describe('crates, the queue and likes through the BFF', () => {
     const me = await signUp();
     const { body: crate } = await call('POST', `${P}/crate`, { token: me.accessToken, body: { crateName: 'Order' } });
     const path = `${P}/crate/${crate.crateUuid}`;
-    const { body: added } = await call('POST', `${path}/songs`, { token: me.accessToken, body: { songs: [1, 2, 3, 4, 5].map((n) => providerSong(n)) } });
+    const { body: added } = await call('POST', `${path}/songs`, {
+      token: me.accessToken,
+      body: { songs: [1, 2, 3, 4, 5].map((n) => providerSong(n)) },
+    });
     const uuids: string[] = added.songs.map((s: Json) => s.crateSongUuid);
-    const order = async () => (await call('GET', `${path}/songs`, { token: me.accessToken })).body.songs.map((s: Json) => [s.position, s.crateSongUuid]);
+    const order = async () =>
+      (await call('GET', `${path}/songs`, { token: me.accessToken })).body.songs.map((s: Json) => [s.position, s.crateSongUuid]);
 
     const moved = await call('PUT', `${path}/songs/${uuids[4]}/position`, { token: me.accessToken, body: { position: 1 } });
     expect(moved.status).toBe(200);
-    expect(await order()).toEqual([[0, uuids[0]], [1, uuids[4]], [2, uuids[1]], [3, uuids[2]], [4, uuids[3]]]);
+    expect(await order()).toEqual([
+      [0, uuids[0]],
+      [1, uuids[4]],
+      [2, uuids[1]],
+      [3, uuids[2]],
+      [4, uuids[3]],
+    ]);
 
     await call('DELETE', `${path}/songs/${uuids[1]}`, { token: me.accessToken });
-    expect(await order()).toEqual([[0, uuids[0]], [1, uuids[4]], [2, uuids[2]], [3, uuids[3]]]);
+    expect(await order()).toEqual([
+      [0, uuids[0]],
+      [1, uuids[4]],
+      [2, uuids[2]],
+      [3, uuids[3]],
+    ]);
     expect((await call('DELETE', `${path}/songs/${uuids[1]}`, { token: me.accessToken })).status).toBe(404);
 
     const shuffled = await call('POST', `${path}/songs/shuffle`, { token: me.accessToken });
@@ -120,10 +160,15 @@ describe('crates, the queue and likes through the BFF', () => {
     const me = await signUp();
     const { body: crate } = await call('POST', `${P}/crate`, { token: me.accessToken, body: { crateName: 'Busy' } });
     const path = `${P}/crate/${crate.crateUuid}`;
-    const { body: added } = await call('POST', `${path}/songs`, { token: me.accessToken, body: { songs: Array.from({ length: 10 }, (_, n) => providerSong(n)) } });
+    const { body: added } = await call('POST', `${path}/songs`, {
+      token: me.accessToken,
+      body: { songs: Array.from({ length: 10 }, (_, n) => providerSong(n)) },
+    });
     const uuids: string[] = added.songs.map((s: Json) => s.crateSongUuid);
     const results = await Promise.all([
-      ...uuids.filter((_, i) => i !== 3).map((uuid, i) => call('PUT', `${path}/songs/${uuid}/position`, { token: me.accessToken, body: { position: (i * 7) % 10 } })),
+      ...uuids
+        .filter((_, i) => i !== 3)
+        .map((uuid, i) => call('PUT', `${path}/songs/${uuid}/position`, { token: me.accessToken, body: { position: (i * 7) % 10 } })),
       call('POST', `${path}/songs`, { token: me.accessToken, body: { songs: [providerSong(20)], append: false } }),
       call('POST', `${path}/songs`, { token: me.accessToken, body: { songs: [providerSong(21)] } }),
       call('DELETE', `${path}/songs/${uuids[3]}`, { token: me.accessToken }),
@@ -138,9 +183,15 @@ describe('crates, the queue and likes through the BFF', () => {
     const owner = await signUp();
     const stranger = await signUp();
     const { body: privateCrate } = await call('POST', `${P}/crate`, { token: owner.accessToken, body: { crateName: 'Mine' } });
-    const { body: publicCrate } = await call('POST', `${P}/crate`, { token: owner.accessToken, body: { crateName: 'Shared', isPublic: true } });
+    const { body: publicCrate } = await call('POST', `${P}/crate`, {
+      token: owner.accessToken,
+      body: { crateName: 'Shared', isPublic: true },
+    });
 
-    expect(await call('GET', `${P}/crate/${privateCrate.crateUuid}`, { token: stranger.accessToken })).toMatchObject({ status: 404, body: { message: 'Crate not found' } });
+    expect(await call('GET', `${P}/crate/${privateCrate.crateUuid}`, { token: stranger.accessToken })).toMatchObject({
+      status: 404,
+      body: { message: 'Crate not found' },
+    });
     expect((await call('GET', `${P}/crate/${publicCrate.crateUuid}`, { token: stranger.accessToken })).status).toBe(200);
     expect(
       await call('POST', `${P}/crate/${publicCrate.crateUuid}/songs`, { token: stranger.accessToken, body: { songs: [providerSong(1)] } }),
@@ -156,7 +207,10 @@ describe('crates, the queue and likes through the BFF', () => {
       status: 403,
       body: { message: 'The queue crate cannot be deleted' },
     });
-    const renamed = await call('PATCH', `${P}/crate/${privateCrate.crateUuid}`, { token: owner.accessToken, body: { crateName: 'Renamed', isPublic: true } });
+    const renamed = await call('PATCH', `${P}/crate/${privateCrate.crateUuid}`, {
+      token: owner.accessToken,
+      body: { crateName: 'Renamed', isPublic: true },
+    });
     expect(renamed.body).toMatchObject({ crateName: 'Renamed', isPublic: true });
     expect((await call('DELETE', `${P}/crate/${privateCrate.crateUuid}`, { token: owner.accessToken })).status).toBe(200);
     expect((await call('GET', `${P}/crate/${privateCrate.crateUuid}`, { token: owner.accessToken })).status).toBe(404);

@@ -21,7 +21,8 @@ async function rawSocket(url: string, headers: Record<string, string> = {}) {
 
 describe('the room feed at its edges', () => {
   const { call, platform } = usePlatform({ feed: { pingIntervalMs: 300, messagesPerSecond: 1, messageBurst: 5, maxFrameBytes: 2048 } });
-  const signUp = async () => (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body;
+  const signUp = async () =>
+    (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body;
   const feedUrl = (token?: string) => `${platform().baseUrl.replace('http', 'ws')}/primus?_primuscb=x${token ? `&token=${token}` : ''}`;
 
   it('refuses upgrades without a valid token, or from a browser origin it does not know', async () => {
@@ -37,7 +38,10 @@ describe('the room feed at its edges', () => {
   it("answers a refusal with the room service's code beside the error text, over the feed and REST alike", async () => {
     const owner = await signUp();
     const guest = await signUp();
-    const created = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.accessToken, body: { name: 'Coded door', password: 'open sesame' } });
+    const created = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.accessToken,
+      body: { name: 'Coded door', password: 'open sesame' },
+    });
     expect(created.status).toBe(201);
     const { uuid, slug } = created.body as { uuid: string; slug: string };
     const socket = await rawSocket(feedUrl(guest.accessToken));
@@ -52,7 +56,12 @@ describe('the room feed at its edges', () => {
     socket.ws.close();
     const refused = await call('POST', `/api/room-service/rooms/${slug}/join`, { token: guest.accessToken });
     expect(refused).toMatchObject({ status: 403 });
-    expect(refused.body).toEqual({ statusCode: 403, message: 'This room requires a password', error: 'Forbidden', code: 'ROOM_PASSWORD_REQUIRED' });
+    expect(refused.body).toEqual({
+      statusCode: 403,
+      message: 'This room requires a password',
+      error: 'Forbidden',
+      code: 'ROOM_PASSWORD_REQUIRED',
+    });
   });
 
   it('pings in the Primus way and drops a client that never answers', async () => {
@@ -80,7 +89,9 @@ describe('the room feed at its edges', () => {
     await socket.opened;
     socket.ws.send(JSON.stringify({ event: 42 }));
     socket.ws.send(JSON.stringify({ event: 'action', messageId: 1, params: { action: 'addDj', roomUuid: 'nope' } }));
-    socket.ws.send(JSON.stringify({ event: 'action', messageId: 2, params: { action: 'addDj', roomUuid: '4b1d0a4e-5d1c-4f37-9a11-2c1e0b6c9d10' } }));
+    socket.ws.send(
+      JSON.stringify({ event: 'action', messageId: 2, params: { action: 'addDj', roomUuid: '4b1d0a4e-5d1c-4f37-9a11-2c1e0b6c9d10' } }),
+    );
     await eventually(async () => (socket.received.filter((m) => m.context === 'response').length >= 3 ? true : undefined));
     expect(socket.received.filter((m) => m.context === 'response')).toEqual([
       { context: 'response', error: 'Malformed message', code: 'FEED_MALFORMED_MESSAGE' },

@@ -37,11 +37,22 @@ function prng(seed: number) {
   const int = (n: number) => Math.floor(next() * n);
   const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
   const ODD = ['', ' ', '\u0000', '\u0001', '\u202e', '\ud800', '💿', '%00', '../', '__proto__', 'constructor', '"', '\\', '\n'];
-  const text = (max: number) => Array.from({ length: int(max) }, () => (next() < 0.2 ? pick(ODD) : String.fromCharCode(32 + int(95)))).join('');
-  const scalar = (): Json => pick([
-    () => null, () => true, () => false, () => int(1000) - 500, () => 1e308, () => -0, () => 0.5, () => Number.MAX_SAFE_INTEGER + 2,
-    () => text(20), () => pick(ODD), () => randomUUID(),
-  ])();
+  const text = (max: number) =>
+    Array.from({ length: int(max) }, () => (next() < 0.2 ? pick(ODD) : String.fromCharCode(32 + int(95)))).join('');
+  const scalar = (): Json =>
+    pick([
+      () => null,
+      () => true,
+      () => false,
+      () => int(1000) - 500,
+      () => 1e308,
+      () => -0,
+      () => 0.5,
+      () => Number.MAX_SAFE_INTEGER + 2,
+      () => text(20),
+      () => pick(ODD),
+      () => randomUUID(),
+    ])();
   const json = (depth: number): Json => {
     if (depth <= 0 || next() < 0.4) return scalar();
     if (next() < 0.5) return Array.from({ length: int(5) }, () => json(depth - 1));
@@ -53,20 +64,33 @@ function prng(seed: number) {
 describe('the room feed under fuzzing', () => {
   const { call, platform } = usePlatform({ feed: { maxFrameBytes: MAX_FRAME_BYTES } });
   const person = async () => {
-    const body = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body;
+    const body = (
+      await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })
+    ).body;
     return { token: body.accessToken as string, uuid: body.userUuid as string };
   };
 
   it(`keeps serving healthy clients while sockets send it garbage (seed ${SEED})`, async () => {
     const owner = await person();
     const dj = await person();
-    const created = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.token, body: { name: `Fuzz ${randomUUID().slice(0, 8)}` } });
+    const created = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.token,
+      body: { name: `Fuzz ${randomUUID().slice(0, 8)}` },
+    });
     expect(created.status).toBe(201);
     const roomUuid = created.body.uuid as string;
     const queued = await call('POST', '/api/playlist-service/crate/special/queue/songs', {
       token: dj.token,
       // A song per healthy cycle: a song played a moment ago waits out the room's repeat window.
-      body: { songs: Array.from({ length: 40 }, (_, i) => ({ musicProvider: 'spotify', songId: `fuzz-${randomUUID()}`, trackName: `Fuzz ${i}`, artistName: 'Fuzzer', duration: 200 })) },
+      body: {
+        songs: Array.from({ length: 40 }, (_, i) => ({
+          musicProvider: 'spotify',
+          songId: `fuzz-${randomUUID()}`,
+          trackName: `Fuzz ${i}`,
+          artistName: 'Fuzzer',
+          duration: 200,
+        })),
+      },
     });
     expect(queued.status).toBe(201);
     const watcher = await FeedListener.join(platform().baseUrl, owner.token, owner.uuid, roomUuid);
@@ -123,32 +147,62 @@ describe('the room feed under fuzzing', () => {
       (ws) => ws.send(Buffer.from(Array.from({ length: 1 + rnd.int(64) }, () => rnd.int(256))), { binary: true }),
       // Random JSON of any shape.
       (ws) => ws.send(JSON.stringify(rnd.json(4))),
-      (ws) => ws.send(JSON.stringify({ event: rnd.pick(['action', 'detailsView', 'roomLeave', rnd.text(10), 42, null]), messageId: rnd.scalar(), params: rnd.json(3), room: rnd.scalar() })),
+      (ws) =>
+        ws.send(
+          JSON.stringify({
+            event: rnd.pick(['action', 'detailsView', 'roomLeave', rnd.text(10), 42, null]),
+            messageId: rnd.scalar(),
+            params: rnd.json(3),
+            room: rnd.scalar(),
+          }),
+        ),
       // Actions with wrong types, in the room and out of it.
       (ws) =>
-        ws.send(JSON.stringify({
-          event: 'action',
-          messageId: rnd.pick([rnd.int(1000), -1, 1.5, '7', null]),
-          params: {
-            action: rnd.pick([...LIVE_ACTION_NAMES, 'joinRoom', 'joinRoom', rnd.text(12), 7, null]),
-            roomUuid: rnd.pick([roomUuid, roomUuid, roomUuid, randomUUID(), 'not-a-uuid', 42, null]),
-            ...rnd.pick([
-              {}, { songVotes: rnd.json(2) }, { songVotes: { like: rnd.scalar(), star: rnd.scalar() } }, { position: rnd.scalar() },
-              { song: rnd.json(3) }, { animation: rnd.scalar() }, { djUuid: rnd.scalar() }, { userUuid: owner.uuid, tokenRole: 'admin' },
-              { password: rnd.scalar(), guestPassword: rnd.json(2) },
-            ]),
-          },
-        })),
+        ws.send(
+          JSON.stringify({
+            event: 'action',
+            messageId: rnd.pick([rnd.int(1000), -1, 1.5, '7', null]),
+            params: {
+              action: rnd.pick([...LIVE_ACTION_NAMES, 'joinRoom', 'joinRoom', rnd.text(12), 7, null]),
+              roomUuid: rnd.pick([roomUuid, roomUuid, roomUuid, randomUUID(), 'not-a-uuid', 42, null]),
+              ...rnd.pick([
+                {},
+                { songVotes: rnd.json(2) },
+                { songVotes: { like: rnd.scalar(), star: rnd.scalar() } },
+                { position: rnd.scalar() },
+                { song: rnd.json(3) },
+                { animation: rnd.scalar() },
+                { djUuid: rnd.scalar() },
+                { userUuid: owner.uuid, tokenRole: 'admin' },
+                { password: rnd.scalar(), guestPassword: rnd.json(2) },
+              ]),
+            },
+          }),
+        ),
       // Huge and odd params: many keys, deep nesting, prototype names.
-      (ws) => ws.send(JSON.stringify({ event: 'action', messageId: 1, params: { action: 'voteOnSong', roomUuid, ...Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i])) } })),
-      (ws) => ws.send(`{"event":"action","messageId":2,"params":{"action":"addDj","roomUuid":"${roomUuid}","deep":${'['.repeat(900)}${']'.repeat(900)}}}`),
-      (ws) => ws.send(`{"event":"action","messageId":3,"params":{"__proto__":{"action":"addDj"},"constructor":{"prototype":{}},"action":"addDj","roomUuid":"${roomUuid}"}}`),
+      (ws) =>
+        ws.send(
+          JSON.stringify({
+            event: 'action',
+            messageId: 1,
+            params: { action: 'voteOnSong', roomUuid, ...Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i])) },
+          }),
+        ),
+      (ws) =>
+        ws.send(
+          `{"event":"action","messageId":2,"params":{"action":"addDj","roomUuid":"${roomUuid}","deep":${'['.repeat(900)}${']'.repeat(900)}}}`,
+        ),
+      (ws) =>
+        ws.send(
+          `{"event":"action","messageId":3,"params":{"__proto__":{"action":"addDj"},"constructor":{"prototype":{}},"action":"addDj","roomUuid":"${roomUuid}"}}`,
+        ),
       // Floods, of objects and of strings (Primus pongs included).
       async (ws) => {
         for (let i = 0; i < 40 && ws.readyState === ws.OPEN; i += 1) ws.send(JSON.stringify({ event: 'detailsView', messageId: i }));
       },
       async (ws) => {
-        for (let i = 0; i < 40 && ws.readyState === ws.OPEN; i += 1) ws.send(JSON.stringify(rnd.pick([`primus::pong::${i}`, `primus::ping::${i}`, rnd.text(30)])));
+        for (let i = 0; i < 40 && ws.readyState === ws.OPEN; i += 1)
+          ws.send(JSON.stringify(rnd.pick([`primus::pong::${i}`, `primus::ping::${i}`, rnd.text(30)])));
       },
       // Upgrades reset by the client while the server checks the token.
       (_ws, token) => resetUpgrade(rnd, rnd.pick([token, 'not.a.token'])),
@@ -175,10 +229,14 @@ describe('the room feed under fuzzing', () => {
       while (fuzzing || cycles < 2) {
         const added = await actor.action('addDj');
         await watcher.until(() => watcher.version >= added.version, `version ${added.version} (the DJ added, cycle ${cycles})`);
-        expect(watcher.versions.some((v) => v === added.version), `seed ${SEED}`).toBe(true);
+        expect(
+          watcher.versions.some((v) => v === added.version),
+          `seed ${SEED}`,
+        ).toBe(true);
         // The stage may already have let them go (the clock moves on its own): then there is nothing to remove.
         const removed = await actor.action('removeDj').catch(() => undefined);
-        if (removed) await watcher.until(() => watcher.version >= removed.version, `version ${removed.version} (the DJ removed, cycle ${cycles})`);
+        if (removed)
+          await watcher.until(() => watcher.version >= removed.version, `version ${removed.version} (the DJ removed, cycle ${cycles})`);
         expect((await call('GET', '/healthz')).status).toBe(200);
         cycles += 1;
         await new Promise((r) => setTimeout(r, 300));
@@ -191,14 +249,17 @@ describe('the room feed under fuzzing', () => {
       }),
     ]);
 
-    console.log(`room feed fuzz seed ${SEED}: ${cycles} healthy cycles; fuzz sockets closed with ${JSON.stringify(Object.fromEntries(closeCodes))}`);
+    console.log(
+      `room feed fuzz seed ${SEED}: ${cycles} healthy cycles; fuzz sockets closed with ${JSON.stringify(Object.fromEntries(closeCodes))}`,
+    );
     expect(serverFailures, `seed ${SEED}`).toEqual([]);
     expect(watcher.errors, `seed ${SEED}`).toEqual([]);
     expect(watcher.reset || watcher.kicked, `seed ${SEED}`).toBe(false);
     // The watcher's patched state is the room's: a fresh join sees the same stage and people.
     const newcomer = await person();
     const fresh = await FeedListener.join(platform().baseUrl, newcomer.token, newcomer.uuid, roomUuid);
-    const seen = (client: FeedListener) => JSON.stringify({ djs: client.state.djs, users: client.state.allUsers.map((u: Json) => u.uuid).sort() });
+    const seen = (client: FeedListener) =>
+      JSON.stringify({ djs: client.state.djs, users: client.state.allUsers.map((u: Json) => u.uuid).sort() });
     // Fuzz sockets that had joined leave after the room service's grace period: both views settle on the same room.
     await eventually(async () => (seen(watcher) === seen(fresh) ? true : undefined), 10_000).catch(() => undefined);
     expect(seen(watcher), `seed ${SEED}`).toBe(seen(fresh));

@@ -54,7 +54,10 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
   /** A new account, signed up from an address of its own (sign-ups per address are limited too). */
   const signUp = async (nickname = 'Limits') => {
     const email = freshEmail();
-    const { status, body } = await call('POST', '/api/user-service/users/sign-up', { body: { email, password: PASSWORD, nickname }, headers: from(address()) });
+    const { status, body } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email, password: PASSWORD, nickname },
+      headers: from(address()),
+    });
     expect(status).toBe(201);
     return { email, token: body.accessToken as string, uuid: body.userUuid as string };
   };
@@ -78,7 +81,11 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
     }
     expect(statuses.slice(0, 100)).toEqual(Array(100).fill(401));
     expect(statuses.slice(100)).toEqual(Array(50).fill(429));
-    expect(firstRefusal!.body).toMatchObject({ statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/^Too many failed logins for this account: it is locked until \d{4}-/) });
+    expect(firstRefusal!.body).toMatchObject({
+      statusCode: 429,
+      error: 'Too Many Requests',
+      message: expect.stringMatching(/^Too many failed logins for this account: it is locked until \d{4}-/),
+    });
     expectUntil(firstRefusal!.body.message, firstRefusal!.headers.get('retry-after'), 3600);
 
     const right = await logIn(victim.email, PASSWORD);
@@ -122,9 +129,15 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
   it('limits sign-ups per address', async () => {
     const ip = address();
     for (let i = 0; i < 3; i += 1) {
-      expect((await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: PASSWORD }, headers: from(ip) })).status).toBe(201);
+      expect(
+        (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: PASSWORD }, headers: from(ip) }))
+          .status,
+      ).toBe(201);
     }
-    const refused = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: PASSWORD }, headers: from(ip) });
+    const refused = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: PASSWORD },
+      headers: from(ip),
+    });
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/^Too many sign-ups from this address: try again after /);
     expectUntil(refused.body.message, refused.headers.get('retry-after'), 3600);
@@ -142,7 +155,8 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
     const { uuid, slug } = created.body as { uuid: string; slug: string };
     const match = (token: string, password: string) => call('POST', '/api/room-service/rooms/list', { token, body: { slug, password } });
 
-    for (let i = 0; i < 3; i += 1) expect(await match(guesser.token, `guess ${i}`)).toMatchObject({ status: 403, body: { message: 'Wrong room password' } });
+    for (let i = 0; i < 3; i += 1)
+      expect(await match(guesser.token, `guess ${i}`)).toMatchObject({ status: 403, body: { message: 'Wrong room password' } });
     const refused = await match(guesser.token, 'guess 3');
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/^Too many wrong passwords for this room: try again after /);
@@ -152,23 +166,40 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
     const join = await call('POST', `/api/room-service/rooms/${slug}/join`, { token: guesser.token, body: { password: 'open sesame' } });
     expect(join.status).toBe(429);
     expect(join.headers.get('retry-after')).toBeTruthy();
-    await expect(FeedListener.join(platform().baseUrl, guesser.token, guesser.uuid, uuid, 'open sesame')).rejects.toMatch(/^Too many wrong passwords for this room: try again after /);
+    await expect(FeedListener.join(platform().baseUrl, guesser.token, guesser.uuid, uuid, 'open sesame')).rejects.toMatch(
+      /^Too many wrong passwords for this room: try again after /,
+    );
     // Another user is not held back.
     expect((await match(friend.token, 'open sesame')).status).toBe(200);
   });
 
   it('limits chat messages per user', async () => {
     const owner = await signUp('Chatty');
-    const room = (await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.token, body: { name: `Chat flood ${randomUUID().slice(0, 8)}` } })).body.uuid as string;
+    const room = (
+      await call('POST', '/api/room-service/rooms/infrastructure', {
+        token: owner.token,
+        body: { name: `Chat flood ${randomUUID().slice(0, 8)}` },
+      })
+    ).body.uuid as string;
     const chatToken = (await call('GET', '/api/user-service/comet-chat/user-token', { token: owner.token })).body.cometAuthToken as string;
-    const chat = (method: string, path: string, body?: unknown) => call(method, `/chat${path}`, { body, headers: { appid: 'spinroom', authtoken: chatToken } });
+    const chat = (method: string, path: string, body?: unknown) =>
+      call(method, `/chat${path}`, { body, headers: { appid: 'spinroom', authtoken: chatToken } });
     expect((await chat('POST', `/v3.0/groups/${room}/members`, {})).status).toBe(200);
     const send = (text: string) =>
-      chat('POST', '/v3.0/messages', { type: 'text', receiverType: 'group', category: 'message', receiver: room, data: { text, metadata: { chatMessage: { message: text } } } });
+      chat('POST', '/v3.0/messages', {
+        type: 'text',
+        receiverType: 'group',
+        category: 'message',
+        receiver: room,
+        data: { text, metadata: { chatMessage: { message: text } } },
+      });
     for (let i = 0; i < 5; i += 1) expect((await send(`hello ${i}`)).status).toBe(200);
     const refused = await send('one too many');
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: 'ERR_TOO_MANY_REQUESTS', message: expect.stringMatching(/^You are sending messages too fast: try again after /) });
+    expect(refused.body.error).toMatchObject({
+      code: 'ERR_TOO_MANY_REQUESTS',
+      message: expect.stringMatching(/^You are sending messages too fast: try again after /),
+    });
     expectUntil(refused.body.error.message, refused.headers.get('retry-after'), 60);
     // The refused message was not stored.
     const history = await chat('GET', `/v3.0/groups/${room}/messages?per_page=50&id=0&affix=append`);
@@ -187,13 +218,20 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
       const upload = async () => {
         const form = new FormData();
         form.append('file', new Blob([bytes], { type: 'audio/mpeg' }), 'tone.mp3');
-        const res = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${uploader.token}` }, body: form });
+        const res = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${uploader.token}` },
+          body: form,
+        });
         return { status: res.status, headers: res.headers, body: (await res.json()) as { message: string } };
       };
       expect((await upload()).status).toBe(201);
       expect((await upload()).status).toBe(201);
       const refused = await upload();
-      expect(refused).toMatchObject({ status: 429, body: { statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/^Too many uploads: try again after /) } });
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { statusCode: 429, error: 'Too Many Requests', message: expect.stringMatching(/^Too many uploads: try again after /) },
+      });
       expectUntil(refused.body.message, refused.headers.get('retry-after'), 3600);
     });
   });

@@ -27,7 +27,11 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
   });
 
   const person = async (nickname?: string) => {
-    const body = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', ...(nickname ? { nickname } : {}) } })).body;
+    const body = (
+      await call('POST', '/api/user-service/users/sign-up', {
+        body: { email: freshEmail(), password: 'correct horse battery', ...(nickname ? { nickname } : {}) },
+      })
+    ).body;
     return { token: body.accessToken as string, uuid: body.userUuid as string };
   };
   const queue = async (token: string, ...names: string[]) => {
@@ -35,7 +39,10 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(added.status).toBe(201);
   };
   const room = async (token: string, body: Record<string, unknown> = {}) => {
-    const created = await call('POST', `${ROOMS}/rooms/infrastructure`, { token, body: { name: `Live ${Math.random().toString(36).slice(2, 8)}`, ...body } });
+    const created = await call('POST', `${ROOMS}/rooms/infrastructure`, {
+      token,
+      body: { name: `Live ${Math.random().toString(36).slice(2, 8)}`, ...body },
+    });
     expect(created.status).toBe(201);
     return created.body as { uuid: string; slug: string };
   };
@@ -61,7 +68,11 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await a.until((s) => s.allUserData[bob.uuid]?.userProfile?.nickname === 'Bob' && s.allUserData[owner.uuid]);
     expect(a.state.allUserData[alice.uuid].userProfile).toMatchObject({ uuid: alice.uuid, nickname: 'Alice' });
     expect(a.state.allUsers.map((u: Json) => u.uuid)).toEqual([alice.uuid, bob.uuid, owner.uuid]);
-    expect(a.state.allUsers.find((u: Json) => u.uuid === owner.uuid)).toMatchObject({ highestRole: 'owner', canDj: true, tokenRole: 'user' });
+    expect(a.state.allUsers.find((u: Json) => u.uuid === owner.uuid)).toMatchObject({
+      highestRole: 'owner',
+      canDj: true,
+      tokenRole: 'user',
+    });
 
     await a.action('addDj');
     await b.action('addDj');
@@ -91,17 +102,34 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     const firstPlay = recent.songPlays.at(-1);
     expect(firstPlay).toMatchObject({ djUuid: alice.uuid, voteCounts: { likes: 1, dislikes: 0, stars: 0 }, song: { trackName: 'A1' } });
     expect(recent.songPlays.slice(-3).map((p: Json) => p.song.trackName)).toEqual(['A2', 'B1', 'A1']);
-    expect((await call('GET', `${ROOMS}/rooms/room-played-time/${slug}`, { token: bob.token })).body.playedSeconds).toBeGreaterThanOrEqual(3);
+    expect((await call('GET', `${ROOMS}/rooms/room-played-time/${slug}`, { token: bob.token })).body.playedSeconds).toBeGreaterThanOrEqual(
+      3,
+    );
     const live = await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: bob.token });
     expect(live.body.djs.map((d: Json) => d.uuid).sort()).toEqual([alice.uuid, bob.uuid].sort());
-    expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: bob.token })).body.usersInRoomUuids.sort()).toEqual([alice.uuid, bob.uuid, owner.uuid].sort());
-    expect((await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: bob.token, body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} } })).status).toBe(403);
+    expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: bob.token })).body.usersInRoomUuids.sort()).toEqual(
+      [alice.uuid, bob.uuid, owner.uuid].sort(),
+    );
+    expect(
+      (
+        await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, {
+          token: bob.token,
+          body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} },
+        })
+      ).status,
+    ).toBe(403);
     // Operators see the service's figures; others do not.
     const admin = await signedToken('admin', randomUUID());
     expect((await call('GET', `${ROOMS}/info-admin/played-seconds`, { token: admin })).body.playedSeconds).toBeGreaterThanOrEqual(3);
-    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: admin })).body).toMatchObject({ status: 'ok', version: '1.4.2', liveRooms: expect.any(Number) });
+    expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: admin })).body).toMatchObject({
+      status: 'ok',
+      version: '1.4.2',
+      liveRooms: expect.any(Number),
+    });
     expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: bob.token })).status).toBe(403);
-    expect((await call('GET', `${ROOMS}/rooms/rockset/recently-visited-rooms`, { token: bob.token })).body.map((r: Json) => r.uuid)).toContain(uuid);
+    expect(
+      (await call('GET', `${ROOMS}/rooms/rockset/recently-visited-rooms`, { token: bob.token })).body.map((r: Json) => r.uuid),
+    ).toContain(uuid);
 
     // Each replica delivered the same versions, in the same order, with no gaps.
     await eventually(async () => (a.version === o.version && b.version === o.version ? true : undefined));
@@ -168,14 +196,22 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await d.action('addDj');
     await o.until((s) => playing(s) === 'K1');
 
-    const kicked = await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, { token: owner.token, body: { userUuid: fan.uuid, slug } });
+    const kicked = await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, {
+      token: owner.token,
+      body: { userUuid: fan.uuid, slug },
+    });
     expect(kicked.status).toBe(201);
     await eventually(async () => (f.kicked ? true : undefined));
     expect(f.named('kickedFromRoom')[0].message.params).toEqual({ reason: 'kicked' });
     await o.until((s) => !s.allUserData[fan.uuid] && !s.allUsers.some((u: Json) => u.uuid === fan.uuid), 'the kicked fan gone');
-    await expect(FeedListener.join(platform().baseUrl, fan.token, fan.uuid, uuid)).rejects.toBe('You were removed from this room, please try again later');
+    await expect(FeedListener.join(platform().baseUrl, fan.token, fan.uuid, uuid)).rejects.toBe(
+      'You were removed from this room, please try again later',
+    );
 
-    const banned = await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'banned' } });
+    const banned = await call('POST', `${ROOMS}/roomUserRoles/${slug}`, {
+      token: owner.token,
+      body: { userUuid: dj.uuid, role: 'banned' },
+    });
     expect(banned.status).toBe(201);
     await o.until((s) => s.djs.length === 0 && s.nowPlaying === null && !s.allUserData[dj.uuid], 'the banned DJ gone and the song stopped');
     expect(d.kicked).toBe(true);
@@ -201,7 +237,11 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await listener.until((s) => s.allUserData[owner.uuid]?.userProfile);
     const rest = (await call('GET', `${ROOMS}/rooms/${slug}`, { token: owner.token })).body;
     // The settings are the room as the joiner entered it: who was in the room then (the live users are allUsers).
-    const entered = { ...rest, usersInRoomUuids: listener.state.settings.usersInRoomUuids, numberOfUsersInRoom: listener.state.settings.usersInRoomUuids.length };
+    const entered = {
+      ...rest,
+      usersInRoomUuids: listener.state.settings.usersInRoomUuids,
+      numberOfUsersInRoom: listener.state.settings.usersInRoomUuids.length,
+    };
     expect(listener.state.settings).toEqual(entered);
     expect(Object.keys(listener.state.settings).sort()).toEqual(Object.keys(rest).sort());
     const profile = (await call('GET', `/api/user-service/profile/${owner.uuid}`, { token: owner.token })).body;
@@ -233,7 +273,15 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     const { createRedis, encodeFeedFrame, feedChannel, roomMessageJson } = await import('@spinroom/platform');
     const redis = createRedis(process.env.REDIS_URL!);
     const future = first.version + 5;
-    await redis.publish(feedChannel(uuid), encodeFeedFrame({ kind: 's', version: future, userUuid: '', json: roomMessageJson({ roomUuid: uuid, sentAt: Date.now(), message: { name: 'votedOnSong', statePatch: [] }, version: future }) }));
+    await redis.publish(
+      feedChannel(uuid),
+      encodeFeedFrame({
+        kind: 's',
+        version: future,
+        userUuid: '',
+        json: roomMessageJson({ roomUuid: uuid, sentAt: Date.now(), message: { name: 'votedOnSong', statePatch: [] }, version: future }),
+      }),
+    );
     redis.disconnect();
     await eventually(async () => (first.reset ? true : undefined));
     const again = await join(owner, uuid);
@@ -273,7 +321,9 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
 
     expect(m.state.allUsers[0].canDj).toBe(false);
     await expect(m.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
-    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: member.uuid, role: 'dj' } })).status).toBe(201);
+    expect(
+      (await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: member.uuid, role: 'dj' } })).status,
+    ).toBe(201);
     await m.until((s) => s.allUsers[0].canDj === true && s.allUsers[0].highestRole === 'dj', 'the dj role, live');
     await m.action('addDj');
     await g.until((s) => playing(s) === 'I1');
@@ -299,13 +349,24 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await d.action('addDj');
     await d.until((s) => playing(s) === 'D1');
     const until = new Date(Date.now() + 2500).toISOString();
-    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: dj.uuid, role: 'djDisabled', expirationTime: until } })).status).toBe(201);
+    expect(
+      (
+        await call('POST', `${ROOMS}/roomUserRoles/${slug}`, {
+          token: owner.token,
+          body: { userUuid: dj.uuid, role: 'djDisabled', expirationTime: until },
+        })
+      ).status,
+    ).toBe(201);
     await d.until((s) => s.djs.length === 0 && s.nowPlaying === null && s.allUsers[0].canDj === false, 'off the stage');
     await expect(d.action('addDj')).rejects.toBe('You are not allowed to DJ in this room.');
-    await eventually(async () => {
-      await d.action('addDj');
-      return true;
-    }, 10_000, 500);
+    await eventually(
+      async () => {
+        await d.action('addDj');
+        return true;
+      },
+      10_000,
+      500,
+    );
     await d.until((s) => s.djs[0]?.uuid === dj.uuid && s.allUsers[0].canDj === true, 'back on stage after the role expired');
   });
 });

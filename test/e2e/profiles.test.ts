@@ -5,7 +5,8 @@ import { freshEmail, usePlatform } from '../support/platform.js';
 describe('profiles through the BFF', () => {
   const { call, platform } = usePlatform();
   const signUp = async (nickname?: string) =>
-    (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', nickname } })).body as {
+    (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery', nickname } }))
+      .body as {
       accessToken: string;
       userUuid: string;
     };
@@ -16,19 +17,51 @@ describe('profiles through the BFF', () => {
     expect(own.status).toBe(200);
     expect(Object.keys(own.body).sort()).toEqual(
       [
-        'id', 'uuid', 'color', 'avatarId', 'badges', 'createdAt', 'nickname', 'discord', 'discordNickname', 'firstName',
-        'lastName', 'pronoun', 'displayPronouns', 'songOfTheWeek', 'song', 'coverPicture', 'facebook', 'instagram',
-        'twitter', 'snapchat', 'tiktok', 'priceForGig', 'zodiac',
+        'id',
+        'uuid',
+        'color',
+        'avatarId',
+        'badges',
+        'createdAt',
+        'nickname',
+        'discord',
+        'discordNickname',
+        'firstName',
+        'lastName',
+        'pronoun',
+        'displayPronouns',
+        'songOfTheWeek',
+        'song',
+        'coverPicture',
+        'facebook',
+        'instagram',
+        'twitter',
+        'snapchat',
+        'tiktok',
+        'priceForGig',
+        'zodiac',
       ].sort(),
     );
     expect(own.body).toMatchObject({ uuid: me.userUuid, nickname: 'DJ Ana', badges: [], song: null, twitter: null });
 
-    const song = { id: 's1', isrc: 'USRC17607839', genre: 'house', duration: 215, trackUrl: 'https://x/y', trackName: 'Song', artistName: 'Artist', musicProvider: 'spotify' };
+    const song = {
+      id: 's1',
+      isrc: 'USRC17607839',
+      genre: 'house',
+      duration: 215,
+      trackUrl: 'https://x/y',
+      trackName: 'Song',
+      artistName: 'Artist',
+      musicProvider: 'spotify',
+    };
     const updated = await call('POST', '/api/user-service/users/profile', {
       token: me.accessToken,
       body: { avatarId: 'stadium-dj', color: 'ff00aa', twitter: '@ana', song },
     });
-    expect(updated).toMatchObject({ status: 200, body: { nickname: 'DJ Ana', avatarId: 'stadium-dj', color: '#FF00AA', twitter: '@ana', song } });
+    expect(updated).toMatchObject({
+      status: 200,
+      body: { nickname: 'DJ Ana', avatarId: 'stadium-dj', color: '#FF00AA', twitter: '@ana', song },
+    });
 
     const cleared = await call('POST', '/api/user-service/users/profile', { token: me.accessToken, body: { twitter: null, song: null } });
     expect(cleared.body).toMatchObject({ twitter: null, song: null, avatarId: 'stadium-dj' });
@@ -48,7 +81,10 @@ describe('profiles through the BFF', () => {
     const missing = await call('GET', '/api/user-service/profile/00000000-0000-4000-8000-000000000000', { token: me.accessToken });
     expect(missing).toMatchObject({ status: 404, body: { statusCode: 404, message: 'User profile not found', error: 'Not Found' } });
     // An id that cannot name a user is refused at the edge, before the user service.
-    expect(await call('GET', '/api/user-service/profile/not-a-uuid', { token: me.accessToken })).toMatchObject({ status: 400, body: { message: ['id: Invalid UUID'] } });
+    expect(await call('GET', '/api/user-service/profile/not-a-uuid', { token: me.accessToken })).toMatchObject({
+      status: 400,
+      body: { message: ['id: Invalid UUID'] },
+    });
 
     const batch = await call(
       'GET',

@@ -19,14 +19,20 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
   });
 
   const withChat = async (body: { accessToken: string; userUuid: string }) => {
-    const chatToken = (await call('GET', '/api/user-service/comet-chat/user-token', { token: body.accessToken })).body.cometAuthToken as string;
+    const chatToken = (await call('GET', '/api/user-service/comet-chat/user-token', { token: body.accessToken })).body
+      .cometAuthToken as string;
     return { uuid: body.userUuid, token: body.accessToken, chatToken };
   };
   const person = async () =>
-    withChat((await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body);
+    withChat(
+      (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body,
+    );
   const guest = async () => withChat((await call('GET', '/api/user-service/auth/guest')).body);
   const room = async (owner: { token: string }, settings: Record<string, unknown> = {}) => {
-    const created = await call('POST', `${ROOMS}/rooms/infrastructure`, { token: owner.token, body: { name: `Door ${randomUUID().slice(0, 8)}`, ...settings } });
+    const created = await call('POST', `${ROOMS}/rooms/infrastructure`, {
+      token: owner.token,
+      body: { name: `Door ${randomUUID().slice(0, 8)}`, ...settings },
+    });
     expect(created.status).toBe(201);
     return created.body as { uuid: string; slug: string };
   };
@@ -38,10 +44,15 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
   const chat = (method: string, path: string, token: string, body?: unknown) =>
     call(method, `/chat${path}`, { body, headers: { appid: 'spinroom', authtoken: token } });
   const joinGroup = (who: { chatToken: string }, roomUuid: string) => chat('POST', `/v3.0/groups/${roomUuid}/members`, who.chatToken, {});
-  const history = (who: { chatToken: string }, roomUuid: string) => chat('GET', `/v3.0/groups/${roomUuid}/messages?per_page=50`, who.chatToken);
+  const history = (who: { chatToken: string }, roomUuid: string) =>
+    chat('GET', `/v3.0/groups/${roomUuid}/messages?per_page=50`, who.chatToken);
   const post = (who: { chatToken: string }, roomUuid: string, message: string) =>
     chat('POST', '/v3.0/messages', who.chatToken, {
-      type: 'text', receiverType: 'group', category: 'message', receiver: roomUuid, data: { text: message, metadata: { chatMessage: { message } } },
+      type: 'text',
+      receiverType: 'group',
+      category: 'message',
+      receiver: roomUuid,
+      data: { text: message, metadata: { chatMessage: { message } } },
     });
 
   it("keeps a password room's chat to those who passed its password", async () => {
@@ -53,7 +64,10 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
     // A guest who never gave the password: no group, no history, no posting.
     const stranger = await guest();
     const refused = await joinGroup(stranger, uuid);
-    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'ERR_ROOM_PASSWORD_REQUIRED', message: 'This room requires a password' } } });
+    expect(refused).toMatchObject({
+      status: 403,
+      body: { error: { code: 'ERR_ROOM_PASSWORD_REQUIRED', message: 'This room requires a password' } },
+    });
     const viaRoomService = await call('POST', `${ROOMS}/roomUserRoles/cometchat/join/${slug}`, { token: stranger.token });
     expect(viaRoomService.status).toBe(403);
     expect((await history(stranger, uuid)).status).toBe(401);
@@ -91,7 +105,10 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
     await enter(owner, uuid);
 
     const stranger = await guest();
-    expect(await joinGroup(stranger, uuid)).toMatchObject({ status: 403, body: { error: { code: 'ERR_ROOM_PRIVATE', message: 'This room is private' } } });
+    expect(await joinGroup(stranger, uuid)).toMatchObject({
+      status: 403,
+      body: { error: { code: 'ERR_ROOM_PRIVATE', message: 'This room is private' } },
+    });
     const reads = [
       () => call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: stranger.token }),
       () => call('GET', `${ROOMS}/rooms/room-played-time/${slug}`, { token: stranger.token }),
@@ -100,16 +117,21 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
       () => call('POST', `${ROOMS}/roomUserRoles/no-dancefloor-users`, { token: stranger.token, body: { slug } }),
       () => call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: stranger.token }),
     ];
-    for (const read of reads) expect(await read()).toMatchObject({ status: 403, body: { message: 'This room is private', code: 'ROOM_PRIVATE' } });
+    for (const read of reads)
+      expect(await read()).toMatchObject({ status: 403, body: { message: 'This room is private', code: 'ROOM_PRIVATE' } });
     // The room itself answers (its settings say how to get in), but not who is there.
     for (const path of [`/rooms/${slug}`, `/rooms/uuid/${uuid}`, `/rooms/service/room/${slug}`]) {
       const found = await call('GET', `${ROOMS}${path}`, { token: stranger.token });
       expect(found.body).toMatchObject({ uuid, type: 'PRIVATE', usersInRoomUuids: [] });
     }
-    expect((await call('GET', `${ROOMS}/rooms/multiple/list?room=${slug}`, { token: stranger.token })).body).toMatchObject([{ uuid, usersInRoomUuids: [] }]);
+    expect((await call('GET', `${ROOMS}/rooms/multiple/list?room=${slug}`, { token: stranger.token })).body).toMatchObject([
+      { uuid, usersInRoomUuids: [] },
+    ]);
 
     // The owner (a room role) and an admin see inside.
-    expect((await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: owner.token })).body.allUsers.map((u: Json) => u.uuid)).toEqual([owner.uuid]);
+    expect((await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: owner.token })).body.allUsers.map((u: Json) => u.uuid)).toEqual(
+      [owner.uuid],
+    );
     expect((await call('GET', `${ROOMS}/rooms/${slug}`, { token: owner.token })).body.usersInRoomUuids).toEqual([owner.uuid]);
     const admin = await signedToken('admin');
     expect((await call('GET', `${ROOMS}/rooms/users/${slug}`, { token: admin })).body.usersInRoomUuids).toEqual([owner.uuid]);
@@ -138,7 +160,8 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
         if (skip + 100 >= page.body.total) return uuids;
       }
     };
-    const guild = async (token: string) => (await call('GET', `${ROOMS}/rooms/discord/list/${guildId}`, { token })).body.map((r: Json) => r.uuid).sort();
+    const guild = async (token: string) =>
+      (await call('GET', `${ROOMS}/rooms/discord/list/${guildId}`, { token })).body.map((r: Json) => r.uuid).sort();
     for (const token of [(await guest()).token, (await person()).token]) {
       const seen = await everyRoom(token);
       expect(seen).toContain(listed.uuid);
@@ -163,15 +186,27 @@ describe('room access: one rule for the feed, the chat, the state and the lists'
     for (const who of [owner, kicked, banned]) expect((await joinGroup(who, uuid)).status).toBe(200);
     const message = (await post(owner, uuid, 'house rules')).body.data;
 
-    expect((await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, { token: owner.token, body: { userUuid: kicked.uuid, slug } })).status).toBe(201);
+    expect(
+      (await call('POST', `${ROOMS}/roomUserRoles/kick-user-from-room`, { token: owner.token, body: { userUuid: kicked.uuid, slug } }))
+        .status,
+    ).toBe(201);
     const kickedPost = await post(kicked, uuid, 'I am back');
-    expect(kickedPost).toMatchObject({ status: 403, body: { error: { code: 'ERR_USER_KICKED', message: 'You were removed from this room, please try again later' } } });
+    expect(kickedPost).toMatchObject({
+      status: 403,
+      body: { error: { code: 'ERR_USER_KICKED', message: 'You were removed from this room, please try again later' } },
+    });
     expect((await chat('POST', `/v3.0/messages/${message.id}/reactions/${encodeURIComponent('🔥')}`, kicked.chatToken)).status).toBe(403);
     expect((await history(kicked, uuid)).status).toBe(200);
 
-    expect((await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: banned.uuid, role: 'banned' } })).status).toBe(201);
+    expect(
+      (await call('POST', `${ROOMS}/roomUserRoles/${slug}`, { token: owner.token, body: { userUuid: banned.uuid, role: 'banned' } }))
+        .status,
+    ).toBe(201);
     expect(await history(banned, uuid)).toMatchObject({ status: 403, body: { error: { code: 'ERR_USER_BANNED' } } });
     expect((await chat('GET', `/v3.0/messages/${message.id}/reactions`, banned.chatToken)).status).toBe(403);
-    expect((await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: banned.token })).body).toMatchObject({ statusCode: 403, message: 'You are banned from this room' });
+    expect((await call('GET', `${ROOMS}/rooms/room-state/${slug}`, { token: banned.token })).body).toMatchObject({
+      statusCode: 403,
+      message: 'You are banned from this room',
+    });
   });
 });

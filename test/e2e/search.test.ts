@@ -8,12 +8,27 @@ describe('catalogue search through the BFF', () => {
   const P = '/api/playlist-service';
 
   it('ranks matches, tolerates typos and partial words, filters explicit songs, and adds by numeric id', async () => {
-    const { body: me } = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    const { body: me } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
     const tag = Math.random().toString(36).slice(2, 7);
     const songs = [
       { musicProvider: 'spotify', songId: `a-${tag}`, trackName: `Velvet ${tag} Morning`, artistName: 'The Lanterns', duration: 200 },
-      { musicProvider: 'spotify', songId: `b-${tag}`, trackName: `Morning ${tag}`, artistName: 'Velvet Underground Tribute', duration: 210 },
-      { musicProvider: 'spotify', songId: `c-${tag}`, trackName: `Quiet ${tag} Storm`, artistName: 'Nimbus', duration: 220, explicit: true },
+      {
+        musicProvider: 'spotify',
+        songId: `b-${tag}`,
+        trackName: `Morning ${tag}`,
+        artistName: 'Velvet Underground Tribute',
+        duration: 210,
+      },
+      {
+        musicProvider: 'spotify',
+        songId: `c-${tag}`,
+        trackName: `Quiet ${tag} Storm`,
+        artistName: 'Nimbus',
+        duration: 220,
+        explicit: true,
+      },
     ];
     await call('POST', `${P}/crate/special/likes/songs`, { token: me.accessToken, body: { songs } });
 
@@ -34,8 +49,14 @@ describe('catalogue search through the BFF', () => {
     expect((await call('GET', `${P}/search?q=x`)).status).toBe(401);
 
     const { body: crate } = await call('POST', `${P}/crate`, { token: me.accessToken, body: { crateName: 'By id' } });
-    const added = await call('POST', `${P}/api/v1/playlists/${crate.crateUuid}/tracks`, { token: me.accessToken, body: { songId: v2.body.songs[0].id, append: true } });
+    const added = await call('POST', `${P}/api/v1/playlists/${crate.crateUuid}/tracks`, {
+      token: me.accessToken,
+      body: { songId: v2.body.songs[0].id, append: true },
+    });
     expect(added).toMatchObject({ status: 201, body: { songs: [{ id: v2.body.songs[0].id, position: 0 }], count: 1 } });
-    expect((await call('POST', `${P}/api/v1/playlists/${crate.crateUuid}/tracks`, { token: me.accessToken, body: { songId: 999999999 } })).status).toBe(404);
+    expect(
+      (await call('POST', `${P}/api/v1/playlists/${crate.crateUuid}/tracks`, { token: me.accessToken, body: { songId: 999999999 } }))
+        .status,
+    ).toBe(404);
   });
 });

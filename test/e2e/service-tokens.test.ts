@@ -12,14 +12,16 @@ const song = (n: number) => ({
   duration: 200 + n,
 });
 
-describe('service tokens: one service calling another on no user\'s request', () => {
+describe("service tokens: one service calling another on no user's request", () => {
   const { call, platform } = usePlatform();
 
   it('issues a short-lived `service` token for the shared secret only', async () => {
     const users = createGrpcClient(UserServiceClient, platform().grpc.user);
     try {
       await expect(users.issueServiceToken({ serviceName: 'room', clientSecret: 'wrong-secret' })).rejects.toMatchObject({ status: 401 });
-      await expect(users.issueServiceToken({ serviceName: 'Not A Name', clientSecret: TEST_SERVICE_SECRET })).rejects.toMatchObject({ status: 400 });
+      await expect(users.issueServiceToken({ serviceName: 'Not A Name', clientSecret: TEST_SERVICE_SECRET })).rejects.toMatchObject({
+        status: 400,
+      });
       const grant = await users.issueServiceToken({ serviceName: 'room', clientSecret: TEST_SERVICE_SECRET });
       expect(grant.expiresInSeconds).toBe(900);
       const claims = JSON.parse(Buffer.from(grant.accessToken.split('.')[1]!, 'base64url').toString());
@@ -31,8 +33,12 @@ describe('service tokens: one service calling another on no user\'s request', ()
   });
 
   it("lets a service read a DJ's queue and requeue the played song, and refuses users", async () => {
-    const dj = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body;
-    const added = await call('POST', '/api/playlist-service/crate/special/queue/songs', { token: dj.accessToken, body: { songs: [song(1), song(2), song(3)], append: true } });
+    const dj = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } }))
+      .body;
+    const added = await call('POST', '/api/playlist-service/crate/special/queue/songs', {
+      token: dj.accessToken,
+      body: { songs: [song(1), song(2), song(3)], append: true },
+    });
     expect(added.status).toBe(201);
 
     const users = createGrpcClient(UserServiceClient, platform().grpc.user);
@@ -48,10 +54,15 @@ describe('service tokens: one service calling another on no user\'s request', ()
       expect(after.songs.map((s) => s.song?.trackName)).toEqual(['Queued 2', 'Queued 3', 'Queued 1']);
       expect(after.songs.map((s) => s.position)).toEqual([0, 1, 2]);
       // A song the DJ removed meanwhile leaves the queue as it is.
-      const again = await playlists.requeuePlayedSong({ userUuid: dj.userUuid, crateSongUuid: '00000000-0000-4000-8000-000000000000' }, { token });
+      const again = await playlists.requeuePlayedSong(
+        { userUuid: dj.userUuid, crateSongUuid: '00000000-0000-4000-8000-000000000000' },
+        { token },
+      );
       expect(again.songs).toHaveLength(3);
 
-      await expect(playlists.getDjQueue({ userUuid: dj.userUuid, limit: 2 }, { token: dj.accessToken })).rejects.toMatchObject({ status: 403 });
+      await expect(playlists.getDjQueue({ userUuid: dj.userUuid, limit: 2 }, { token: dj.accessToken })).rejects.toMatchObject({
+        status: 403,
+      });
       await expect(playlists.getDjQueue({ userUuid: 'not-a-uuid', limit: 2 }, { token })).rejects.toMatchObject({ status: 400 });
     } finally {
       users.close();

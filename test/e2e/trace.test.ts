@@ -12,14 +12,24 @@ import { spawn } from 'node:child_process';
 import { SpanKind } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 
-interface SpanJson { name: string; kind: SpanKind; spanId: string; parentSpanId?: string; system?: string }
+interface SpanJson {
+  name: string;
+  kind: SpanKind;
+  spanId: string;
+  parentSpanId?: string;
+  system?: string;
+}
 
 async function tracedRoomUpdate(): Promise<SpanJson[]> {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './test/support/trace/preload.ts', 'test/support/trace/scenario.ts'], {
-    cwd: new URL('../..', import.meta.url).pathname,
-    env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--import', './test/support/trace/preload.ts', 'test/support/trace/scenario.ts'],
+    {
+      cwd: new URL('../..', import.meta.url).pathname,
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk) => (out += chunk));
@@ -54,13 +64,19 @@ describe('one trace across the platform', () => {
     expect(ancestors(server)).toContain(client);
 
     const under = (span: SpanJson) => (s: SpanJson) => ancestors(s).includes(span);
-    expect(spans.filter((s) => s.system === 'postgresql').filter(under(server)).length, 'the room service writes PostgreSQL').toBeGreaterThan(0);
+    expect(
+      spans.filter((s) => s.system === 'postgresql').filter(under(server)).length,
+      'the room service writes PostgreSQL',
+    ).toBeGreaterThan(0);
     expect(spans.filter((s) => s.system === 'redis').filter(under(server)).length, 'the live room follows in Redis').toBeGreaterThan(0);
 
     const send = one((s) => s.kind === SpanKind.PRODUCER && s.name === 'send room-events', 'the relay sends the staged event');
     expect(ancestors(send), 'the send continues the request that staged the event').toContain(server);
     const consumed = one((s) => s.kind === SpanKind.CONSUMER && s.name === 'process room-events', 'the playlist service consumes it');
     expect(ancestors(consumed)).toContain(send);
-    expect(spans.filter((s) => s.system === 'postgresql').filter(under(consumed)).length, 'the consumer records the event in its database').toBeGreaterThan(0);
+    expect(
+      spans.filter((s) => s.system === 'postgresql').filter(under(consumed)).length,
+      'the consumer records the event in its database',
+    ).toBeGreaterThan(0);
   }, 180_000);
 });

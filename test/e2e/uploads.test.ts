@@ -11,7 +11,15 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegTranscoder } from '../../services/upload/src/media/transcoder.js';
 import { garbage } from '../../services/upload/test/support.js';
-import { freshEmail, signedToken, startBffProcess, useTopic, TEST_UPLOAD_SECRETS, usePlatform, type TestPlatform } from '../support/platform.js';
+import {
+  freshEmail,
+  signedToken,
+  startBffProcess,
+  useTopic,
+  TEST_UPLOAD_SECRETS,
+  usePlatform,
+  type TestPlatform,
+} from '../support/platform.js';
 
 const work = mkdtempSync(join(tmpdir(), 'spinroom-e2e-audio-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -20,14 +28,22 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 function tone(seconds: number, options: { format?: 'mp3' | 'wav'; title?: string; artist?: string } = {}): Buffer {
   const format = options.format ?? 'mp3';
   const path = join(work, `${randomUUID()}.${format}`);
-  const tags = [...(options.title ? ['-metadata', `title=${options.title}`] : []), ...(options.artist ? ['-metadata', `artist=${options.artist}`] : [])];
+  const tags = [
+    ...(options.title ? ['-metadata', `title=${options.title}`] : []),
+    ...(options.artist ? ['-metadata', `artist=${options.artist}`] : []),
+  ];
   const codec = format === 'mp3' ? ['-c:a', 'libmp3lame', '-b:a', '128k'] : ['-c:a', 'pcm_s16le'];
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, ...codec, ...tags, path]);
   return readFileSync(path);
 }
 
-function ffprobe(path: string): { format: { format_name: string; duration: string }; streams: Array<{ codec_type: string; codec_name: string }> } {
-  return JSON.parse(execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }));
+function ffprobe(path: string): {
+  format: { format_name: string; duration: string };
+  streams: Array<{ codec_type: string; codec_name: string }>;
+} {
+  return JSON.parse(
+    execFileSync('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], { encoding: 'utf8' }),
+  );
 }
 
 interface FilePart {
@@ -63,7 +79,9 @@ const tokenWithRole = (role: Role) => signedToken(role);
 
 function useAccounts(call: ReturnType<typeof usePlatform>['call']) {
   return {
-    signUp: async () => (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body as { accessToken: string; userUuid: string },
+    signUp: async () =>
+      (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } }))
+        .body as { accessToken: string; userUuid: string },
     guest: async () => (await call('GET', '/api/user-service/auth/guest')).body as { accessToken: string; userUuid: string },
   };
 }
@@ -111,7 +129,12 @@ describe('song uploads through the BFF', () => {
 
   it('uploads a song, transcodes it off the request path and plays it as AES-128 HLS', async () => {
     const me = await accounts.signUp();
-    const uploaded = await postForm(platform().baseUrl, me.accessToken, { bytes: tone(12), name: 'sine.mp3' }, { trackName: 'Sine', artistName: 'Synth' });
+    const uploaded = await postForm(
+      platform().baseUrl,
+      me.accessToken,
+      { bytes: tone(12), name: 'sine.mp3' },
+      { trackName: 'Sine', artistName: 'Synth' },
+    );
     expect(uploaded).toEqual({ status: 201, body: { songId: expect.stringMatching(/^[0-9a-f-]{36}$/), status: 'VALID_FILE_TYPE' } });
     const { songId } = uploaded.body;
 
@@ -185,7 +208,10 @@ describe('song uploads through the BFF', () => {
     expect((await fetchBytes(`${base}${playlistPath}`, guest.accessToken)).status).toBe(200);
     expect((await fetchBytes(`${base}${playlistPath}`)).status).toBe(401);
     const tampered = await call('GET', keyUri!.replace(/user=[^&]+/, `user=${guest.userUuid}`));
-    expect(tampered).toMatchObject({ status: 403, body: { statusCode: 403, message: 'The key link is invalid or has expired', error: 'Forbidden' } });
+    expect(tampered).toMatchObject({
+      status: 403,
+      body: { statusCode: 403, message: 'The key link is invalid or has expired', error: 'Forbidden' },
+    });
     expect((await call('GET', `/api/upload-service/songs/${songId}/hls/..%2F..%2Foriginals%2F${songId}`)).status).toBe(404);
   });
 
@@ -199,14 +225,29 @@ describe('song uploads through the BFF', () => {
     expect(await call('GET', `/api/upload-service/songs/${songId}/hls-playlist`, { token: owner.accessToken })).toMatchObject(notVerified);
     expect(await call('GET', `/api/upload-service/songs/${songId}/hls/segment-00000.ts`)).toMatchObject(notVerified);
     // Others do not see it before it is verified.
-    expect(await call('GET', `/api/upload-service/songs/${songId}`, { token: other.accessToken })).toMatchObject({ status: 404, body: { message: 'Song not found' } });
+    expect(await call('GET', `/api/upload-service/songs/${songId}`, { token: other.accessToken })).toMatchObject({
+      status: 404,
+      body: { message: 'Song not found' },
+    });
 
-    const notYours = { status: 403, body: { statusCode: 403, message: 'Unauthorized to edit tags that not belongs to the user', error: 'Forbidden' } };
-    expect(await call('POST', '/api/upload-service/metadata', { token: other.accessToken, body: { songId, trackName: 'Mine now' } })).toMatchObject(notYours);
-    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: other.accessToken, body: { artistName: 'Me' } })).toMatchObject(notYours);
-    expect((await call('POST', '/api/upload-service/metadata', { token: owner.accessToken, body: { songId, trackName: '' } })).status).toBe(400);
+    const notYours = {
+      status: 403,
+      body: { statusCode: 403, message: 'Unauthorized to edit tags that not belongs to the user', error: 'Forbidden' },
+    };
+    expect(
+      await call('POST', '/api/upload-service/metadata', { token: other.accessToken, body: { songId, trackName: 'Mine now' } }),
+    ).toMatchObject(notYours);
+    expect(
+      await call('PATCH', `/api/upload-service/songs/${songId}`, { token: other.accessToken, body: { artistName: 'Me' } }),
+    ).toMatchObject(notYours);
+    expect((await call('POST', '/api/upload-service/metadata', { token: owner.accessToken, body: { songId, trackName: '' } })).status).toBe(
+      400,
+    );
 
-    const named = await call('POST', '/api/upload-service/metadata', { token: owner.accessToken, body: { songId, trackName: 'Named', artistName: 'Later', isrc: 'us-rc1-76-07839' } });
+    const named = await call('POST', '/api/upload-service/metadata', {
+      token: owner.accessToken,
+      body: { songId, trackName: 'Named', artistName: 'Later', isrc: 'us-rc1-76-07839' },
+    });
     expect(named).toMatchObject({ status: 200, body: { trackName: 'Named', artistName: 'Later', isrc: 'USRC17607839' } });
     await untilStatus(call, owner.accessToken, songId, 'VERIFIED');
     const playlist = await call('GET', `/api/upload-service/songs/${songId}/hls-playlist`, { token: other.accessToken });
@@ -215,16 +256,27 @@ describe('song uploads through the BFF', () => {
 
     // A moderator may edit anyone's tags and withdraw a song; the uploader may not un-verify.
     const admin = await tokenWithRole('admin');
-    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: admin, body: { genre: 'Drone' } })).toMatchObject({ status: 200, body: { genre: 'Drone' } });
-    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: owner.accessToken, body: { status: 'UNVERIFIED' } })).toMatchObject({
+    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: admin, body: { genre: 'Drone' } })).toMatchObject({
+      status: 200,
+      body: { genre: 'Drone' },
+    });
+    expect(
+      await call('PATCH', `/api/upload-service/songs/${songId}`, { token: owner.accessToken, body: { status: 'UNVERIFIED' } }),
+    ).toMatchObject({
       status: 403,
       body: { message: 'Only moderators can change whether a song is verified' },
     });
     const moderator = await tokenWithRole('moderator');
-    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: moderator, body: { status: 'UNVERIFIED' } })).toMatchObject({ status: 200, body: { status: 'UNVERIFIED' } });
+    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: moderator, body: { status: 'UNVERIFIED' } })).toMatchObject({
+      status: 200,
+      body: { status: 'UNVERIFIED' },
+    });
     expect(await call('GET', `/api/upload-service/songs/${songId}/hls-playlist`, { token: owner.accessToken })).toMatchObject(notVerified);
     expect(await call('GET', keyUri)).toMatchObject(notVerified);
-    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: moderator, body: { status: 'VERIFIED' } })).toMatchObject({ status: 200, body: { status: 'VERIFIED' } });
+    expect(await call('PATCH', `/api/upload-service/songs/${songId}`, { token: moderator, body: { status: 'VERIFIED' } })).toMatchObject({
+      status: 200,
+      body: { status: 'VERIFIED' },
+    });
     expect((await fetchBytes(`${platform().baseUrl}${keyUri}`)).bytes).toHaveLength(16);
   });
 
@@ -234,7 +286,9 @@ describe('song uploads through the BFF', () => {
     const base = platform().baseUrl;
     const mine = (await postForm(base, me.accessToken, { bytes: tone(3, { title: 'Aurora Borealis', artist: 'Northern' }) })).body.songId;
     const pending = (await postForm(base, me.accessToken, { bytes: tone(3), name: 'nameless.mp3' })).body.songId;
-    const theirs = (await postForm(base, other.accessToken, { bytes: tone(3), name: 'theirs.mp3' }, { trackName: 'Aurora Remix', artistName: 'Other' })).body.songId;
+    const theirs = (
+      await postForm(base, other.accessToken, { bytes: tone(3), name: 'theirs.mp3' }, { trackName: 'Aurora Remix', artistName: 'Other' })
+    ).body.songId;
     const hidden = (await postForm(base, other.accessToken, { bytes: tone(3), name: 'aurora-draft.mp3' })).body.songId; // MISSING_METADATA
     await untilStatus(call, me.accessToken, mine, 'VERIFIED');
     await untilStatus(call, other.accessToken, theirs, 'VERIFIED');
@@ -260,7 +314,10 @@ describe('song uploads through the BFF', () => {
       status: 403,
       body: { message: 'Unauthorized to delete a song that not belongs to the user' },
     });
-    expect(await call('DELETE', `/api/upload-service/songs/${mine}`, { token: me.accessToken })).toMatchObject({ status: 200, body: { songId: mine, deleted: true } });
+    expect(await call('DELETE', `/api/upload-service/songs/${mine}`, { token: me.accessToken })).toMatchObject({
+      status: 200,
+      body: { songId: mine, deleted: true },
+    });
     expect((await call('GET', `/api/upload-service/songs/${mine}`, { token: me.accessToken })).status).toBe(404);
     expect((await call('GET', `/api/upload-service/songs/${mine}/hls-playlist`, { token: me.accessToken })).status).toBe(404);
     const leftovers = readdirSync(join(platform().upload.storageDir, 'objects', 'originals'));
@@ -274,9 +331,19 @@ describe('song uploads through the BFF', () => {
     expect(upload.requestBody.content['multipart/form-data'].schema.$ref).toBe('#/components/schemas/SongUploadForm');
     expect(upload.responses['201'].content['application/json'].schema.$ref).toBe('#/components/schemas/SongUploaded');
     expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '400', '401', '403', '413', '415']));
-    expect(body.paths['/api/upload-service/songs/{id}/hls-playlist'].get.responses['200'].content).toHaveProperty(['application/vnd.apple.mpegurl']);
+    expect(body.paths['/api/upload-service/songs/{id}/hls-playlist'].get.responses['200'].content).toHaveProperty([
+      'application/vnd.apple.mpegurl',
+    ]);
     expect(body.paths['/api/upload-service/songs/hls/key'].get.security).toEqual([]);
-    for (const path of ['/songs/public', '/songs', '/songs/{id}', '/search', '/metadata', '/upload/transcoder_sns', '/songs/{id}/hls/{segment}']) {
+    for (const path of [
+      '/songs/public',
+      '/songs',
+      '/songs/{id}',
+      '/search',
+      '/metadata',
+      '/upload/transcoder_sns',
+      '/songs/{id}/hls/{segment}',
+    ]) {
       expect(body.paths).toHaveProperty([`/api/upload-service${path}`]);
     }
   });
@@ -291,16 +358,58 @@ describe('bad uploads through the BFF', () => {
   });
 
   const refusals: Array<[string, () => FilePart | undefined, Record<string, string>, number, string]> = [
-    ['a text file declared as text', () => ({ bytes: Buffer.from('hello'), name: 'notes.txt', type: 'text/plain' }), {}, 415, 'Unsupported file type text/plain; upload MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM audio'],
-    ['a video type', () => ({ bytes: Buffer.from('....'), name: 'clip.mp4', type: 'video/mp4' }), {}, 415, 'Unsupported file type video/mp4; upload MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM audio'],
-    ['text posing as MP3', () => ({ bytes: Buffer.from('this is not audio at all\n'.repeat(40)) }), {}, 415, 'The file is not an audio file'],
-    ['a PNG posing as MP3', () => ({ bytes: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex') }), {}, 415, 'The file is not an audio file'],
+    [
+      'a text file declared as text',
+      () => ({ bytes: Buffer.from('hello'), name: 'notes.txt', type: 'text/plain' }),
+      {},
+      415,
+      'Unsupported file type text/plain; upload MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM audio',
+    ],
+    [
+      'a video type',
+      () => ({ bytes: Buffer.from('....'), name: 'clip.mp4', type: 'video/mp4' }),
+      {},
+      415,
+      'Unsupported file type video/mp4; upload MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM audio',
+    ],
+    [
+      'text posing as MP3',
+      () => ({ bytes: Buffer.from('this is not audio at all\n'.repeat(40)) }),
+      {},
+      415,
+      'The file is not an audio file',
+    ],
+    [
+      'a PNG posing as MP3',
+      () => ({ bytes: Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex') }),
+      {},
+      415,
+      'The file is not an audio file',
+    ],
     // A real MP3's first frames, then garbage: ffprobe is satisfied, decoding is not.
-    ['a damaged MP3', () => ({ bytes: Buffer.concat([tone(3).subarray(0, 2048), garbage(60_000)]) }), {}, 400, 'The audio file is corrupt or truncated'],
+    [
+      'a damaged MP3',
+      () => ({ bytes: Buffer.concat([tone(3).subarray(0, 2048), garbage(60_000)]) }),
+      {},
+      400,
+      'The audio file is corrupt or truncated',
+    ],
     ['an empty file', () => ({ bytes: Buffer.alloc(0) }), {}, 400, 'The file is empty'],
-    ['a WAV declared as MP3', () => ({ bytes: tone(1, { format: 'wav' }) }), {}, 415, "The file's content (WAV) does not match its type audio/mpeg"],
+    [
+      'a WAV declared as MP3',
+      () => ({ bytes: tone(1, { format: 'wav' }) }),
+      {},
+      415,
+      "The file's content (WAV) does not match its type audio/mpeg",
+    ],
     ['no file', () => undefined, { trackName: 'x' }, 400, 'A file is required in the form field "file"'],
-    ['the file in another field', () => ({ bytes: tone(1), field: 'song' }), {}, 400, 'Unexpected file field "song"; send the audio in the field "file"'],
+    [
+      'the file in another field',
+      () => ({ bytes: tone(1), field: 'song' }),
+      {},
+      400,
+      'Unexpected file field "song"; send the audio in the field "file"',
+    ],
     ['a file over the limit', () => ({ bytes: tone(12, { format: 'wav' }) }), {}, 413, 'The file is larger than the 1 MB upload limit'],
     ['an empty track name', () => ({ bytes: tone(1) }), { trackName: ' ' }, 400, 'trackName must not be empty'],
   ];
@@ -315,7 +424,9 @@ describe('bad uploads through the BFF', () => {
 
   it('enforces the limit while streaming when the size is not declared (chunked), and keeps nothing', async () => {
     const boundary = `----spinroom${randomUUID()}`;
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.wav"\r\nContent-Type: audio/wav\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, tone(12, { format: 'wav' }), tail]);
     const stream = new ReadableStream({
@@ -331,7 +442,11 @@ describe('bad uploads through the BFF', () => {
       duplex: 'half',
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ statusCode: 413, message: 'The file is larger than the 1 MB upload limit', error: 'Payload Too Large' });
+    expect(await res.json()).toEqual({
+      statusCode: 413,
+      message: 'The file is larger than the 1 MB upload limit',
+      error: 'Payload Too Large',
+    });
     await expectNothingStored(platform());
   });
 
@@ -345,13 +460,21 @@ describe('bad uploads through the BFF', () => {
     const form = new FormData();
     form.append('cover', new Blob([Buffer.alloc(10_000)], { type: 'image/png' }), 'cover.png');
     form.append('file', new Blob([tone(2)], { type: 'audio/mpeg' }), 'song.mp3');
-    const stray = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const stray = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(stray.status).toBe(400);
     expect(((await stray.json()) as { message: string }).message).toBe('Unexpected file field "cover"; send the audio in the field "file"');
     const two = new FormData();
     two.append('file', new Blob([tone(1)], { type: 'audio/mpeg' }), 'a.mp3');
     two.append('file', new Blob([tone(1)], { type: 'audio/mpeg' }), 'b.mp3');
-    const twice = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: two });
+    const twice = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: two,
+    });
     expect(twice.status).toBe(400);
     expect(((await twice.json()) as { message: string }).message).toBe('Only one file can be uploaded at a time');
     const guest = await accounts.guest();
@@ -377,12 +500,18 @@ describe('bad uploads through the BFF', () => {
       };
       const malformed = { status: 400, body: { statusCode: 400, message: 'Malformed multipart/form-data body', error: 'Bad Request' } };
       // Control bytes in several parts' names: one parser error per part.
-      const badNames = [1, 2, 3, 4].map((i) => `--${boundary}\r\nContent-Disposition: form-data; name="field\x01${i}"\r\n\r\nvalue\r\n`).join('');
+      const badNames = [1, 2, 3, 4]
+        .map((i) => `--${boundary}\r\nContent-Disposition: form-data; name="field\x01${i}"\r\n\r\nvalue\r\n`)
+        .join('');
       expect(await send(`${badNames}--${boundary}--\r\n`)).toEqual(malformed);
       // A stray file part the form ends inside: busboy errors the parser and that file's stream.
-      expect(await send(`--${boundary}\r\nContent-Disposition: form-data; name="cover"; filename="c.png"\r\nContent-Type: image/png\r\n\r\nabc`)).toEqual(malformed);
+      expect(
+        await send(`--${boundary}\r\nContent-Disposition: form-data; name="cover"; filename="c.png"\r\nContent-Type: image/png\r\n\r\nabc`),
+      ).toEqual(malformed);
       // The same, inside the audio file itself.
-      expect(await send(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.mp3"\r\nContent-Type: audio/mpeg\r\n\r\nabc`)).toEqual(malformed);
+      expect(
+        await send(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="s.mp3"\r\nContent-Type: audio/mpeg\r\n\r\nabc`),
+      ).toEqual(malformed);
 
       expect((await fetch(`${bff.url}/healthz`)).status).toBe(200);
       const session = await fetch(`${bff.url}/api/user-service/auth/session`, { headers: { authorization: `Bearer ${token}` } });
@@ -403,7 +532,9 @@ describe('an external transcoder reporting through POST /upload/transcoder_sns',
 
   const notify = (body: string, options: { secret?: string; timestamp?: number } = {}) => {
     const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
-    const signature = `sha256=${createHmac('sha256', options.secret ?? TEST_UPLOAD_SECRETS.TRANSCODER_CALLBACK_SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
+    const signature = `sha256=${createHmac('sha256', options.secret ?? TEST_UPLOAD_SECRETS.TRANSCODER_CALLBACK_SECRET)
+      .update(`${timestamp}.${body}`)
+      .digest('hex')}`;
     return call('POST', '/api/upload-service/upload/transcoder_sns', {
       rawBody: body,
       headers: { 'content-type': 'text/plain; charset=UTF-8', 'x-transcoder-timestamp': timestamp, 'x-transcoder-signature': signature },
@@ -432,11 +563,16 @@ describe('an external transcoder reporting through POST /upload/transcoder_sns',
 
   it('authenticates the notice, records completion once, and ignores repeats', async () => {
     const me = await accounts.signUp();
-    const { songId, status } = (await postForm(platform().baseUrl, me.accessToken, { bytes: tone(5, { title: 'External', artist: 'Worker' }) })).body;
+    const { songId, status } = (
+      await postForm(platform().baseUrl, me.accessToken, { bytes: tone(5, { title: 'External', artist: 'Worker' }) })
+    ).body;
     expect(status).toBe('VALID_FILE_TYPE');
     const complete = JSON.stringify({ songId, status: 'COMPLETE' });
 
-    const unauthorized = { status: 401, body: { statusCode: 401, message: 'Invalid transcoder notification signature', error: 'Unauthorized' } };
+    const unauthorized = {
+      status: 401,
+      body: { statusCode: 401, message: 'Invalid transcoder notification signature', error: 'Unauthorized' },
+    };
     expect(await call('POST', '/api/upload-service/upload/transcoder_sns', { rawBody: complete })).toMatchObject(unauthorized);
     expect(await notify(complete, { secret: 'x'.repeat(40) })).toMatchObject(unauthorized);
     expect(await notify(complete, { timestamp: Math.floor(Date.now() / 1000) - 3600 })).toMatchObject(unauthorized);
@@ -450,11 +586,19 @@ describe('an external transcoder reporting through POST /upload/transcoder_sns',
     // SNS delivers at least once: the same notice again, or a late error, changes nothing.
     const envelope = JSON.stringify({ Type: 'Notification', MessageId: randomUUID(), Message: complete });
     expect(await notify(envelope)).toMatchObject({ status: 200, body: { songId, status: 'VERIFIED', changed: false } });
-    expect(await notify(JSON.stringify({ songId, status: 'ERROR', error: 'late' }))).toMatchObject({ status: 200, body: { status: 'VERIFIED', changed: false } });
+    expect(await notify(JSON.stringify({ songId, status: 'ERROR', error: 'late' }))).toMatchObject({
+      status: 200,
+      body: { status: 'VERIFIED', changed: false },
+    });
 
     expect((await call('GET', `/api/upload-service/songs/${songId}/hls-playlist`, { token: me.accessToken })).status).toBe(200);
     const verified = await eventually(async () => seen.find((m) => m.key === songId), 20_000);
-    expect(UploadSongVerified.decode(verified.value)).toMatchObject({ songId, trackName: 'External', artistName: 'Worker', durationSeconds: 5 });
+    expect(UploadSongVerified.decode(verified.value)).toMatchObject({
+      songId,
+      trackName: 'External',
+      artistName: 'Worker',
+      durationSeconds: 5,
+    });
     await new Promise((r) => setTimeout(r, 1_500));
     expect(seen.filter((m) => m.key === songId).map((m) => m.headers['event-type'])).toEqual(['upload.song-verified']);
   });

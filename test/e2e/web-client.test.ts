@@ -17,8 +17,15 @@ export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts',
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Flags that work on these machines (../shared/MACHINE-NOTES.md), plus autoplay: no one clicks "turn on sound" here.
 const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  '--no-first-run', '--disable-quic', '--autoplay-policy=no-user-gesture-required', '--mute-audio',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--autoplay-policy=no-user-gesture-required',
+  '--mute-audio',
 ];
 /** Each play lasts this long (the room service's LIVE_MAX_PLAY_MS); the demo songs last 40 s. */
 const PLAY_MS = 25_000;
@@ -72,22 +79,33 @@ describe.skipIf(!existsSync(CHROMIUM))('the web client in a browser', () => {
     await page.getByRole('button', { name: 'Sign up' }).last().click();
     await page.getByRole('heading', { name: 'Public rooms' }).waitFor();
   };
-  const tokenOf = async (page: Page) => JSON.parse((await page.evaluate(() => localStorage.getItem('spinroom.session'))) ?? '{}').token as string;
+  const tokenOf = async (page: Page) =>
+    JSON.parse((await page.evaluate(() => localStorage.getItem('spinroom.session'))) ?? '{}').token as string;
   const uploadThroughApi = async (token: string, file: string, trackName: string) => {
     const form = new FormData();
     form.append('trackName', trackName);
     form.append('artistName', ARTIST);
     form.append('file', new Blob([new Uint8Array(readFileSync(file))], { type: 'audio/mpeg' }), 'song.mp3');
-    const res = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const res = await fetch(`${platform().baseUrl}/api/upload-service/upload/song`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
     expect(res.status).toBe(201);
   };
   /** Waits until the catalogue (fed through upload-events) finds every one of these songs. */
   const searchable = (token: string, q: string, trackNames: string[]) =>
-    eventually(async () => {
-      const res = await fetch(`${platform().baseUrl}/api/playlist-service/search?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } });
-      const found = new Set(((await res.json()) as { songs?: Array<{ trackName: string }> }).songs?.map((s) => s.trackName));
-      return trackNames.every((name) => found.has(name)) ? true : undefined;
-    }, 60_000, 250);
+    eventually(
+      async () => {
+        const res = await fetch(`${platform().baseUrl}/api/playlist-service/search?q=${encodeURIComponent(q)}`, {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        const found = new Set(((await res.json()) as { songs?: Array<{ trackName: string }> }).songs?.map((s) => s.trackName));
+        return trackNames.every((name) => found.has(name)) ? true : undefined;
+      },
+      60_000,
+      250,
+    );
   const progress = (page: Page) => page.getByRole('progressbar', { name: 'Song progress' });
 
   it('two people meet in a room: one DJs an upload, the other hears it in sync, votes and chats', { timeout: 180_000 }, async () => {
@@ -119,10 +137,19 @@ describe.skipIf(!existsSync(CHROMIUM))('the web client in a browser', () => {
     await bo.reload();
     await bo.screenshot({ path: join(ARTIFACTS, 'lobby-phone.png'), fullPage: true });
     await ana.goto(`${platform().baseUrl}/#/`);
-    await ana.getByRole('link', { name: /Ana Live/ }).first().waitFor();
+    await ana
+      .getByRole('link', { name: /Ana Live/ })
+      .first()
+      .waitFor();
     await ana.screenshot({ path: join(ARTIFACTS, 'lobby.png'), fullPage: true });
-    await ana.getByRole('link', { name: /Ana Live/ }).first().click();
-    await bo.getByRole('link', { name: /Ana Live/ }).first().click();
+    await ana
+      .getByRole('link', { name: /Ana Live/ })
+      .first()
+      .click();
+    await bo
+      .getByRole('link', { name: /Ana Live/ })
+      .first()
+      .click();
     await bo.getByRole('toolbar', { name: 'Room controls' }).waitFor();
     await ana.getByRole('button', { name: 'Ana', exact: true }).waitFor();
     await ana.getByRole('button', { name: 'Bo', exact: true }).waitFor();
@@ -130,7 +157,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the web client in a browser', () => {
     // Ana takes a seat: her song plays for both, at the same position, audio included.
     await ana.getByRole('button', { name: 'Take a seat' }).click();
     for (const page of [ana, bo]) await expect.poll(() => page.getByTestId('now-title').textContent(), { timeout: 15_000 }).toBe(FIRST);
-    const audioTime = (page: Page) => page.getByTestId('room-audio').evaluate((a) => ({ time: (a as unknown as { currentTime: number }).currentTime, paused: (a as unknown as { paused: boolean }).paused }));
+    const audioTime = (page: Page) =>
+      page.getByTestId('room-audio').evaluate((a) => ({
+        time: (a as unknown as { currentTime: number }).currentTime,
+        paused: (a as unknown as { paused: boolean }).paused,
+      }));
     await expect.poll(async () => (await audioTime(bo)).time, { timeout: 20_000 }).toBeGreaterThan(0);
     await expect.poll(async () => (await audioTime(ana)).time, { timeout: 20_000 }).toBeGreaterThan(0);
     const [anaAt, boAt, boAudio, anaAudio] = await Promise.all([

@@ -34,7 +34,11 @@ describe('the REST API under schemathesis', () => {
   beforeAll(async () => {
     standIns = await startProviderStandIns();
     platform = await startPlatform({ providerEnv: standIns.env });
-    token = (await api(platform.baseUrl, 'POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body.accessToken;
+    token = (
+      await api(platform.baseUrl, 'POST', '/api/user-service/users/sign-up', {
+        body: { email: freshEmail(), password: 'correct horse battery' },
+      })
+    ).body.accessToken;
     chatToken = (await api(platform.baseUrl, 'GET', '/api/user-service/comet-chat/user-token', { token })).body.cometAuthToken;
     // Something to find: a room and a crate of the fuzzing user's.
     await api(platform.baseUrl, 'POST', '/api/room-service/rooms/infrastructure', { token, body: { name: 'Fuzz Room' } });
@@ -53,21 +57,37 @@ describe('the REST API under schemathesis', () => {
       rmSync(reportDir, { recursive: true, force: true });
       mkdirSync(reportDir, { recursive: true });
       const args = [
-        'run', `${platform.baseUrl}/api/openapi.json`,
-        '--checks', CHECKS.join(','),
-        '--max-examples', String(MAX_EXAMPLES),
-        '--max-time', String(MAX_SECONDS),
-        '--seed', String(SEED),
-        '--workers', '2',
-        '--phases', 'examples,coverage,fuzzing',
-        '--suppress-health-check', 'all',
-        '--request-timeout', '20',
+        'run',
+        `${platform.baseUrl}/api/openapi.json`,
+        '--checks',
+        CHECKS.join(','),
+        '--max-examples',
+        String(MAX_EXAMPLES),
+        '--max-time',
+        String(MAX_SECONDS),
+        '--seed',
+        String(SEED),
+        '--workers',
+        '2',
+        '--phases',
+        'examples,coverage,fuzzing',
+        '--suppress-health-check',
+        'all',
+        '--request-timeout',
+        '20',
         '--no-color',
-        '--output-truncate', 'false',
-        '--report', 'junit', '--report-dir', reportDir,
-        '-H', `Authorization: Bearer ${token}`,
-        '-H', 'appid: spinroom',
-        '-H', `authtoken: ${chatToken}`,
+        '--output-truncate',
+        'false',
+        '--report',
+        'junit',
+        '--report-dir',
+        reportDir,
+        '-H',
+        `Authorization: Bearer ${token}`,
+        '-H',
+        'appid: spinroom',
+        '-H',
+        `authtoken: ${chatToken}`,
         ...LEFT_OUT.flatMap((o) => ['--exclude-path-regex', o.pathRegex]),
       ];
       const { code, output } = await run(ST, args);
@@ -81,7 +101,10 @@ describe('the REST API under schemathesis', () => {
 
 function run(command: string, args: string[]): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const child = spawn(command, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -36,10 +36,14 @@ describe('the supervisor npm start runs the platform under', () => {
     const bffPid = await eventually(() => answer(bffPort));
     try {
       supervisor.process('user')!.child.kill('SIGKILL');
-      const restartedPid = await eventually(async () => {
-        const pid = await answer(userPort);
-        return pid !== undefined && pid !== userPid ? pid : undefined;
-      }, 10_000, 50);
+      const restartedPid = await eventually(
+        async () => {
+          const pid = await answer(userPort);
+          return pid !== undefined && pid !== userPid ? pid : undefined;
+        },
+        10_000,
+        50,
+      );
       expect(restartedPid).toBe(supervisor.process('user')!.child.pid);
       expect(supervisor.restarts('user')).toBe(1);
       expect(lines).toEqual([

@@ -67,10 +67,15 @@ export class FeedListener {
   }
 
   async until(predicate: (state: Json) => boolean, what = 'room state'): Promise<Json> {
-    return eventually(async () => {
-      if (!predicate(this.state)) throw new Error(`waiting for ${what}: ${JSON.stringify(this.state?.nowPlaying?.song?.trackName ?? null)}`);
-      return this.state;
-    }, 20_000, 50);
+    return eventually(
+      async () => {
+        if (!predicate(this.state))
+          throw new Error(`waiting for ${what}: ${JSON.stringify(this.state?.nowPlaying?.song?.trackName ?? null)}`);
+        return this.state;
+      },
+      20_000,
+      50,
+    );
   }
 
   close(): void {

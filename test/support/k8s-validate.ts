@@ -31,7 +31,9 @@ export function parseManifests(text: string): K8sObject[] {
 
 /** The models' module: core `v1`, a group's `group/version`, or Prometheus Operator's CRDs. */
 function modelModule(apiVersion: string): string {
-  return apiVersion.startsWith('monitoring.coreos.com/') ? `@kubernetes-models/prometheus-operator/${apiVersion}` : `kubernetes-models/${apiVersion}`;
+  return apiVersion.startsWith('monitoring.coreos.com/')
+    ? `@kubernetes-models/prometheus-operator/${apiVersion}`
+    : `kubernetes-models/${apiVersion}`;
 }
 
 const label = (o: K8sObject) => `${o.kind}/${o.metadata?.name ?? '?'}`;
@@ -90,8 +92,13 @@ function typeCheck(objects: Array<{ object: K8sObject; module: string }>): strin
   const source = [...header, ...lines].join('\n');
   const offset = header.length;
   const options: ts.CompilerOptions = {
-    strict: true, noEmit: true, skipLibCheck: true, types: [],
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Node10,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.ESNext,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
   };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);

@@ -60,7 +60,9 @@ export const TEST_LIMITS = {
   bff: { LIMIT_LOGIN_FAILURES_PER_ADDRESS: UNTRIPPED, LIMIT_GUEST_TOKENS_PER_ADDRESS: UNTRIPPED, LIMIT_SIGN_UPS_PER_ADDRESS: UNTRIPPED },
 } satisfies Record<string, Record<string, typeof UNTRIPPED>>;
 /** The same limits as environment variables, for a BFF run as a process. */
-export const TEST_BFF_LIMIT_ENV = Object.fromEntries(Object.keys(TEST_LIMITS.bff).map((name) => [name, `${UNTRIPPED.points}/${UNTRIPPED.durationSeconds}`]));
+export const TEST_BFF_LIMIT_ENV = Object.fromEntries(
+  Object.keys(TEST_LIMITS.bff).map((name) => [name, `${UNTRIPPED.points}/${UNTRIPPED.durationSeconds}`]),
+);
 
 /** The client secret services present for a `service` token in tests. */
 export const TEST_SERVICE_SECRET = 'e2e-service-client-secret-0123456789abcdef';
@@ -149,7 +151,6 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-
 export interface PlatformOptions {
   /** Overrides of the upload service's config (the BFF takes the same UPLOAD_MAX_BYTES). */
   upload?: Partial<UploadServiceConfig>;
@@ -199,12 +200,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
   const uploadStorageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
   const uploadService = await startUploadService(
-    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, { REDIS_URL: redisUrl, UPLOAD_STORAGE_DIR: uploadStorageDir, ...options.upload }),
+    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, {
+      REDIS_URL: redisUrl,
+      UPLOAD_STORAGE_DIR: uploadStorageDir,
+      ...options.upload,
+    }),
   );
   peers.upload = `127.0.0.1:${uploadService.port}`;
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
   const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
-  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.room });
+  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, {
+    REDIS_URL: redisUrl,
+    ...options.room,
+  });
   let roomService = await startRoomService(roomConfig);
   const extraRooms: RunningRoomService[] = [];
   for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
@@ -212,9 +220,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   peers.room = roomAddress;
   const rooms = createGrpcClient(RoomServiceClient, roomAddress);
   const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
-  const chatService = await startChatService(testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }));
+  const chatService = await startChatService(
+    testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }),
+  );
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
-  const keys = new PublicKeyCache(async () => (await users.getPublicKey({})).publicKeyPem, 'spinroom', createLogger('bff', { level: 'silent' }));
+  const keys = new PublicKeyCache(
+    async () => (await users.getPublicKey({})).publicKeyPem,
+    'spinroom',
+    createLogger('bff', { level: 'silent' }),
+  );
   keys.start();
   await eventually(async () => keys.verifier);
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
@@ -233,8 +247,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
     });
     const feed = startFeed({
-      server, redisUrl, rooms, serviceToken, verifier: () => keys.verifier, allowedOrigins: [],
-      logger: createLogger('bff', { level: 'silent' }), limits: options.feed,
+      server,
+      redisUrl,
+      rooms,
+      serviceToken,
+      verifier: () => keys.verifier,
+      allowedOrigins: [],
+      logger: createLogger('bff', { level: 'silent' }),
+      limits: options.feed,
     });
     bffs.push({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, feed });
   }
@@ -400,7 +420,10 @@ export async function startBffProcess(platform: TestPlatform): Promise<{ url: st
     LOG_LEVEL: 'silent',
   });
   const url = `http://127.0.0.1:${port}`;
-  const exited = () => (service.child.exitCode !== null || service.child.signalCode !== null ? `the BFF exited (${service.child.exitCode ?? service.child.signalCode})` : undefined);
+  const exited = () =>
+    service.child.exitCode !== null || service.child.signalCode !== null
+      ? `the BFF exited (${service.child.exitCode ?? service.child.signalCode})`
+      : undefined;
   await waitForHttp(`${url}/readyz`, 60_000, exited);
   return { url, process: service, stop: () => service.stop() };
 }

@@ -6,7 +6,11 @@ import './app/styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 60_000, retry: (count, error) => count < 2 && !((error as { status?: number }).status! < 500), refetchOnWindowFocus: false },
+    queries: {
+      staleTime: 60_000,
+      retry: (count, error) => count < 2 && !((error as { status?: number }).status! < 500),
+      refetchOnWindowFocus: false,
+    },
   },
 });
 

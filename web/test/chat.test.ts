@@ -4,13 +4,32 @@ import { CHAT_CAP, editableMessage, findMentions, fromComet, mergeMessages, togg
 let n = 0;
 const msg = (overrides: Partial<ChatMessage> = {}): ChatMessage => {
   n += 1;
-  return { id: String(n), uuid: `u-${n}`, text: `hello ${n}`, userUuid: 'ana', userName: 'Ana', avatarId: 'raver', color: '#fff', sentAt: n * 1000, type: 'user', reactions: {}, mentions: [], ...overrides };
+  return {
+    id: String(n),
+    uuid: `u-${n}`,
+    text: `hello ${n}`,
+    userUuid: 'ana',
+    userName: 'Ana',
+    avatarId: 'raver',
+    color: '#fff',
+    sentAt: n * 1000,
+    type: 'user',
+    reactions: {},
+    mentions: [],
+    ...overrides,
+  };
 };
 
 describe('chat merge', () => {
   it('drops duplicates by uuid, the incoming copy replacing the local one', () => {
     const local = msg({ id: 'temp-x', uuid: 'x', pending: true });
-    const merged = mergeMessages([local], [{ ...local, id: '41', pending: undefined }, { ...local, id: '41' }]);
+    const merged = mergeMessages(
+      [local],
+      [
+        { ...local, id: '41', pending: undefined },
+        { ...local, id: '41' },
+      ],
+    );
     expect(merged).toHaveLength(1);
     expect(merged[0]).toMatchObject({ id: '41', pending: false });
   });
@@ -29,11 +48,33 @@ describe('chat merge', () => {
     const c = msg();
     const d = msg({ type: 'room', text: 'Welcome' });
     const merged = mergeMessages([c], [d, b, a]);
-    expect(merged.map((m) => [m.type, m.repeats ?? 1])).toEqual([['room', 2], ['user', 1], ['room', 1]]);
+    expect(merged.map((m) => [m.type, m.repeats ?? 1])).toEqual([
+      ['room', 2],
+      ['user', 1],
+      ['room', 1],
+    ]);
   });
 
   it('reads a CometChat message as spec 002 chat message', () => {
-    const m = fromComet({ id: '7', sentAt: 1_700_000_000, data: { text: 'hi @Bo', metadata: { chatMessage: { uuid: 'abc', userUuid: 'u', userName: 'Ana', avatarId: 'raver', color: '#f0f', type: 'user', mentions: [{ start: 3, userNickname: 'Bo', userUuid: 'b' }], reactions: { '🔥': [{ userUUID: 'b' }] } } } } });
+    const m = fromComet({
+      id: '7',
+      sentAt: 1_700_000_000,
+      data: {
+        text: 'hi @Bo',
+        metadata: {
+          chatMessage: {
+            uuid: 'abc',
+            userUuid: 'u',
+            userName: 'Ana',
+            avatarId: 'raver',
+            color: '#f0f',
+            type: 'user',
+            mentions: [{ start: 3, userNickname: 'Bo', userUuid: 'b' }],
+            reactions: { '🔥': [{ userUUID: 'b' }] },
+          },
+        },
+      },
+    });
     expect(m).toMatchObject({ id: '7', uuid: 'abc', text: 'hi @Bo', sentAt: 1_700_000_000_000, reactions: { '🔥': [{ userUUID: 'b' }] } });
   });
 });
@@ -55,7 +96,12 @@ describe('chat rules', () => {
   });
 
   it('finds mentions of people in the room', () => {
-    expect(findMentions('yo @Bo and @Ana', [{ uuid: 'a', nickname: 'Ana' }, { uuid: 'b', nickname: 'Bo' }])).toEqual([
+    expect(
+      findMentions('yo @Bo and @Ana', [
+        { uuid: 'a', nickname: 'Ana' },
+        { uuid: 'b', nickname: 'Bo' },
+      ]),
+    ).toEqual([
       { start: 3, userNickname: 'Bo', userUuid: 'b' },
       { start: 11, userNickname: 'Ana', userUuid: 'a' },
     ]);

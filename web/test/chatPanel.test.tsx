@@ -4,14 +4,34 @@ import { ChatPanel } from '../src/chat/ChatPanel';
 import type { ChatMessage } from '../src/chat/chatState';
 
 const message = (overrides: Partial<ChatMessage>): ChatMessage => ({
-  id: '1', uuid: 'a', text: 'hi', userUuid: 'me', userName: 'Me', avatarId: 'raver', color: '#fff', sentAt: Date.now(), type: 'user', reactions: {}, mentions: [], ...overrides,
+  id: '1',
+  uuid: 'a',
+  text: 'hi',
+  userUuid: 'me',
+  userName: 'Me',
+  avatarId: 'raver',
+  color: '#fff',
+  sentAt: Date.now(),
+  type: 'user',
+  reactions: {},
+  mentions: [],
+  ...overrides,
 });
 
 describe('the chat panel', () => {
   afterEach(cleanup);
   const props = (messages: ChatMessage[]) => ({
-    messages, meUuid: 'me', people: [{ uuid: 'bo', nickname: 'Bo' }], canPost: true, disabledUntil: null, isModerator: false, pinned: [],
-    onSend: vi.fn(), onEdit: vi.fn(), onReact: vi.fn(), onPin: vi.fn(),
+    messages,
+    meUuid: 'me',
+    people: [{ uuid: 'bo', nickname: 'Bo' }],
+    canPost: true,
+    disabledUntil: null,
+    isModerator: false,
+    pinned: [],
+    onSend: vi.fn(),
+    onEdit: vi.fn(),
+    onReact: vi.fn(),
+    onPin: vi.fn(),
   });
 
   it('sends with mentions, and offers to edit the last own message', () => {
@@ -27,7 +47,10 @@ describe('the chat panel', () => {
   });
 
   it('offers no edit after 20 s, shows reactions and notices, and hides the box while chat is disabled', () => {
-    const p = props([message({ sentAt: Date.now() - 21_000, reactions: { '🔥': [{ userUUID: 'bo' }] } }), message({ id: '2', uuid: 'n', type: 'room', text: 'Be kind' })]);
+    const p = props([
+      message({ sentAt: Date.now() - 21_000, reactions: { '🔥': [{ userUUID: 'bo' }] } }),
+      message({ id: '2', uuid: 'n', type: 'room', text: 'Be kind' }),
+    ]);
     const { rerender } = render(<ChatPanel {...p} />);
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.getByRole('button', { name: '🔥 1' }).getAttribute('aria-pressed')).toBe('false');

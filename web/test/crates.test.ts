@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Song } from '../src/api/types';
 import { moveSong, newPlaylistName, optimisticEdit, positionsDiffer, removeSong } from '../src/crates/crateEdits';
 
-const songs = (...names: string[]): Song[] => names.map((n, i) => ({ trackName: n, artistName: 'a', duration: 1, crateSongUuid: n, position: i }));
+const songs = (...names: string[]): Song[] =>
+  names.map((n, i) => ({ trackName: n, artistName: 'a', duration: 1, crateSongUuid: n, position: i }));
 const order = (list: Song[] | undefined) => list?.map((s) => `${s.position}:${s.trackName}`);
 
 describe('crate edits', () => {
@@ -33,7 +34,12 @@ describe('crate edits', () => {
   it('rolls back on error', async () => {
     let cache: Song[] | undefined = songs('a', 'b', 'c');
     await expect(
-      optimisticEdit({ read: () => cache, write: (s) => (cache = s), next: (s) => moveSong(s, 'c', 0), send: () => Promise.reject(new Error('409')) }),
+      optimisticEdit({
+        read: () => cache,
+        write: (s) => (cache = s),
+        next: (s) => moveSong(s, 'c', 0),
+        send: () => Promise.reject(new Error('409')),
+      }),
     ).rejects.toThrow('409');
     expect(order(cache)).toEqual(['0:a', '1:b', '2:c']);
   });
@@ -47,6 +53,8 @@ describe('crate edits', () => {
 
   it("names a new playlist 'New Playlist #' plus the lowest free number", () => {
     expect(newPlaylistName([])).toBe('New Playlist #1');
-    expect(newPlaylistName([{ crateName: 'New Playlist #1' }, { crateName: 'New Playlist #3' }, { crateName: 'Queue' }])).toBe('New Playlist #2');
+    expect(newPlaylistName([{ crateName: 'New Playlist #1' }, { crateName: 'New Playlist #3' }, { crateName: 'Queue' }])).toBe(
+      'New Playlist #2',
+    );
   });
 });

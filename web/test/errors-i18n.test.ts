@@ -4,12 +4,18 @@ import { initialLocale } from '../src/i18n/i18n';
 
 describe('errors as spec 002 shows them', () => {
   it("shows the server's message below 500, capitalised, the first of a list", () => {
-    expect(userMessageFor(403, { statusCode: 403, message: 'this email is already registered', error: 'Forbidden' })).toBe('This email is already registered');
+    expect(userMessageFor(403, { statusCode: 403, message: 'this email is already registered', error: 'Forbidden' })).toBe(
+      'This email is already registered',
+    );
     expect(userMessageFor(400, { message: ['name: too short', 'x'] })).toBe('Name: too short');
-    expect(userMessageFor(403, { error: { code: 'ERR_CHAT_DISABLED', message: 'chat is disabled until 10:00' } })).toBe('Chat is disabled until 10:00');
+    expect(userMessageFor(403, { error: { code: 'ERR_CHAT_DISABLED', message: 'chat is disabled until 10:00' } })).toBe(
+      'Chat is disabled until 10:00',
+    );
   });
   it("reads the answer's code from either shape, never from the text", () => {
-    expect(codeOf({ statusCode: 403, message: 'This room requires a password', error: 'Forbidden', code: 'ROOM_PASSWORD_REQUIRED' })).toBe('ROOM_PASSWORD_REQUIRED');
+    expect(codeOf({ statusCode: 403, message: 'This room requires a password', error: 'Forbidden', code: 'ROOM_PASSWORD_REQUIRED' })).toBe(
+      'ROOM_PASSWORD_REQUIRED',
+    );
     expect(codeOf({ error: { code: 'ERR_CHAT_DISABLED', message: 'x' } })).toBe('ERR_CHAT_DISABLED');
     expect(codeOf({ statusCode: 403, message: 'ROOM_KICKED: you were kicked', error: 'Forbidden' })).toBeUndefined();
     expect(errorCode(new ApiError(403, 'x', 'ROOM_BANNED'))).toBe('ROOM_BANNED');

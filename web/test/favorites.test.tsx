@@ -14,22 +14,25 @@ describe('favouriting in the lobby', () => {
     session.signIn('token', 'me', 'user');
     favorites = [];
     const club = room('r1', 'Club');
-    vi.stubGlobal('fetch', vi.fn(async (url: string, init?: RequestInit) => {
-      const path = new URL(url, 'http://x').pathname;
-      const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
-      if (path.endsWith('/rooms/public')) return json({ rooms: [club], total: 1 });
-      if (path.endsWith('/rooms/owned-rooms/list') || path.endsWith('/rooms/recent')) return json([club]);
-      if (path.endsWith('/rooms/promoted-rooms')) return json([]);
-      if (path.endsWith('/rooms/favorites')) return json(favorites.length ? [club] : []);
-      if (path.endsWith('/room-favorites') && init?.method === 'POST') {
-        // The server answers only when the test lets it: the flags must flip before.
-        await new Promise<void>((r) => (release = r));
-        favorites.push({ id: 1, roomUuid: 'r1' });
-        return json({ id: 1, roomUuid: 'r1' }, 201);
-      }
-      if (path.endsWith('/room-favorites')) return json(favorites);
-      return json({ statusCode: 404, message: 'Not Found', error: 'Not Found' }, 404);
-    }));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string, init?: RequestInit) => {
+        const path = new URL(url, 'http://x').pathname;
+        const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status });
+        if (path.endsWith('/rooms/public')) return json({ rooms: [club], total: 1 });
+        if (path.endsWith('/rooms/owned-rooms/list') || path.endsWith('/rooms/recent')) return json([club]);
+        if (path.endsWith('/rooms/promoted-rooms')) return json([]);
+        if (path.endsWith('/rooms/favorites')) return json(favorites.length ? [club] : []);
+        if (path.endsWith('/room-favorites') && init?.method === 'POST') {
+          // The server answers only when the test lets it: the flags must flip before.
+          await new Promise<void>((r) => (release = r));
+          favorites.push({ id: 1, roomUuid: 'r1' });
+          return json({ id: 1, roomUuid: 'r1' }, 201);
+        }
+        if (path.endsWith('/room-favorites')) return json(favorites);
+        return json({ statusCode: 404, message: 'Not Found', error: 'Not Found' }, 404);
+      }),
+    );
   });
   afterEach(() => {
     cleanup();

@@ -54,7 +54,13 @@ describe('a live room', () => {
     vi.restoreAllMocks();
   });
   const start = async (random = () => 0.5) => {
-    room = new LiveRoom({ baseUrl: 'http://x', roomUuid: 'r1', token: () => 't', random, createSocket: (_b, _t, events) => new FakeSocket(events) as unknown as FeedSocket });
+    room = new LiveRoom({
+      baseUrl: 'http://x',
+      roomUuid: 'r1',
+      token: () => 't',
+      random,
+      createSocket: (_b, _t, events) => new FakeSocket(events) as unknown as FeedSocket,
+    });
     room.start();
     await flush();
     return FakeSocket.all.at(-1)!;

@@ -22,8 +22,15 @@ describe('room state patches', () => {
   });
 
   it("applies a message to this connection alone at the join's version (updatedUserData) without advancing", () => {
-    const outcome = applyStateful(live(), [{ op: 'replace', path: '/allUserData', value: { u1: { userProfile: { nickname: 'Ana' } } } }], 7);
-    expect(outcome).toMatchObject({ kind: 'applied', live: { version: 7, state: { allUserData: { u1: { userProfile: { nickname: 'Ana' } } } } } });
+    const outcome = applyStateful(
+      live(),
+      [{ op: 'replace', path: '/allUserData', value: { u1: { userProfile: { nickname: 'Ana' } } } }],
+      7,
+    );
+    expect(outcome).toMatchObject({
+      kind: 'applied',
+      live: { version: 7, state: { allUserData: { u1: { userProfile: { nickname: 'Ana' } } } } },
+    });
   });
 
   it('ignores versions already applied', () => {
@@ -43,7 +50,12 @@ describe('room state patches', () => {
 
 describe('roles read from the live state', () => {
   it('lets owners, co-owners, moderators and global roles moderate', () => {
-    const state = emptyState({ allUsers: [{ uuid: 'o', highestRole: 'owner' }, { uuid: 'u', highestRole: 'user' }] });
+    const state = emptyState({
+      allUsers: [
+        { uuid: 'o', highestRole: 'owner' },
+        { uuid: 'u', highestRole: 'user' },
+      ],
+    });
     expect(canModerate(state, 'o')).toBe(true);
     expect(canModerate(state, 'u')).toBe(false);
     expect(canModerate(state, 'u', ['admin'])).toBe(true);

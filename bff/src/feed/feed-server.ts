@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { badRequest, feedMetrics, isAppError, roomMessageJson, type Caller, type FeedFrame, type Logger, type StatefulFeedMessageName, type TokenVerifier } from '@spinroom/platform/core';
+import {
+  badRequest,
+  feedMetrics,
+  isAppError,
+  roomMessageJson,
+  type Caller,
+  type FeedFrame,
+  type Logger,
+  type StatefulFeedMessageName,
+  type TokenVerifier,
+} from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
 import { FEED_ERROR_CODES } from './feed-errors.js';
@@ -67,7 +77,12 @@ export class FeedServer {
     },
   ) {
     this.limits = { ...DEFAULT_FEED_LIMITS, ...options.limits };
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: this.limits.maxFrameBytes, perMessageDeflate: false, clientTracking: false });
+    this.wss = new WebSocketServer({
+      noServer: true,
+      maxPayload: this.limits.maxFrameBytes,
+      perMessageDeflate: false,
+      clientTracking: false,
+    });
     this.timers.push(setInterval(() => this.heartbeat(), this.limits.pingIntervalMs));
     this.timers.push(setInterval(() => void this.keepAlive(), this.limits.keepAliveMs));
   }
@@ -140,7 +155,9 @@ export class FeedServer {
   private async keepAlive(): Promise<void> {
     const held = [...this.connections].flatMap((c) => c.held());
     for (let i = 0; i < held.length; i += 1000) {
-      await this.options.gateway.keepAlive(held.slice(i, i + 1000)).catch((error: unknown) => this.options.logger.warn({ err: error }, 'keep-alive failed'));
+      await this.options.gateway
+        .keepAlive(held.slice(i, i + 1000))
+        .catch((error: unknown) => this.options.logger.warn({ err: error }, 'keep-alive failed'));
     }
   }
 }
@@ -294,13 +311,17 @@ class FeedConnection implements FrameListener {
     try {
       if (event === 'action') await this.action(messageId, params ?? {});
       else if (event === 'detailsView') {
-        this.respond(messageId, { status: 'OK', data: { id: this.id, fingerprint: this.id, rooms: this.room ? [this.room.uuid] : [], connectedAt: Date.now() } });
+        this.respond(messageId, {
+          status: 'OK',
+          data: { id: this.id, fingerprint: this.id, rooms: this.room ? [this.room.uuid] : [], connectedAt: Date.now() },
+        });
       } else if (event === 'roomLeave') {
         this.leaveRoom();
         this.respond(messageId, { status: 'OK' });
       } else this.respond(messageId, { error: `Unsupported event: ${event}`, code: FEED_ERROR_CODES.unsupportedEvent });
     } catch (error) {
-      if (isAppError(error) && error.status < 500) return this.respond(messageId, { error: error.message, ...(error.code ? { code: error.code } : {}) });
+      if (isAppError(error) && error.status < 500)
+        return this.respond(messageId, { error: error.message, ...(error.code ? { code: error.code } : {}) });
       this.logger.error({ err: error, event }, 'feed action failed');
       this.respond(messageId, { error: GENERIC_ERROR });
     }

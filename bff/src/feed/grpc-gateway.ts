@@ -18,7 +18,10 @@ export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, ser
     await new Promise((resolve) => setTimeout(resolve, LEAVE_BATCH_MS));
     while (closed.length > 0) {
       const batch = closed.splice(0, LEAVE_BATCH_SIZE);
-      await rooms.leaveLiveRoom({ roomUuid: '', connectionId: '', connections: batch }, { token: await serviceToken.token(), deadlineMs: DEADLINE_MS });
+      await rooms.leaveLiveRoom(
+        { roomUuid: '', connectionId: '', connections: batch },
+        { token: await serviceToken.token(), deadlineMs: DEADLINE_MS },
+      );
     }
   };
   // A batch that failed is not retried: those connections expire on the room service's TTL sweep.

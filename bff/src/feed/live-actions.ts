@@ -20,7 +20,11 @@ const Song = z
     artistName: z.string().max(512),
     trackName: z.string().max(512),
     genre: z.string().max(255).nullable().default(null),
-    duration: z.number().int().min(0).max(24 * 3600),
+    duration: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 3600),
     isrc: z.string().max(16).nullable().default(null),
     explicit: z.boolean().optional(),
     musicProviders: ProviderMap,
@@ -30,7 +34,12 @@ const Song = z
     streamUrls: ProviderMap.optional(),
     playbackToken: z.string().max(2048).nullable().default(null),
     status: z.string().max(32).optional(),
-    position: z.number().int().min(-(2 ** 31)).max(2 ** 31 - 1).optional(),
+    position: z
+      .number()
+      .int()
+      .min(-(2 ** 31))
+      .max(2 ** 31 - 1)
+      .optional(),
   })
   .transform(songFromJson);
 
@@ -50,7 +59,14 @@ const ACTION_PARAMS: { [K in LiveActionName]: z.ZodType<ActionValue<K>, unknown>
   playOneTimeAnimation: z.object({ animation: z.enum(['jump', 'emoji']), emoji: z.string().min(1).max(16).optional() }),
   joinWaitlist: z.object({}),
   leaveWaitlist: z.object({ targetUserUuid: Uuid.optional() }),
-  moveInWaitlist: z.object({ targetUserUuid: Uuid, position: z.number().int().min(0).max(2 ** 31 - 1) }),
+  moveInWaitlist: z.object({
+    targetUserUuid: Uuid,
+    position: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 31 - 1),
+  }),
   leaveAfterSong: z.object({ enabled: z.boolean().default(true) }),
 };
 
@@ -65,7 +81,10 @@ export function isLiveAction(name: string): name is LiveActionName {
 export function liveAction(name: LiveActionName, params: Record<string, unknown>): LiveAction {
   const parsed = ACTION_PARAMS[name].safeParse(params);
   if (!parsed.success) {
-    throw badRequest(parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`), FEED_ERROR_CODES.invalidAction);
+    throw badRequest(
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'params'}: ${i.message}`),
+      FEED_ERROR_CODES.invalidAction,
+    );
   }
   return { $case: name, value: parsed.data } as LiveAction;
 }

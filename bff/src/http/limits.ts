@@ -22,7 +22,10 @@ const DECLARATIONS = {
 
 export type BffLimits = Record<keyof typeof DECLARATIONS, Limit>;
 
-export type BffLimitConfig = Pick<BffConfig, 'LIMIT_LOGIN_FAILURES_PER_ADDRESS' | 'LIMIT_GUEST_TOKENS_PER_ADDRESS' | 'LIMIT_SIGN_UPS_PER_ADDRESS'>;
+export type BffLimitConfig = Pick<
+  BffConfig,
+  'LIMIT_LOGIN_FAILURES_PER_ADDRESS' | 'LIMIT_GUEST_TOKENS_PER_ADDRESS' | 'LIMIT_SIGN_UPS_PER_ADDRESS'
+>;
 
 export function bffLimits(redis: Redis, config: BffLimitConfig): BffLimits {
   return {

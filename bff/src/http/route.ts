@@ -28,9 +28,10 @@ export interface HeaderAuth<C> {
 type Auth = 'public' | 'caller' | HeaderAuth<unknown>;
 
 /** What the handler knows of who calls: the verified caller, or the credentials of a HeaderAuth. */
-type Credentials<A extends Auth> = A extends HeaderAuth<infer C>
-  ? { caller: undefined; credentials: C }
-  : { caller: A extends 'public' ? undefined : Caller; credentials: undefined };
+type Credentials<A extends Auth> =
+  A extends HeaderAuth<infer C>
+    ? { caller: undefined; credentials: C }
+    : { caller: A extends 'public' ? undefined : Caller; credentials: undefined };
 
 interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType, A extends Auth> {
   method: Method;
@@ -59,7 +60,9 @@ interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
   rawBody?: { contentType: string; schema: z.ZodType };
   /** The success answer's content type when it is not JSON: the handler returns a RawReply. */
   produces?: string;
-  handler: (input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; req: Request } & Credentials<A>) => Promise<z.input<R> | RawReply>;
+  handler: (
+    input: { body: z.infer<B>; query: z.infer<Q>; params: z.infer<P>; req: Request } & Credentials<A>,
+  ) => Promise<z.input<R> | RawReply>;
 }
 
 /** A non-JSON answer (a playlist, a key, a media segment), sent as is with its headers. */
@@ -75,7 +78,10 @@ export const ErrorBodySchema = z
     statusCode: z.number().int(),
     message: z.union([z.string(), z.array(z.string())]),
     error: z.string(),
-    code: z.string().optional().openapi({ description: 'A stable name for this refusal (e.g. ROOM_PASSWORD_REQUIRED), where it has one: clients decide by it, not by the message' }),
+    code: z.string().optional().openapi({
+      description:
+        'A stable name for this refusal (e.g. ROOM_PASSWORD_REQUIRED), where it has one: clients decide by it, not by the message',
+    }),
   })
   .openapi('Error');
 
@@ -94,12 +100,21 @@ export function route<
   const status = spec.status ?? 200;
   const auth: Auth = spec.auth ?? 'caller';
   const headerAuth = typeof auth === 'object' ? auth : undefined;
-  const errorStatuses = spec.errorShape?.statuses ?? [400, ...(auth === 'caller' ? [401] : []), ...(spec.body ? [415] : []), ...(spec.errors ?? []), 500];
+  const errorStatuses = spec.errorShape?.statuses ?? [
+    400,
+    ...(auth === 'caller' ? [401] : []),
+    ...(spec.body ? [415] : []),
+    ...(spec.errors ?? []),
+    500,
+  ];
   const responses: Record<string, ResponseConfig> = {
     [status]: { description: 'Success', content: { [spec.produces ?? 'application/json']: { schema: spec.response } } },
   };
   for (const code of errorStatuses) {
-    responses[code] = { description: `Error ${code}`, content: { 'application/json': { schema: spec.errorShape?.schema ?? ErrorBodySchema } } };
+    responses[code] = {
+      description: `Error ${code}`,
+      content: { 'application/json': { schema: spec.errorShape?.schema ?? ErrorBodySchema } },
+    };
   }
   deps.registry.registerPath({
     method: spec.method,

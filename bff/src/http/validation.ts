@@ -84,10 +84,27 @@ export function documentTextRule(document: { paths?: unknown; components?: { sch
     const ref = schema.$ref;
     if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) visit(components[ref.slice('#/components/schemas/'.length)]);
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (types.includes('string') && schema.pattern === undefined && schema.format === undefined && schema.enum === undefined && schema.const === undefined) {
+    if (
+      types.includes('string') &&
+      schema.pattern === undefined &&
+      schema.format === undefined &&
+      schema.enum === undefined &&
+      schema.const === undefined
+    ) {
       schema.pattern = TEXT_PATTERN;
     }
-    for (const key of ['properties', 'patternProperties', 'items', 'prefixItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'propertyNames']) {
+    for (const key of [
+      'properties',
+      'patternProperties',
+      'items',
+      'prefixItems',
+      'additionalProperties',
+      'anyOf',
+      'oneOf',
+      'allOf',
+      'not',
+      'propertyNames',
+    ]) {
       const child = schema[key];
       if (child === undefined) continue;
       if (key === 'properties' || key === 'patternProperties') for (const property of Object.values(child as SchemaNode)) visit(property);
@@ -96,7 +113,10 @@ export function documentTextRule(document: { paths?: unknown; components?: { sch
   };
   for (const item of Object.values((document.paths ?? {}) as Record<string, SchemaNode>)) {
     for (const operation of Object.values(item)) {
-      const op = operation as { parameters?: Array<{ schema?: unknown }>; requestBody?: { content?: Record<string, { schema?: unknown }> } };
+      const op = operation as {
+        parameters?: Array<{ schema?: unknown }>;
+        requestBody?: { content?: Record<string, { schema?: unknown }> };
+      };
       for (const parameter of op.parameters ?? []) visit(parameter.schema);
       for (const content of Object.values(op.requestBody?.content ?? {})) visit(content.schema);
     }

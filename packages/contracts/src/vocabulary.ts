@@ -7,7 +7,9 @@ import { DjType, MusicProvider, RoomDesign, RoomType } from './gen/spinroom/room
  * providers (`MUSIC_PROVIDER_SOUND_CLOUD_PUBLIC` is "soundCloudPublic").
  */
 
-type CamelTail<S extends string> = S extends `${infer H}_${infer T}` ? `${Capitalize<Lowercase<H>>}${CamelTail<T>}` : Capitalize<Lowercase<S>>;
+type CamelTail<S extends string> = S extends `${infer H}_${infer T}`
+  ? `${Capitalize<Lowercase<H>>}${CamelTail<T>}`
+  : Capitalize<Lowercase<S>>;
 type Camel<S extends string> = S extends `${infer H}_${infer T}` ? `${Lowercase<H>}${CamelTail<T>}` : Lowercase<S>;
 /** The spellings of an enum's values: its keys without the prefix, UNSPECIFIED and UNRECOGNIZED left out. */
 type Spelled<E, P extends string, C extends boolean = false> = {
@@ -41,4 +43,12 @@ export const MUSIC_PROVIDERS = spellings(MusicProvider, 'MUSIC_PROVIDER_', true)
 export type MusicProviderName = (typeof MUSIC_PROVIDERS)[number];
 
 /** The providers a room may enable (its musicProviderKeys; a new room enables them all). */
-export const ROOM_MUSIC_PROVIDERS = ['apple', 'audius', 'napster', 'soundCloudPublic', 'spotify', 'uploadService', 'youtube'] as const satisfies readonly MusicProviderName[];
+export const ROOM_MUSIC_PROVIDERS = [
+  'apple',
+  'audius',
+  'napster',
+  'soundCloudPublic',
+  'spotify',
+  'uploadService',
+  'youtube',
+] as const satisfies readonly MusicProviderName[];

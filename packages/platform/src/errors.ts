@@ -52,7 +52,8 @@ export const forbidden = (message = 'Forbidden', code?: string) => new AppError(
 export const notFound = (message = 'Not Found', code?: string) => new AppError(404, message, { code });
 export const conflict = (message = 'Conflict', code?: string) => new AppError(409, message, { code });
 /** A throttled request: REST answers carry `Retry-After: <retryAfterSeconds>`. */
-export const tooManyRequests = (message: string, retryAfterSeconds: number, code?: string) => new AppError(429, message, { retryAfterSeconds, code });
+export const tooManyRequests = (message: string, retryAfterSeconds: number, code?: string) =>
+  new AppError(429, message, { retryAfterSeconds, code });
 export const unavailable = (message = 'Service Unavailable') => new AppError(503, message);
 
 export function isAppError(error: unknown): error is AppError {

@@ -53,8 +53,18 @@ export function decodeFeedFrame(raw: string): FeedFrame | undefined {
  * carry a JSON patch of the room state (RFC 6902) producing a new version.
  */
 export const STATEFUL_FEED_MESSAGES = [
-  'userJoined', 'userLeft', 'addedDj', 'removedDj', 'playedSong', 'updatedNextSong', 'votedOnSong',
-  'updatedUserData', 'updatedRoomSettings', 'updatedWaitlist', 'updatedLeaveAfterSong', 'warnedAfkDj',
+  'userJoined',
+  'userLeft',
+  'addedDj',
+  'removedDj',
+  'playedSong',
+  'updatedNextSong',
+  'votedOnSong',
+  'updatedUserData',
+  'updatedRoomSettings',
+  'updatedWaitlist',
+  'updatedLeaveAfterSong',
+  'warnedAfkDj',
 ] as const;
 export type StatefulFeedMessageName = (typeof STATEFUL_FEED_MESSAGES)[number];
 
@@ -82,12 +92,7 @@ export type StatelessFeedMessage<N extends StatelessFeedMessageName = StatelessF
 export type FeedMessage = { name: StatefulFeedMessageName; statePatch: unknown[] } | StatelessFeedMessage;
 
 /** A server message to a room's sockets, in the original's envelope (ROOM-FEED.md). */
-export function roomMessageJson(input: {
-  roomUuid: string;
-  sentAt: number;
-  message: FeedMessage;
-  version?: number;
-}): string {
+export function roomMessageJson(input: { roomUuid: string; sentAt: number; message: FeedMessage; version?: number }): string {
   return JSON.stringify({
     context: 'user',
     room: input.roomUuid,

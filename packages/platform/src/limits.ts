@@ -37,7 +37,11 @@ export function parseLimitSettings(value: string): LimitSettings | undefined {
   const match = SETTING.exec(value.replace(/\s+/g, ''));
   if (!match) return undefined;
   const [, points, duration, durationUnit, block, blockUnit] = match;
-  const settings = { points: Number(points), durationSeconds: seconds(duration!, durationUnit), blockSeconds: block ? seconds(block, blockUnit) : 0 };
+  const settings = {
+    points: Number(points),
+    durationSeconds: seconds(duration!, durationUnit),
+    blockSeconds: block ? seconds(block, blockUnit) : 0,
+  };
   return settings.points > 0 && settings.durationSeconds > 0 ? settings : undefined;
 }
 
@@ -50,7 +54,10 @@ export function limitSetting(fallback: string) {
     .transform((value, ctx) => {
       const settings = parseLimitSettings(value);
       if (!settings) {
-        ctx.addIssue({ code: 'custom', message: 'must be <points>/<duration>[/<block>], durations in seconds or with s, m, h, d (e.g. 100/1h/1h)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be <points>/<duration>[/<block>], durations in seconds or with s, m, h, d (e.g. 100/1h/1h)',
+        });
         return z.NEVER;
       }
       return settings;
@@ -120,6 +127,10 @@ export class Limit {
   private refusal(error: unknown): unknown {
     if (!(error instanceof RateLimiterRes)) return error; // Redis failed: the caller's request fails rather than going unchecked.
     const retryAfterSeconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
-    return tooManyRequests(this.declaration.message(new Date(Date.now() + retryAfterSeconds * 1000)), retryAfterSeconds, this.declaration.code);
+    return tooManyRequests(
+      this.declaration.message(new Date(Date.now() + retryAfterSeconds * 1000)),
+      retryAfterSeconds,
+      this.declaration.code,
+    );
   }
 }

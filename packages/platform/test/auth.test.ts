@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { generateSigningKeyPem, TokenIssuer, TokenVerifier } from '../src/auth.js';
 import { testInfra } from '../src/testing/index.js';
 
-const b64url = (value: object | string) =>
-  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64url = (value: object | string) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 
 describe('RS256 access tokens', () => {
   let issuer: TokenIssuer;
@@ -18,12 +17,25 @@ describe('RS256 access tokens', () => {
 
   it('round-trips the claims of the original', async () => {
     const token = await issuer.sign({ sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'bot', capabilities: ['uploadMusic'] });
-    const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header).toMatchObject({ alg: 'RS256', kid: issuer.keyId });
-    expect(payload).toMatchObject({ sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'bot', capabilities: ['uploadMusic'], iss: 'spinroom' });
+    expect(payload).toMatchObject({
+      sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d',
+      role: 'bot',
+      capabilities: ['uploadMusic'],
+      iss: 'spinroom',
+    });
     expect(payload.exp - payload.iat).toBe(60);
     const caller = await verifier.verifyHeader(`Bearer ${token}`);
-    expect(caller).toMatchObject({ userUuid: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'bot', kind: 'bot', capabilities: ['uploadMusic'] });
+    expect(caller).toMatchObject({
+      userUuid: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d',
+      role: 'bot',
+      kind: 'bot',
+      capabilities: ['uploadMusic'],
+    });
   });
 
   it('signs with a 3072-bit key', () => {
@@ -42,7 +54,13 @@ describe('RS256 access tokens', () => {
   });
 
   it('refuses alg none and HS256 made with the public key as secret', async () => {
-    const claims = { sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', role: 'admin', capabilities: [], iss: 'spinroom', exp: Math.floor(Date.now() / 1000) + 600 };
+    const claims = {
+      sub: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d',
+      role: 'admin',
+      capabilities: [],
+      iss: 'spinroom',
+      exp: Math.floor(Date.now() / 1000) + 600,
+    };
     const none = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
     await expect(verifier.verify(none)).rejects.toMatchObject({ status: 401 });
     const unsigned = `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url(claims)}`;

@@ -3,11 +3,21 @@ import { decodeFeedFrame, encodeFeedFrame, feedChannel, roomMessageJson, type Fe
 
 describe('room feed frames', () => {
   it('round-trips frames and keeps the JSON text exactly as published', () => {
-    const json = roomMessageJson({ roomUuid: 'r1', sentAt: 5, message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] }, version: 7 });
+    const json = roomMessageJson({
+      roomUuid: 'r1',
+      sentAt: 5,
+      message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] },
+      version: 7,
+    });
     const raw = encodeFeedFrame({ kind: 's', version: 7, userUuid: '', json });
     expect(decodeFeedFrame(raw)).toEqual({ kind: 's', version: 7, userUuid: '', json });
     expect(JSON.parse(json)).toEqual({
-      context: 'user', room: 'r1', from: 'server', sentAt: 5, messageId: 7, version: 7,
+      context: 'user',
+      room: 'r1',
+      from: 'server',
+      sentAt: 5,
+      messageId: 7,
+      version: 7,
       message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] },
     });
     const toOne = encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
@@ -18,7 +28,12 @@ describe('room feed frames', () => {
   it("types each message's name and params once: a stateless message by its params, a stateful one by its name", () => {
     const animation: FeedMessage = { name: 'playedOneTimeAnimation', params: { userUuid: 'u1', animation: 'emoji', emoji: '🔥' } };
     expect(JSON.parse(roomMessageJson({ roomUuid: 'r1', sentAt: 5, message: animation }))).toEqual({
-      context: 'user', room: 'r1', from: 'server', sentAt: 5, messageId: 0, message: animation,
+      context: 'user',
+      room: 'r1',
+      from: 'server',
+      sentAt: 5,
+      messageId: 0,
+      message: animation,
     });
     // The checks that matter happen at compile time (npx tsc): each of these is refused.
     // @ts-expect-error not a feed message

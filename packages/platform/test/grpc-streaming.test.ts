@@ -1,4 +1,9 @@
-import { UploadServiceClient, UploadServiceService, UploadSongResponse, type UploadSongRequest } from '@spinroom/contracts/upload/v1/upload_service';
+import {
+  UploadServiceClient,
+  UploadServiceService,
+  UploadSongResponse,
+  type UploadSongRequest,
+} from '@spinroom/contracts/upload/v1/upload_service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer, TokenVerifier } from '../src/auth.js';
 import { runWithContext } from '../src/context.js';

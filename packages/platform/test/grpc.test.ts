@@ -53,7 +53,13 @@ describe('gRPC server bootstrap and client factory', () => {
 
   it("passes the current request's caller as metadata", async () => {
     const token = await issuer.sign({ sub: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'moderator', capabilities: [] });
-    const caller = { userUuid: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'moderator' as const, kind: 'user' as const, capabilities: [], token };
+    const caller = {
+      userUuid: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
+      role: 'moderator' as const,
+      kind: 'user' as const,
+      capabilities: [],
+      token,
+    };
     const session = await runWithContext({ caller }, () => client.getSession({}));
     expect(session).toEqual({ userUuid: caller.userUuid, kind: UserKind.USER_KIND_USER, roles: ['moderator'] });
   });
@@ -95,13 +101,20 @@ describe('gRPC server bootstrap and client factory', () => {
   it('says NOT_SERVING until the service is ready (e.g. has the key that verifies callers)', async () => {
     let ready = false;
     const waiting = await startGrpcServer({
-      port: 0, logger: createLogger('test', { level: 'silent' }), services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation: {} }], ready: () => ready,
+      port: 0,
+      logger: createLogger('test', { level: 'silent' }),
+      services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation: {} }],
+      ready: () => ready,
     });
     const health = new GrpcHealthChecker();
     try {
       expect(await health.serving(`127.0.0.1:${waiting.port}`, 'spinroom.user.v1.UserService')).toBe(false);
       ready = true;
-      await eventually(async () => ((await health.serving(`127.0.0.1:${waiting.port}`, 'spinroom.user.v1.UserService')) ? true : undefined), 5_000, 50);
+      await eventually(
+        async () => ((await health.serving(`127.0.0.1:${waiting.port}`, 'spinroom.user.v1.UserService')) ? true : undefined),
+        5_000,
+        50,
+      );
     } finally {
       health.close();
       await waiting.shutdown(500);

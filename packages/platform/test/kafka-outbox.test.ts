@@ -25,8 +25,14 @@ async function collect(kafka: KafkaClient, topic: string, into: ReceivedEvent[])
     eachMessage: async ({ topic: t, partition, message }) => {
       const headers = headersToRecord(message.headers);
       into.push({
-        topic: t, partition, offset: message.offset, key: message.key?.toString() ?? '', value: message.value!, headers,
-        eventId: headers['event-id'] ?? '', eventType: headers['event-type'] ?? '',
+        topic: t,
+        partition,
+        offset: message.offset,
+        key: message.key?.toString() ?? '',
+        value: message.value!,
+        headers,
+        eventId: headers['event-id'] ?? '',
+        eventType: headers['event-type'] ?? '',
       });
     },
   });
@@ -59,11 +65,14 @@ describe('transactional outbox, relay and idempotent consumer', () => {
 
   it('publishes nothing from a rolled-back transaction, and the committed event once, in order', async () => {
     const relay = new OutboxRelay(orm, producer, logger);
-    await orm.em.fork().transactional(async (em) => {
-      addToOutbox(em, { topic, key: 'k', metadata: newEventMetadata('test.rolled-back'), payload: Buffer.from('no') });
-      await em.flush();
-      throw new Error('rollback');
-    }).catch(() => undefined);
+    await orm.em
+      .fork()
+      .transactional(async (em) => {
+        addToOutbox(em, { topic, key: 'k', metadata: newEventMetadata('test.rolled-back'), payload: Buffer.from('no') });
+        await em.flush();
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
     expect(await relay.relayOnce()).toBe(0);
 
     const first = newEventMetadata('test.happened');
@@ -89,7 +98,13 @@ describe('transactional outbox, relay and idempotent consumer', () => {
     await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
     const handled: string[] = [];
     const consumer = await startIdempotentConsumer({
-      kafka, orm, groupId: `platform-test-${randomUUID().slice(0, 8)}`, topics: [eventTopic], deadLetters: producer, logger, retries: 1,
+      kafka,
+      orm,
+      groupId: `platform-test-${randomUUID().slice(0, 8)}`,
+      topics: [eventTopic],
+      deadLetters: producer,
+      logger,
+      retries: 1,
       handle: async (event) => {
         if (event.eventType === 'test.poison') throw new Error('cannot handle poison');
         handled.push(event.eventId);
@@ -101,7 +116,10 @@ describe('transactional outbox, relay and idempotent consumer', () => {
 
     const good = newEventMetadata('test.good');
     const message = (type: string, id: string) => ({
-      topic: eventTopic, key: 'k', value: Buffer.from('x'), headers: { 'event-id': id, 'event-type': type },
+      topic: eventTopic,
+      key: 'k',
+      value: Buffer.from('x'),
+      headers: { 'event-id': id, 'event-type': type },
     });
     await producer.send([message('test.good', good.eventId), message('test.good', good.eventId)]);
     const poisonId = randomUUID();

@@ -61,11 +61,19 @@ describe('limits in Redis', () => {
     const limit = new Limit(redis, { key: key(), message }, { points: 3, durationSeconds: 60, blockSeconds: 300 });
     let ran = 0;
     const succeed = () => limit.attempt('acct', async () => ++ran);
-    const fail = (error: AppError) => limit.attempt('acct', async () => { ran += 1; throw error; });
+    const fail = (error: AppError) =>
+      limit.attempt('acct', async () => {
+        ran += 1;
+        throw error;
+      });
     for (let i = 0; i < 10; i += 1) await succeed();
     await expect(fail(unauthorized('Incorrect email or password'))).rejects.toMatchObject({ status: 401 });
     // A failure that is not a refusal (a crash) does not count.
-    await expect(limit.attempt('acct', async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limit.attempt('acct', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(fail(forbidden('Wrong room password'))).rejects.toMatchObject({ status: 403 });
     await expect(fail(badRequest('missing'))).rejects.toMatchObject({ status: 400 });
     const ranBefore = ran;
@@ -80,7 +88,13 @@ describe('limits in Redis', () => {
     const limit = new Limit(redis, { key: key(), message }, { points: 5, durationSeconds: 60, blockSeconds: 0 });
     let ran = 0;
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, () => limit.attempt('burst', async () => { ran += 1; await new Promise((r) => setTimeout(r, 20)); throw unauthorized(); })),
+      Array.from({ length: 20 }, () =>
+        limit.attempt('burst', async () => {
+          ran += 1;
+          await new Promise((r) => setTimeout(r, 20));
+          throw unauthorized();
+        }),
+      ),
     );
     expect(ran).toBe(5);
     expect(results.filter((r) => r.status === 'rejected' && (r.reason as AppError).status === 429)).toHaveLength(15);
@@ -90,7 +104,10 @@ describe('limits in Redis', () => {
     const down = createRedis('redis://127.0.0.1:1');
     down.on('error', () => undefined);
     const limit = new Limit(down, { key: key(), message }, { points: 5, durationSeconds: 60, blockSeconds: 0 });
-    const error = await limit.consume('a').then(() => undefined, (e: unknown) => e);
+    const error = await limit.consume('a').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(Error);
     expect(error).not.toBeInstanceOf(AppError);
     down.disconnect();

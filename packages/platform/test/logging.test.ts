@@ -19,7 +19,14 @@ describe('structured logging', () => {
     context.with(trace.setSpanContext(context.active(), spanContext), () => logger.info({ userUuid: 'u' }, 'hello'));
     logger.info('outside');
     const [inside, outside] = lines.map((line) => JSON.parse(line));
-    expect(inside).toMatchObject({ level: 'info', service: 'test', msg: 'hello', userUuid: 'u', trace_id: spanContext.traceId, span_id: spanContext.spanId });
+    expect(inside).toMatchObject({
+      level: 'info',
+      service: 'test',
+      msg: 'hello',
+      userUuid: 'u',
+      trace_id: spanContext.traceId,
+      span_id: spanContext.spanId,
+    });
     expect(outside.trace_id).toBeUndefined();
   });
 });

@@ -84,16 +84,21 @@ describe('RED metrics for Prometheus', () => {
   it('times gRPC calls by method and status code', async () => {
     const unary = createUnaryFactory({ verifier: () => undefined, logger });
     const server: RunningGrpcServer = await startGrpcServer({
-      port: 0, logger, descriptorSetPath,
-      services: [{
-        name: 'spinroom.user.v1.UserService', definition: UserServiceService,
-        implementation: {
-          getPublicKey: unary.public(async () => ({ publicKeyPem: 'pem' })),
-          getProfile: unary.public(async () => {
-            throw notFound('No such user');
-          }),
+      port: 0,
+      logger,
+      descriptorSetPath,
+      services: [
+        {
+          name: 'spinroom.user.v1.UserService',
+          definition: UserServiceService,
+          implementation: {
+            getPublicKey: unary.public(async () => ({ publicKeyPem: 'pem' })),
+            getProfile: unary.public(async () => {
+              throw notFound('No such user');
+            }),
+          },
         },
-      }],
+      ],
     });
     const client = createGrpcClient(UserServiceClient, `127.0.0.1:${server.port}`);
     await client.getPublicKey({});
@@ -103,21 +108,37 @@ describe('RED metrics for Prometheus', () => {
     await server.shutdown(1_000);
 
     const text = await scrape();
-    expect(text).toMatch(/spinroom_rpc_server_duration_seconds_count\{[^}]*rpc="\/spinroom.user.v1.UserService\/GetPublicKey",code="OK"[^}]*\} 2/);
-    expect(text).toMatch(/spinroom_rpc_server_duration_seconds_count\{[^}]*rpc="\/spinroom.user.v1.UserService\/GetProfile",code="NOT_FOUND"[^}]*\} 1/);
+    expect(text).toMatch(
+      /spinroom_rpc_server_duration_seconds_count\{[^}]*rpc="\/spinroom.user.v1.UserService\/GetPublicKey",code="OK"[^}]*\} 2/,
+    );
+    expect(text).toMatch(
+      /spinroom_rpc_server_duration_seconds_count\{[^}]*rpc="\/spinroom.user.v1.UserService\/GetProfile",code="NOT_FOUND"[^}]*\} 1/,
+    );
   });
 
   it('times consumed Kafka events by topic, group and outcome', async () => {
     const databaseUrl = uniqueDatabaseUrl('platform_metrics');
     await ensureDatabase(databaseUrl);
-    const orm: MikroORM = await createOrm({ databaseUrl, entities: [OutboxMessage], migrations: [{ name: 'processed', class: CreateProcessedEvents }] });
+    const orm: MikroORM = await createOrm({
+      databaseUrl,
+      entities: [OutboxMessage],
+      migrations: [{ name: 'processed', class: CreateProcessedEvents }],
+    });
     await migrate(orm);
     const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'metrics-test', logger });
     const topic = `test-metrics-${randomUUID().slice(0, 8)}`;
     await kafka.ensureTopics([{ topic, partitions: 1 }]);
     const producer = await kafka.producer();
     const group = `metrics-${randomUUID().slice(0, 8)}`;
-    const consumer = await startIdempotentConsumer({ kafka, orm, groupId: group, topics: [topic], deadLetters: producer, logger, handle: async () => {} });
+    const consumer = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId: group,
+      topics: [topic],
+      deadLetters: producer,
+      logger,
+      handle: async () => {},
+    });
     try {
       const eventId = randomUUID();
       const event = { topic, key: 'k', value: Buffer.from('v'), headers: { 'event-id': eventId, 'event-type': 'test.metric' } };
@@ -126,8 +147,12 @@ describe('RED metrics for Prometheus', () => {
         const scraped = await scrape();
         return scraped.includes('outcome="duplicate"') ? scraped : undefined;
       }, 30_000);
-      expect(text).toMatch(new RegExp(`spinroom_kafka_consume_duration_seconds_count\\{[^}]*topic="${topic}",group="${group}",outcome="processed"[^}]*\\} 1`));
-      expect(text).toMatch(new RegExp(`spinroom_kafka_consume_duration_seconds_count\\{[^}]*topic="${topic}",group="${group}",outcome="duplicate"[^}]*\\} 1`));
+      expect(text).toMatch(
+        new RegExp(`spinroom_kafka_consume_duration_seconds_count\\{[^}]*topic="${topic}",group="${group}",outcome="processed"[^}]*\\} 1`),
+      );
+      expect(text).toMatch(
+        new RegExp(`spinroom_kafka_consume_duration_seconds_count\\{[^}]*topic="${topic}",group="${group}",outcome="duplicate"[^}]*\\} 1`),
+      );
     } finally {
       await consumer.stop();
       await producer.disconnect();

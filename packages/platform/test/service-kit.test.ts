@@ -23,7 +23,13 @@ describe('service config: the base, what the entry in the list needs, then its o
   it('gives chat its port, peers and service secret, and no Kafka', () => {
     const shape = serviceConfig('chat', {});
     expect(Object.keys(shape)).not.toContain('KAFKA_BROKERS');
-    expect(loadConfig(shape, chatEnv)).toEqual({ ...chatEnv, GRPC_HOST: '127.0.0.1', GRPC_PORT: 50055, JWT_ISSUER: 'spinroom', LOG_LEVEL: 'info' });
+    expect(loadConfig(shape, chatEnv)).toEqual({
+      ...chatEnv,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 50055,
+      JWT_ISSUER: 'spinroom',
+      LOG_LEVEL: 'info',
+    });
   });
 
   it('names every missing variable the entry asks for', () => {
@@ -93,7 +99,13 @@ describe('a service built by the kit', () => {
   beforeAll(async () => {
     issuer = await TokenIssuer.fromPem(infra.signingKeyPem, { issuer: 'spinroom', ttlSeconds: 60 });
     user = await userService.start(
-      loadConfig(userService.config, { DATABASE_URL: userDb, REDIS_URL: infra.redisUrl, KAFKA_BROKERS: infra.kafkaBrokers.join(','), GRPC_PORT: '0', LOG_LEVEL: 'silent' }),
+      loadConfig(userService.config, {
+        DATABASE_URL: userDb,
+        REDIS_URL: infra.redisUrl,
+        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
+        GRPC_PORT: '0',
+        LOG_LEVEL: 'silent',
+      }),
     );
     chat = await chatService.start(
       loadConfig(chatService.config, {
@@ -129,9 +141,21 @@ describe('a service built by the kit', () => {
   });
 
   it('refuses to start a definition whose entry names a database it does not list', async () => {
-    const broken = defineService('chat', { config: serviceConfig('chat', {}), peers: { user: UserServiceClient, room: RoomServiceClient }, build: async () => ({ services: [] }) });
-    await expect(broken.start(loadConfig(broken.config, { DATABASE_URL: chatDb, REDIS_URL: infra.redisUrl, USER_ADDR: '127.0.0.1:1', ROOM_ADDR: '127.0.0.1:1', SERVICE_CLIENT_SECRET: 'x'.repeat(32) }))).rejects.toThrow(
-      'chat: its entry names a database; its definition lists no tables',
-    );
+    const broken = defineService('chat', {
+      config: serviceConfig('chat', {}),
+      peers: { user: UserServiceClient, room: RoomServiceClient },
+      build: async () => ({ services: [] }),
+    });
+    await expect(
+      broken.start(
+        loadConfig(broken.config, {
+          DATABASE_URL: chatDb,
+          REDIS_URL: infra.redisUrl,
+          USER_ADDR: '127.0.0.1:1',
+          ROOM_ADDR: '127.0.0.1:1',
+          SERVICE_CLIENT_SECRET: 'x'.repeat(32),
+        }),
+      ),
+    ).rejects.toThrow('chat: its entry names a database; its definition lists no tables');
   });
 });

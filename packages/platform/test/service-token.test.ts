@@ -22,7 +22,11 @@ describe('ServiceTokenSource', () => {
   });
 
   it('lets only services through requireService', () => {
-    expect(() => requireService({ userUuid: 'u', role: 'user', kind: 'user', capabilities: [], token: 't' })).toThrow('Only Spinroom services may call this');
-    expect(() => requireService({ userUuid: 'service:room', role: 'service', kind: 'service', capabilities: [], token: 't' })).not.toThrow();
+    expect(() => requireService({ userUuid: 'u', role: 'user', kind: 'user', capabilities: [], token: 't' })).toThrow(
+      'Only Spinroom services may call this',
+    );
+    expect(() =>
+      requireService({ userUuid: 'service:room', role: 'service', kind: 'service', capabilities: [], token: 't' }),
+    ).not.toThrow();
   });
 });

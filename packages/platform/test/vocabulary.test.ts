@@ -6,7 +6,11 @@ describe('shared vocabulary', () => {
     expect(pageOf({ limit: 0, offset: 0 })).toEqual({ limit: 20, offset: 0 });
     expect(pageOf({ limit: 0, offset: 5 }, 50)).toEqual({ limit: 50, offset: 5 });
     expect(pageOf({ limit: 100, offset: 0 })).toEqual({ limit: 100, offset: 0 });
-    for (const bad of [{ limit: 101, offset: 0 }, { limit: -1, offset: 0 }, { limit: 10, offset: -1 }]) {
+    for (const bad of [
+      { limit: 101, offset: 0 },
+      { limit: -1, offset: 0 },
+      { limit: 10, offset: -1 },
+    ]) {
       expect(() => pageOf(bad)).toThrow('limit must be 1 to 100 and offset 0 or more');
     }
   });

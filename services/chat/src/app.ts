@@ -25,13 +25,17 @@ export const chatService = defineService('chat', {
     const chat = new Chat({
       store: new PgChatStore(orm),
       rooms: new RoomServiceAccess(peers.room, () => serviceToken.token()),
-      profiles: new UserServiceProfiles(async (userUuids) => (await peers.user.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles),
+      profiles: new UserServiceProfiles(
+        async (userUuids) => (await peers.user.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles,
+      ),
       feed: new RedisChatFeed(redis, logger),
       sendLimit: new Limit(redis, MESSAGES_PER_USER, config.LIMIT_CHAT_MESSAGES_PER_USER),
       now: options.now,
     });
     return {
-      services: [{ name: 'spinroom.chat.v1.ChatService', definition: ChatServiceService, implementation: chatServiceHandlers({ chat, unary }) }],
+      services: [
+        { name: 'spinroom.chat.v1.ChatService', definition: ChatServiceService, implementation: chatServiceHandlers({ chat, unary }) },
+      ],
     };
   },
 });

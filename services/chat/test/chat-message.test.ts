@@ -11,7 +11,13 @@ import {
   type StoredMessage,
 } from '../src/domain/chat-message.js';
 
-const sender = { uid: '11111111-1111-4111-8111-111111111111', name: 'Real Name', avatar: 'avatar-7', color: '#AA00FF', badges: ['VERIFIED'] };
+const sender = {
+  uid: '11111111-1111-4111-8111-111111111111',
+  name: 'Real Name',
+  avatar: 'avatar-7',
+  color: '#AA00FF',
+  badges: ['VERIFIED'],
+};
 const now = new Date('2026-11-23T10:00:00Z');
 
 const stored = (overrides: Partial<StoredMessage> = {}): StoredMessage => ({
@@ -40,7 +46,9 @@ describe('chat message validity (spec 002)', () => {
     expect(() => valid('', { imageUrls: ['https://media.example/x.gif'], media: { kind: 'gif' } })).not.toThrow();
     expect(() => valid('', { imageUrls: ['https://media.example/x.gif'] })).toThrow(/image and its media/);
     expect(() => valid('   ', {})).toThrow(/needs text/);
-    expect(() => valid('', {}, [{ url: 'https://media.example/a.png', name: 'a.png', mimeType: 'image/png', extension: 'png', size: 1 }])).not.toThrow();
+    expect(() =>
+      valid('', {}, [{ url: 'https://media.example/a.png', name: 'a.png', mimeType: 'image/png', extension: 'png', size: 1 }]),
+    ).not.toThrow();
   });
 
   it('refuses over-long text and non-http(s) image URLs', () => {
@@ -58,13 +66,19 @@ describe('chat message validity (spec 002)', () => {
 
   it('refuses direct messages with a clear 400 for now', () => {
     const input = { type: 'text', receiverType: 'user', category: 'message', receiver: 'x', text: 'hi', attachments: [], chatMessage: {} };
-    expect(() => checkEnvelope(input)).toThrow(expect.objectContaining({ status: 400, code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED', message: expect.stringMatching(/^Direct messages/) }));
+    expect(() => checkEnvelope(input)).toThrow(
+      expect.objectContaining({
+        status: 400,
+        code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED',
+        message: expect.stringMatching(/^Direct messages/),
+      }),
+    );
     expect(checkEnvelope({ ...input, receiverType: 'group' })).toBe('text');
     expect(() => checkEnvelope({ ...input, receiverType: 'group', type: 'video' })).toThrow(/type must be/);
   });
 });
 
-describe('identity is the server\'s', () => {
+describe("identity is the server's", () => {
   it('overrides whatever name, avatar, colour, badges and uuid the client sent, keeping the text as written', () => {
     const composed = composeChatMessage({
       text: '/play  Song  ',
@@ -146,7 +160,10 @@ describe('reactions', () => {
       { reaction: '❤️', count: 1 },
     ]);
     expect(view.data.metadata.chatMessage.reactions).toEqual({
-      '🔥': [{ userUUID: 'a', messageId: '42', name: 'Ann' }, { userUUID: 'b', messageId: '42', name: 'Bob' }],
+      '🔥': [
+        { userUUID: 'a', messageId: '42', name: 'Ann' },
+        { userUUID: 'b', messageId: '42', name: 'Bob' },
+      ],
       '❤️': [{ userUUID: 'b', messageId: '42', name: 'Bob' }],
     });
     expect(view).toMatchObject({ id: '42', sentAt: Math.floor(now.getTime() / 1000), sender: sender.uid, data: { text: '/play' } });

@@ -38,7 +38,12 @@ export const playlistService = defineService('playlist', {
     const songData = new SongData(providers, songs, orm);
     const plays = new PgSongPlayStore(orm);
     const imports = new CrateImports({
-      crates, crateStore, songs, jobs: new PgCrateImportStore(orm), providers, logger,
+      crates,
+      crateStore,
+      songs,
+      jobs: new PgCrateImportStore(orm),
+      providers,
+      logger,
       settings: { leaseSeconds: config.CRATE_IMPORT_LEASE_SECONDS, retryDelayMs: config.CRATE_IMPORT_RETRY_DELAY_MS },
     });
     const importWorker = startCrateImportWorker(imports, { pollMs: config.CRATE_IMPORT_POLL_MS, logger });
@@ -48,16 +53,34 @@ export const playlistService = defineService('playlist', {
     const onUpload = uploadEventsHandler(songs);
     const onRoom = roomEventsHandler(plays);
     const consumer = await startIdempotentConsumer({
-      kafka, orm, groupId: config.KAFKA_CONSUMER_GROUP, topics: [UPLOAD_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
+      kafka,
+      orm,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      topics: [UPLOAD_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
       // Event types name their topic (`upload.*`, `room.*`).
       handle: (event, em) => (event.eventType.startsWith('room.') ? onRoom(event, em) : onUpload(event, em)),
-      deadLetters, logger,
+      deadLetters,
+      logger,
     });
     return {
       services: [
-        { name: 'spinroom.playlist.v1.PlaylistService', definition: PlaylistServiceService, implementation: playlistServiceHandlers({
-          crates, songs, catalogue, songData, plays, sevenDigital: providers.sevenDigital, imports, wakeImports: importWorker.wake, exports, analysis, unary,
-        }) },
+        {
+          name: 'spinroom.playlist.v1.PlaylistService',
+          definition: PlaylistServiceService,
+          implementation: playlistServiceHandlers({
+            crates,
+            songs,
+            catalogue,
+            songData,
+            plays,
+            sevenDigital: providers.sevenDigital,
+            imports,
+            wakeImports: importWorker.wake,
+            exports,
+            analysis,
+            unary,
+          }),
+        },
       ],
       async stop() {
         await importWorker.stop();

@@ -12,11 +12,26 @@ describe('shared music links (spec 002)', () => {
   });
 
   it('finds the track of Spotify, Apple Music and YouTube links', () => {
-    expect(parseTrackLink('https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=abc')).toEqual({ provider: 'spotify', providerSongId: '0DiWol3AO6WpXZgp0goxAV' });
-    expect(parseTrackLink('https://open.spotify.com/intl-de/track/0DiWol3AO6WpXZgp0goxAV')).toEqual({ provider: 'spotify', providerSongId: '0DiWol3AO6WpXZgp0goxAV' });
-    expect(parseTrackLink('https://music.apple.com/us/album/discovery/697194953?i=697195462')).toEqual({ provider: 'apple', providerSongId: '697195462' });
-    expect(parseTrackLink('https://music.apple.com/us/song/one-more-time/697195462')).toEqual({ provider: 'apple', providerSongId: '697195462' });
-    expect(parseTrackLink('https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10')).toEqual({ provider: 'youtube', providerSongId: 'dQw4w9WgXcQ' });
+    expect(parseTrackLink('https://open.spotify.com/track/0DiWol3AO6WpXZgp0goxAV?si=abc')).toEqual({
+      provider: 'spotify',
+      providerSongId: '0DiWol3AO6WpXZgp0goxAV',
+    });
+    expect(parseTrackLink('https://open.spotify.com/intl-de/track/0DiWol3AO6WpXZgp0goxAV')).toEqual({
+      provider: 'spotify',
+      providerSongId: '0DiWol3AO6WpXZgp0goxAV',
+    });
+    expect(parseTrackLink('https://music.apple.com/us/album/discovery/697194953?i=697195462')).toEqual({
+      provider: 'apple',
+      providerSongId: '697195462',
+    });
+    expect(parseTrackLink('https://music.apple.com/us/song/one-more-time/697195462')).toEqual({
+      provider: 'apple',
+      providerSongId: '697195462',
+    });
+    expect(parseTrackLink('https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10')).toEqual({
+      provider: 'youtube',
+      providerSongId: 'dQw4w9WgXcQ',
+    });
     expect(parseTrackLink('https://youtu.be/dQw4w9WgXcQ')).toEqual({ provider: 'youtube', providerSongId: 'dQw4w9WgXcQ' });
   });
 

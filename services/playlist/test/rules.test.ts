@@ -10,9 +10,21 @@ describe('song sameness (spec 002)', () => {
     expect(isSameSong({ ...base, crateSongUuid: 'c1' }, { trackName: 'x', artistName: 'y', duration: 1, crateSongUuid: 'c1' })).toBe(true);
     expect(isSameSong({ ...base, songId: 's1' }, { trackName: 'x', artistName: 'y', duration: 1, songId: 's1' })).toBe(true);
     expect(isSameSong({ ...base, songShortId: 'ab' }, { trackName: 'x', artistName: 'y', duration: 1, songShortId: 'ab' })).toBe(true);
-    expect(isSameSong({ ...base, isrc: 'gbumv1100047' }, { trackName: 'x', artistName: 'y', duration: 1, isrc: 'GBUMV1100047' })).toBe(true);
-    expect(isSameSong({ ...base, musicProviders: { spotify: '6GyFP1' } }, { trackName: 'x', artistName: 'y', duration: 1, musicProviders: { spotify: '6GyFP1', apple: '9' } })).toBe(true);
-    expect(isSameSong({ ...base, musicProviders: { spotify: '1' } }, { trackName: 'x', artistName: 'y', duration: 1, musicProviders: { apple: '1' } })).toBe(false);
+    expect(isSameSong({ ...base, isrc: 'gbumv1100047' }, { trackName: 'x', artistName: 'y', duration: 1, isrc: 'GBUMV1100047' })).toBe(
+      true,
+    );
+    expect(
+      isSameSong(
+        { ...base, musicProviders: { spotify: '6GyFP1' } },
+        { trackName: 'x', artistName: 'y', duration: 1, musicProviders: { spotify: '6GyFP1', apple: '9' } },
+      ),
+    ).toBe(true);
+    expect(
+      isSameSong(
+        { ...base, musicProviders: { spotify: '1' } },
+        { trackName: 'x', artistName: 'y', duration: 1, musicProviders: { apple: '1' } },
+      ),
+    ).toBe(false);
   });
 
   it('matches names case-insensitively within 5 seconds, and not beyond', () => {

@@ -26,7 +26,11 @@ describe('the catalogue follows upload-events', () => {
       CRATE_IMPORT_LEASE_SECONDS: 30,
       LOG_LEVEL: 'silent',
     });
-    producer = await new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'test', logger: createLogger('test', { level: 'silent' }) }).producer();
+    producer = await new KafkaClient({
+      brokers: testInfra().kafkaBrokers,
+      clientId: 'test',
+      logger: createLogger('test', { level: 'silent' }),
+    }).producer();
     db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
   });
@@ -41,15 +45,27 @@ describe('the catalogue follows upload-events', () => {
   const publish = (type: string, key: string, value: Uint8Array, eventId: string) =>
     producer.send([{ topic: 'upload-events', key, value: Buffer.from(value), headers: { 'event-id': eventId, 'event-type': type } }]);
   const songRows = async (uploadId: string) =>
-    (await db.query(`select track_name, artist_name, duration, status, stream_urls from song where music_providers->>'uploadService' = $1`, [uploadId])).rows;
+    (
+      await db.query(
+        `select track_name, artist_name, duration, status, stream_urls from song where music_providers->>'uploadService' = $1`,
+        [uploadId],
+      )
+    ).rows;
 
   it('adds a verified upload once, follows tag edits and withdrawals', async () => {
     const uploadId = randomUUID();
     const verified = (trackName: string) => {
       const metadata = newEventMetadata('upload.song-verified');
       const value = UploadSongVerified.encode({
-        metadata, songId: uploadId, trackName, artistName: 'Synth Band', durationSeconds: 12, durationMs: 12_000, genre: 'test',
-        uploaderUuid: randomUUID(), hlsPlaylistPath: `/api/upload-service/songs/${uploadId}/hls-playlist`,
+        metadata,
+        songId: uploadId,
+        trackName,
+        artistName: 'Synth Band',
+        durationSeconds: 12,
+        durationMs: 12_000,
+        genre: 'test',
+        uploaderUuid: randomUUID(),
+        hlsPlaylistPath: `/api/upload-service/songs/${uploadId}/hls-playlist`,
       }).finish();
       return { metadata, value };
     };
@@ -57,7 +73,13 @@ describe('the catalogue follows upload-events', () => {
     await publish('upload.song-verified', uploadId, first.value, first.metadata.eventId);
     await publish('upload.song-verified', uploadId, first.value, first.metadata.eventId); // redelivered
     const [row] = await eventually(async () => ((await songRows(uploadId)).length > 0 ? songRows(uploadId) : undefined), 30_000);
-    expect(row).toMatchObject({ track_name: 'Sine Song', artist_name: 'Synth Band', duration: 12, status: 'VERIFIED', stream_urls: { uploadService: `/api/upload-service/songs/${uploadId}/hls-playlist` } });
+    expect(row).toMatchObject({
+      track_name: 'Sine Song',
+      artist_name: 'Synth Band',
+      duration: 12,
+      status: 'VERIFIED',
+      stream_urls: { uploadService: `/api/upload-service/songs/${uploadId}/hls-playlist` },
+    });
 
     const edited = verified('Sine Song (Edit)');
     await publish('upload.song-verified', uploadId, edited.value, edited.metadata.eventId);
@@ -65,7 +87,12 @@ describe('the catalogue follows upload-events', () => {
     expect(await songRows(uploadId)).toHaveLength(1);
 
     const withdrawn = newEventMetadata('upload.song-withdrawn');
-    await publish('upload.song-withdrawn', uploadId, UploadSongWithdrawn.encode({ metadata: withdrawn, songId: uploadId, uploaderUuid: randomUUID(), reason: 'deleted' }).finish(), withdrawn.eventId);
+    await publish(
+      'upload.song-withdrawn',
+      uploadId,
+      UploadSongWithdrawn.encode({ metadata: withdrawn, songId: uploadId, uploaderUuid: randomUUID(), reason: 'deleted' }).finish(),
+      withdrawn.eventId,
+    );
     const [gone] = await eventually(async () => {
       const rows = await songRows(uploadId);
       return rows[0]?.status === 'UNVERIFIED' ? rows : undefined;

@@ -40,24 +40,38 @@ export const roomService = defineService('room', {
       badgesOf: async (userUuid) => (await users.getProfile({ userUuid })).profile?.badges ?? [],
     };
     // The records first: they reach the live rooms, built next, through the port (live/room-port.ts).
-    const rooms: Rooms = new Rooms(store, liveRoomPort((): LiveRooms => live, plays), badges, new RedisAdmissions(redis), logger, new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES));
+    const rooms: Rooms = new Rooms(
+      store,
+      liveRoomPort((): LiveRooms => live, plays),
+      badges,
+      new RedisAdmissions(redis),
+      logger,
+      new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES),
+    );
     const live = new LiveRooms(
       new LiveStore(redis),
       roomDirectory(rooms),
       playlistQueues(peers.playlist, serviceToken),
       userProfiles(users),
       plays,
-      { maxPlayMs: config.LIVE_MAX_PLAY_MS, leaveGraceMs: config.LIVE_LEAVE_GRACE_MS, afkGraceMs: config.LIVE_AFK_GRACE_MS, connectionTtlMs: config.LIVE_CONNECTION_TTL_MS },
+      {
+        maxPlayMs: config.LIVE_MAX_PLAY_MS,
+        leaveGraceMs: config.LIVE_LEAVE_GRACE_MS,
+        afkGraceMs: config.LIVE_AFK_GRACE_MS,
+        connectionTtlMs: config.LIVE_CONNECTION_TTL_MS,
+      },
       logger,
     );
     const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000 });
     if (options.clock !== false) clock.start();
     return {
-      services: [{
-        name: 'spinroom.room.v1.RoomService',
-        definition: RoomServiceService,
-        implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
-      }],
+      services: [
+        {
+          name: 'spinroom.room.v1.RoomService',
+          definition: RoomServiceService,
+          implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
+        },
+      ],
       stop: () => clock.stop(),
       expose: { rooms, live },
     };

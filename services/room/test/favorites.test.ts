@@ -8,8 +8,14 @@ describe('the favourite-rooms listing rule', () => {
   it("shows a user their own private favourites, others' only to administrators, and none to guests", () => {
     expect(favoritesListing(fan, undefined, true)).toEqual({ kind: 'favorites', userUuid: fan.userUuid, includePrivate: true });
     expect(favoritesListing(fan, other, true)).toEqual({ kind: 'favorites', userUuid: other, includePrivate: false });
-    expect(favoritesListing({ userUuid: fan.userUuid, role: 'admin' }, other, true)).toEqual({ kind: 'favorites', userUuid: other, includePrivate: true });
+    expect(favoritesListing({ userUuid: fan.userUuid, role: 'admin' }, other, true)).toEqual({
+      kind: 'favorites',
+      userUuid: other,
+      includePrivate: true,
+    });
     expect(favoritesListing(fan, undefined, false)).toMatchObject({ includePrivate: false });
-    expect(() => favoritesListing({ userUuid: fan.userUuid, role: 'guest' }, undefined, false)).toThrow('Guests cannot keep favourite rooms');
+    expect(() => favoritesListing({ userUuid: fan.userUuid, role: 'guest' }, undefined, false)).toThrow(
+      'Guests cannot keep favourite rooms',
+    );
   });
 });

@@ -4,11 +4,32 @@ import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type 
 import * as live from '../src/domain/live/transitions.js';
 import { diffClientState } from '../src/domain/live/patch.js';
 
-const RULES: StageRules = { numberOfDjs: 2, songsPerDj: 0, roomSize: 0, maxSongLengthSeconds: 0, repeatWindowMinutes: 0, afkLimitMinutes: 0, waitlistEnabled: true };
-const user = (uuid: string, extra: Partial<Member> = {}): Member => ({ uuid, tokenRole: 'user', highestRole: undefined, canDj: true, ...extra });
+const RULES: StageRules = {
+  numberOfDjs: 2,
+  songsPerDj: 0,
+  roomSize: 0,
+  maxSongLengthSeconds: 0,
+  repeatWindowMinutes: 0,
+  afkLimitMinutes: 0,
+  waitlistEnabled: true,
+};
+const user = (uuid: string, extra: Partial<Member> = {}): Member => ({
+  uuid,
+  tokenRole: 'user',
+  highestRole: undefined,
+  canDj: true,
+  ...extra,
+});
 const song = (id: string, duration = 60): MinimalCrateSong => ({
-  artistName: `Artist ${id}`, trackName: `Track ${id}`, genre: null, duration, isrc: null,
-  musicProviders: { uploadService: id }, playbackToken: null, thumbnails: {}, crateSongUuid: `entry-${id}`,
+  artistName: `Artist ${id}`,
+  trackName: `Track ${id}`,
+  genre: null,
+  duration,
+  isrc: null,
+  musicProviders: { uploadService: id },
+  playbackToken: null,
+  thumbnails: {},
+  crateSongUuid: `entry-${id}`,
 });
 
 function roomWith(rules: Partial<StageRules>, ...members: Member[]): LiveRoom {
@@ -53,7 +74,10 @@ describe('live room rules', () => {
     let t = live.advance(room, { now: 1000, queues })!;
     room = applyAndCheck(room, t);
     expect(room.client.nowPlaying).toMatchObject({ song: { trackName: 'Track a1' }, startTime: 1000, endTime: 61_000 });
-    expect(room.client.djs.map((d) => [d.uuid, d.nextSong?.trackName])).toEqual([['a', 'Track a2'], ['b', 'Track b1']]);
+    expect(room.client.djs.map((d) => [d.uuid, d.nextSong?.trackName])).toEqual([
+      ['a', 'Track a2'],
+      ['b', 'Track b1'],
+    ]);
     expect(live.advance(room, { now: 30_000, queues })).toBeNull(); // not over yet
 
     t = live.advance(room, { now: 61_000, queues })!;
@@ -61,7 +85,12 @@ describe('live room rules', () => {
     expect(room.client.nowPlaying?.song.trackName).toBe('Track b1');
     expect(room.client.djs.map((d) => d.uuid)).toEqual(['b', 'a']);
     expect(t.effects).toContainEqual({ type: 'requeue', djUuid: 'a', crateSongUuid: 'entry-a1' });
-    expect(t.effects.find((e) => e.type === 'songPlayed')).toMatchObject({ djUuid: 'a', song: { trackName: 'Track a1' }, startTime: 1000, endTime: 61_000 });
+    expect(t.effects.find((e) => e.type === 'songPlayed')).toMatchObject({
+      djUuid: 'a',
+      song: { trackName: 'Track a1' },
+      startTime: 1000,
+      endTime: 61_000,
+    });
 
     // a1 went to the end of a's queue: a plays a2 next.
     t = live.advance(room, { now: 121_000, queues: { a: [song('a2'), song('a1')], b: [song('b2'), song('b1')] } })!;
@@ -244,11 +273,36 @@ describe('the patch of a change', () => {
   });
 
   it('patches any change of the lists correctly (rotations, moves, edits in place)', () => {
-    const a = { djs: [{ uuid: 'x', n: 1 }, { uuid: 'y', n: 1 }, { uuid: 'z', n: 1 }], waitlist: ['p', 'q', 'r'], vibeMeter: 0.5, gone: 1 };
-    const b = { djs: [{ uuid: 'y', n: 2 }, { uuid: 'z', n: 1 }, { uuid: 'x', n: 1 }], waitlist: ['q', 'p', 'r', 's'], vibeMeter: 1, fresh: { k: [1] } };
+    const a = {
+      djs: [
+        { uuid: 'x', n: 1 },
+        { uuid: 'y', n: 1 },
+        { uuid: 'z', n: 1 },
+      ],
+      waitlist: ['p', 'q', 'r'],
+      vibeMeter: 0.5,
+      gone: 1,
+    };
+    const b = {
+      djs: [
+        { uuid: 'y', n: 2 },
+        { uuid: 'z', n: 1 },
+        { uuid: 'x', n: 1 },
+      ],
+      waitlist: ['q', 'p', 'r', 's'],
+      vibeMeter: 1,
+      fresh: { k: [1] },
+    };
     const patched = jsonpatch.applyPatch(structuredClone(a), diffClientState(a, b), true, false).newDocument;
     expect(patched).toEqual(b);
-    const edited = { ...a, djs: [{ uuid: 'x', n: 1 }, { uuid: 'y', n: 5 }, { uuid: 'z', n: 1 }] };
+    const edited = {
+      ...a,
+      djs: [
+        { uuid: 'x', n: 1 },
+        { uuid: 'y', n: 5 },
+        { uuid: 'z', n: 1 },
+      ],
+    };
     expect(diffClientState(a, edited)).toEqual([{ op: 'replace', path: '/djs/1/n', value: 5 }]);
   });
 });

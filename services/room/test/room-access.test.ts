@@ -28,7 +28,11 @@ describe('room access: the one rule', () => {
 
   it('lets kicked users read what they may but not enter (nor post) until the kick ends', () => {
     expect(decide(open, roles('kicked'))).toEqual({ mayRead: true, mayEnter: false, refusal: 'kicked', kickedUntil: until });
-    expect(decide(locked, roles('kicked'), { passedDoor: doorOf(locked) })).toMatchObject({ mayRead: true, mayEnter: false, refusal: 'kicked' });
+    expect(decide(locked, roles('kicked'), { passedDoor: doorOf(locked) })).toMatchObject({
+      mayRead: true,
+      mayEnter: false,
+      refusal: 'kicked',
+    });
     expect(decide(locked, roles('kicked'))).toMatchObject({ mayRead: false, mayEnter: false, refusal: 'kicked' });
   });
 
@@ -44,7 +48,8 @@ describe('room access: the one rule', () => {
   it('counts room role holders and global roles as behind the door, restrictions and token moderators not', () => {
     for (const role of ['owner', 'coOwner', 'moderator', 'dj'] as const) expect(decide(hidden, roles(role)).mayEnter).toBe(true);
     for (const role of ['chatDisabled', 'djDisabled'] as const) expect(decide(locked, roles(role)).refusal).toBe('passwordRequired');
-    for (const tokenRole of ['admin', 'superUser', 'globalModerator', 'staff']) expect(decide(hidden, [], { tokenRole }).mayRead).toBe(true);
+    for (const tokenRole of ['admin', 'superUser', 'globalModerator', 'staff'])
+      expect(decide(hidden, [], { tokenRole }).mayRead).toBe(true);
     expect(isInsider([], 'moderator')).toBe(false);
     expect(decide(hidden, [], { tokenRole: 'service' }).mayRead).toBe(false); // a service asks about a user, not as one
   });

@@ -18,11 +18,23 @@ describe('room.song-played on Kafka', () => {
       playbackToken: null,
     };
     const entry = songPlayed({
-      roomUuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11', roomSlug: 'the-room', playId: 'p1', djUuid: '9a3c1e52-7b0f-4f4e-8d1c-3c9b8d0e2f11', song,
-      startTime: Date.parse('2026-01-01T10:00:00Z'), endTime: Date.parse('2026-01-01T10:07:15Z'), voteCounts: { likes: 2, dislikes: 0, stars: 1 }, listeners: 5,
+      roomUuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+      roomSlug: 'the-room',
+      playId: 'p1',
+      djUuid: '9a3c1e52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+      song,
+      startTime: Date.parse('2026-01-01T10:00:00Z'),
+      endTime: Date.parse('2026-01-01T10:07:15Z'),
+      voteCounts: { likes: 2, dislikes: 0, stars: 1 },
+      listeners: 5,
     });
     const decoded = SongPlayed.decode(entry.payload);
-    expect(decoded.song).toMatchObject({ trackName: 'Computer Love', duration: 435, isrc: 'DEA168100010', musicProviders: { spotify: '6Wd2' } });
+    expect(decoded.song).toMatchObject({
+      trackName: 'Computer Love',
+      duration: 435,
+      isrc: 'DEA168100010',
+      musicProviders: { spotify: '6Wd2' },
+    });
     expect(decoded.song!.genre).toBeUndefined();
     expect(songToJson(decoded.song!)).toEqual(song);
     expect(decoded).toMatchObject({ playId: 'p1', likes: 2, stars: 1, listeners: 5, endedAt: new Date('2026-01-01T10:07:15Z') });

@@ -26,7 +26,16 @@ describe('slugs', () => {
 
 describe('settings', () => {
   it('names every problem', () => {
-    expect(settingsProblems({ numberOfDjs: 0, songsPerDj: 1.5, design: 'SPACESHIP', musicProviderKeys: ['myspace'], password: 'abc', posterUrl: 'ftp://x' })).toEqual([
+    expect(
+      settingsProblems({
+        numberOfDjs: 0,
+        songsPerDj: 1.5,
+        design: 'SPACESHIP',
+        musicProviderKeys: ['myspace'],
+        password: 'abc',
+        posterUrl: 'ftp://x',
+      }),
+    ).toEqual([
       'design must be one of BARN, BARN_UA, CHAT_ONLY, CLUB, CLUB_UA, FERRY_BUILDING, FESTIVAL, STADIUM, THEATER, TOMORROWLAND, UNDERGROUND, YACHT',
       'numberOfDjs must be a whole number from 1 to 10',
       'songsPerDj must be a whole number from 0 to 100',
@@ -34,7 +43,9 @@ describe('settings', () => {
       'password must be 4 to 128 characters',
       'posterUrl must be an http(s) URL',
     ]);
-    expect(settingsProblems({ numberOfDjs: 10, songsPerDj: 0, password: null, pinnedMessages: [{ message: { message: 'hi' } }] })).toEqual([]);
+    expect(settingsProblems({ numberOfDjs: 10, songsPerDj: 0, password: null, pinnedMessages: [{ message: { message: 'hi' } }] })).toEqual(
+      [],
+    );
     expect(settingsProblems({ pinnedMessages: ['hi'] })).toEqual(['each pinned message must be {message: {message, userName, ...}}']);
   });
 

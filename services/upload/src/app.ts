@@ -34,7 +34,9 @@ export const uploadService = defineService('upload', {
     const storage = objectStoreSettings(config);
     const objects: ObjectStore = storage.kind === 's3' ? new S3Store(storage) : new LocalFolderStore(storage.root);
     logger.info(
-      storage.kind === 's3' ? { objectStore: 's3', bucket: storage.bucket, endpoint: storage.endpoint, keyPrefix: storage.keyPrefix } : { objectStore: 'local', root: storage.root },
+      storage.kind === 's3'
+        ? { objectStore: 's3', bucket: storage.bucket, endpoint: storage.endpoint, keyPrefix: storage.keyPrefix }
+        : { objectStore: 'local', root: storage.root },
       'object store',
     );
     const scratch = new ScratchSpace(join(config.UPLOAD_STORAGE_DIR, 'work'));

@@ -11,7 +11,10 @@ const positiveInt = () => z.coerce.number().int().positive();
  */
 export const uploadServiceConfig = serviceConfig('upload', {
   /** Root of the local-folder object store (originals, HLS output) and of the scratch space. */
-  UPLOAD_STORAGE_DIR: z.string().min(1).default(resolve(import.meta.dirname, '../../../.local/uploads')),
+  UPLOAD_STORAGE_DIR: z
+    .string()
+    .min(1)
+    .default(resolve(import.meta.dirname, '../../../.local/uploads')),
   /**
    * S3-compatible object store: set a bucket and originals and HLS output go
    * there instead of `<UPLOAD_STORAGE_DIR>/objects` (the scratch space stays
@@ -24,7 +27,10 @@ export const uploadServiceConfig = serviceConfig('upload', {
   /** The S3-compatible service's URL (MinIO, R2, Ceph...); unset: AWS S3 in UPLOAD_S3_REGION. */
   UPLOAD_S3_ENDPOINT: env.url(['http', 'https']).optional(),
   /** Signing region (us-east-1 when unset). */
-  UPLOAD_S3_REGION: z.string().regex(/^[a-z0-9-]+$/, 'must be a region name such as eu-west-1').optional(),
+  UPLOAD_S3_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]+$/, 'must be a region name such as eu-west-1')
+    .optional(),
   UPLOAD_S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   UPLOAD_S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   /** Path-style addressing (`<endpoint>/<bucket>/<key>`); default true with an endpoint, false without. */
@@ -88,8 +94,11 @@ export type ObjectStoreSettings =
  */
 export function objectStoreSettings(config: UploadServiceConfig): ObjectStoreSettings {
   const issues: string[] = [];
-  const s3Set = (Object.keys(config) as Array<keyof UploadServiceConfig>).filter((name) => name.startsWith('UPLOAD_S3_') && config[name] !== undefined);
-  if (s3Set.length > 0 && !config.UPLOAD_S3_BUCKET) issues.push(`UPLOAD_S3_BUCKET: is required when ${s3Set.join(', ')} ${s3Set.length > 1 ? 'are' : 'is'} set`);
+  const s3Set = (Object.keys(config) as Array<keyof UploadServiceConfig>).filter(
+    (name) => name.startsWith('UPLOAD_S3_') && config[name] !== undefined,
+  );
+  if (s3Set.length > 0 && !config.UPLOAD_S3_BUCKET)
+    issues.push(`UPLOAD_S3_BUCKET: is required when ${s3Set.join(', ')} ${s3Set.length > 1 ? 'are' : 'is'} set`);
   if (config.UPLOAD_S3_ACCESS_KEY_ID !== undefined && config.UPLOAD_S3_SECRET_ACCESS_KEY === undefined) {
     issues.push('UPLOAD_S3_SECRET_ACCESS_KEY: is required when UPLOAD_S3_ACCESS_KEY_ID is set');
   }

@@ -114,7 +114,8 @@ describe.each(implementations)('ObjectStore contract: %s', (_name, create) => {
 
   it('deletes every object under a folder prefix, over many list pages, and nothing next to it', async () => {
     const count = PAGE_CAP * 3 + 4;
-    for (let i = 0; i < count; i += 1) await store.putFile(`hls/song-9/segment-${String(i).padStart(5, '0')}.ts`, localFile(`segment ${i}`));
+    for (let i = 0; i < count; i += 1)
+      await store.putFile(`hls/song-9/segment-${String(i).padStart(5, '0')}.ts`, localFile(`segment ${i}`));
     await store.putFile('hls/song-9/index.m3u8', localFile('#EXTM3U\n'));
     await store.putFile('hls/song-90/index.m3u8', localFile('#EXTM3U\nneighbour\n')); // shares the string prefix "hls/song-9"
     await store.putFile('hls/song-9.bak', localFile('not under the folder'));
@@ -184,7 +185,12 @@ describe('S3Store specifics (against the stand-in)', () => {
     const store = s3Store({ keyPrefix: 'many/' });
     const objects = s3.buckets.get(BUCKET)!;
     for (let i = 0; i < 2_345; i += 1) {
-      objects.set(`many/hls/big/segment-${String(i).padStart(5, '0')}.ts`, { body: Buffer.from('x'), contentType: 'video/mp2t', etag: '"x"', lastModified: new Date() });
+      objects.set(`many/hls/big/segment-${String(i).padStart(5, '0')}.ts`, {
+        body: Buffer.from('x'),
+        contentType: 'video/mp2t',
+        etag: '"x"',
+        lastModified: new Date(),
+      });
     }
     const mark = s3.requests.length;
     await store.deletePrefix('hls/big/');
@@ -199,12 +205,17 @@ describe('S3Store specifics (against the stand-in)', () => {
   });
 
   it('fails loudly (not "missing") for a wrong access key, a wrong secret or a missing bucket', async () => {
-    await expect(s3Store({ credentials: { accessKeyId: 'AKIAWRONG', secretAccessKey: SECRET_ACCESS_KEY } }).get('originals/x')).rejects.toMatchObject({
+    await expect(
+      s3Store({ credentials: { accessKeyId: 'AKIAWRONG', secretAccessKey: SECRET_ACCESS_KEY } }).get('originals/x'),
+    ).rejects.toMatchObject({
       name: 'InvalidAccessKeyId',
       $metadata: { httpStatusCode: 403 },
     });
     const wrongSecret = s3Store({ credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey: 'not-the-secret' } });
-    await expect(wrongSecret.get('originals/x')).rejects.toMatchObject({ name: 'SignatureDoesNotMatch', $metadata: { httpStatusCode: 403 } });
+    await expect(wrongSecret.get('originals/x')).rejects.toMatchObject({
+      name: 'SignatureDoesNotMatch',
+      $metadata: { httpStatusCode: 403 },
+    });
     await expect(wrongSecret.exists('originals/x')).rejects.toMatchObject({ $metadata: { httpStatusCode: 403 } });
     await expect(wrongSecret.putFile('originals/x', localFile('x'))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
     const noBucket = s3Store({ bucket: 'no-such-bucket' });
@@ -223,7 +234,12 @@ describe('the S3 stand-in', () => {
     const mark = s3.requests.length;
     await expect(store.get('originals/nothing')).resolves.toBeNull();
     expect(s3.requests[mark]).toMatchObject({ method: 'GET', status: 404 });
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'AKIAOTHER', secretAccessKey: 'x' } });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'AKIAOTHER', secretAccessKey: 'x' },
+    });
     try {
       await expect(client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'x', Body: 'x' }))).rejects.toMatchObject({
         name: 'InvalidAccessKeyId',
@@ -234,20 +250,33 @@ describe('the S3 stand-in', () => {
     }
   });
 
-  it("decodes the aws-chunked bodies (CRC32 trailer) the SDK sends with its default checksum settings, and refuses a wrong checksum", async () => {
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY } });
+  it('decodes the aws-chunked bodies (CRC32 trailer) the SDK sends with its default checksum settings, and refuses a wrong checksum', async () => {
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY },
+    });
     try {
       const bytes = garbage(300_000, 'chunked');
       const path = localFile(bytes);
       const { createReadStream } = await import('node:fs');
       const mark = s3.requests.length;
-      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'chunked/one', Body: createReadStream(path), ContentLength: bytes.length }));
+      await client.send(
+        new PutObjectCommand({ Bucket: BUCKET, Key: 'chunked/one', Body: createReadStream(path), ContentLength: bytes.length }),
+      );
       const sent = s3.requests[mark]!;
-      expect(sent.headers).toMatchObject({ 'content-encoding': 'aws-chunked', 'x-amz-trailer': 'x-amz-checksum-crc32', 'x-amz-decoded-content-length': String(bytes.length) });
+      expect(sent.headers).toMatchObject({
+        'content-encoding': 'aws-chunked',
+        'x-amz-trailer': 'x-amz-checksum-crc32',
+        'x-amz-decoded-content-length': String(bytes.length),
+      });
       expect(sent.rawBytes).toBeGreaterThan(bytes.length);
       expect(s3.buckets.get(BUCKET)!.get('chunked/one')!.body.equals(bytes)).toBe(true);
 
-      await expect(client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'chunked/two', Body: 'abc', ChecksumCRC32: 'AAAAAA==' }))).rejects.toMatchObject({ name: 'BadDigest' });
+      await expect(
+        client.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'chunked/two', Body: 'abc', ChecksumCRC32: 'AAAAAA==' })),
+      ).rejects.toMatchObject({ name: 'BadDigest' });
       expect(s3.buckets.get(BUCKET)!.has('chunked/two')).toBe(false);
     } finally {
       client.destroy();

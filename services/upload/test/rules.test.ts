@@ -90,7 +90,10 @@ describe('song statuses', () => {
     expect(named.song.status).toBe('VERIFIED');
     expect(named.announcements.map((a) => a.kind)).toEqual(['verified']);
     // Named while still transcoding: back to VALID_FILE_TYPE, nothing announced.
-    expect(changeSong(unnamed, { trackName: 'T', artistName: 'A' })).toMatchObject({ song: { status: 'VALID_FILE_TYPE' }, announcements: [] });
+    expect(changeSong(unnamed, { trackName: 'T', artistName: 'A' })).toMatchObject({
+      song: { status: 'VALID_FILE_TYPE' },
+      announcements: [],
+    });
   });
 
   it('announce withdrawn when a moderator un-verifies, and verified again when that is lifted', () => {
@@ -136,9 +139,15 @@ describe('permissions', () => {
 
 describe('tags', () => {
   it('checks edits: names cannot be emptied, genre and isrc can be cleared, ISRCs are normalized', () => {
-    expect(checkTagEdit({ trackName: '  Song  ', isrc: 'us-rc1-76-07839', genre: '' })).toEqual({ trackName: 'Song', isrc: 'USRC17607839', genre: null });
+    expect(checkTagEdit({ trackName: '  Song  ', isrc: 'us-rc1-76-07839', genre: '' })).toEqual({
+      trackName: 'Song',
+      isrc: 'USRC17607839',
+      genre: null,
+    });
     expect(checkTagEdit({ isrc: '' })).toEqual({ isrc: null });
-    expect(() => checkTagEdit({ artistName: '   ' })).toThrow(expect.objectContaining({ status: 400, messages: 'artistName must not be empty' }));
+    expect(() => checkTagEdit({ artistName: '   ' })).toThrow(
+      expect.objectContaining({ status: 400, messages: 'artistName must not be empty' }),
+    );
     expect(() => checkTagEdit({ isrc: 'nope' })).toThrow(expect.objectContaining({ status: 400 }));
     expect(() => checkTagEdit({ trackName: 'x'.repeat(256) })).toThrow(expect.objectContaining({ status: 400 }));
   });
@@ -147,7 +156,12 @@ describe('tags', () => {
     const fromFile = tagsFromFile({ TITLE: 'From file', album_artist: 'Band', Genre: 'House', TSRC: 'GBAYE0601498', encoder: 'x' });
     expect(fromFile).toEqual({ trackName: 'From file', artistName: 'Band', genre: 'House', isrc: 'GBAYE0601498' });
     expect(tagsFromFile({ isrc: 'garbage' }).isrc).toBeNull();
-    expect(mergeTags(fromFile, { trackName: 'From form', genre: null })).toEqual({ trackName: 'From form', artistName: 'Band', genre: null, isrc: 'GBAYE0601498' });
+    expect(mergeTags(fromFile, { trackName: 'From form', genre: null })).toEqual({
+      trackName: 'From form',
+      artistName: 'Band',
+      genre: null,
+      isrc: 'GBAYE0601498',
+    });
   });
 });
 
@@ -166,7 +180,12 @@ describe('accepted files', () => {
     expect(familyOf('Audio/X-M4A; charset=binary', 'x').label).toBe('M4A');
     expect(familyOf('application/octet-stream', 'Song.FLAC').label).toBe('FLAC');
     expect(familyOf('', 'song.opus').label).toBe('OGG');
-    for (const [type, name] of [['text/plain', 'a.mp3'], ['video/mp4', 'a.mp4'], ['image/png', 'a.png'], ['application/octet-stream', 'a.exe']]) {
+    for (const [type, name] of [
+      ['text/plain', 'a.mp3'],
+      ['video/mp4', 'a.mp4'],
+      ['image/png', 'a.png'],
+      ['application/octet-stream', 'a.exe'],
+    ]) {
       expect(() => familyOf(type!, name!)).toThrow(expect.objectContaining({ status: 415 }));
     }
   });
@@ -182,16 +201,25 @@ describe('accepted files', () => {
 
   it('refuses what is not audio (415), another format than declared (415) and damaged audio (400)', () => {
     const mp3 = familyOf('audio/mpeg', '');
-    expect(() => checkProbe(mp3, 'audio/mpeg', null)).toThrow(expect.objectContaining({ status: 415, messages: 'The file is not an audio file' }));
-    const video = probe('mov,mp4,m4a,3gp,3g2,mj2', { streams: [{ codecType: 'video', codecName: 'h264', sampleRate: 0, channels: 0, attachedPic: false }] });
+    expect(() => checkProbe(mp3, 'audio/mpeg', null)).toThrow(
+      expect.objectContaining({ status: 415, messages: 'The file is not an audio file' }),
+    );
+    const video = probe('mov,mp4,m4a,3gp,3g2,mj2', {
+      streams: [{ codecType: 'video', codecName: 'h264', sampleRate: 0, channels: 0, attachedPic: false }],
+    });
     expect(() => checkProbe(familyOf('audio/mp4', ''), 'audio/mp4', video)).toThrow(expect.objectContaining({ status: 415 }));
     expect(() => checkProbe(mp3, 'audio/mpeg', probe('wav'))).toThrow(
       expect.objectContaining({ status: 415, messages: "The file's content (WAV) does not match its type audio/mpeg" }),
     );
     expect(() => checkProbe(mp3, 'audio/mpeg', probe('mpegts'))).toThrow(expect.objectContaining({ status: 415 }));
     // What random bytes named .mp3 look like to ffprobe: no sample rate, no duration.
-    const garbage = probe('mp3', { durationSeconds: null, streams: [{ codecType: 'audio', codecName: 'mp3', sampleRate: 0, channels: 0, attachedPic: false }] });
-    expect(() => checkProbe(mp3, 'audio/mpeg', garbage)).toThrow(expect.objectContaining({ status: 400, messages: 'The audio file is corrupt or truncated' }));
+    const garbage = probe('mp3', {
+      durationSeconds: null,
+      streams: [{ codecType: 'audio', codecName: 'mp3', sampleRate: 0, channels: 0, attachedPic: false }],
+    });
+    expect(() => checkProbe(mp3, 'audio/mpeg', garbage)).toThrow(
+      expect.objectContaining({ status: 400, messages: 'The audio file is corrupt or truncated' }),
+    );
     // A good first frame, then garbage: ffprobe is satisfied, decoding is not.
     expect(() => checkProbe(mp3, 'audio/mpeg', probe('mp3', { decodes: false }))).toThrow(expect.objectContaining({ status: 400 }));
   });
@@ -214,7 +242,9 @@ describe('HLS playlists and key links', () => {
 
   it('point segments at the BFF and the key at the caller’s signed link', () => {
     const out = rewritePlaylist(stored, SONG_ID, '/api/upload-service/songs/hls/key?songId=x&sig=y');
-    expect(out).toContain('#EXT-X-KEY:METHOD=AES-128,URI="/api/upload-service/songs/hls/key?songId=x&sig=y",IV=0x00112233445566778899aabbccddeeff');
+    expect(out).toContain(
+      '#EXT-X-KEY:METHOD=AES-128,URI="/api/upload-service/songs/hls/key?songId=x&sig=y",IV=0x00112233445566778899aabbccddeeff',
+    );
     expect(out).toContain(`\n/api/upload-service/songs/${SONG_ID}/hls/segment-00001.ts\n`);
     expect(playlistDurationMs(stored)).toBe(12_005);
     expect(() => rewritePlaylist(`${stored}\nhttps://evil.example/x.ts`, SONG_ID, 'k')).toThrow();
@@ -226,7 +256,12 @@ describe('HLS playlists and key links', () => {
     const { uri, expiresAt } = tokens.keyUri(SONG_ID, OWNER, now);
     expect(expiresAt).toEqual(new Date(now.getTime() + 60_000));
     const query = new URL(uri, 'http://x').searchParams;
-    const fields = { songId: query.get('songId')!, user: query.get('user')!, expires: query.get('expires')!, signature: query.get('signature')! };
+    const fields = {
+      songId: query.get('songId')!,
+      user: query.get('user')!,
+      expires: query.get('expires')!,
+      signature: query.get('signature')!,
+    };
     expect(() => tokens.verify(fields, now)).not.toThrow();
     const refused = expect.objectContaining({ status: 403, messages: 'The key link is invalid or has expired' });
     expect(() => tokens.verify({ ...fields, songId: '44444444-4444-4444-8444-444444444444' }, now)).toThrow(refused);
@@ -240,7 +275,11 @@ describe('transcoder notifications', () => {
   const secret = 'transcoder-secret-of-at-least-32-chars';
   const now = new Date(1_800_000_000_000);
   const timestamp = String(now.getTime() / 1000);
-  const signed = (body: string, ts = timestamp) => ({ body: Buffer.from(body), timestamp: ts, signature: signNotification(secret, ts, body) });
+  const signed = (body: string, ts = timestamp) => ({
+    body: Buffer.from(body),
+    timestamp: ts,
+    signature: signNotification(secret, ts, body),
+  });
 
   it('reads a signed notice, bare or in an SNS envelope', () => {
     const notice = JSON.stringify({ songId: SONG_ID, status: 'COMPLETE' });
@@ -253,10 +292,14 @@ describe('transcoder notifications', () => {
     const notice = JSON.stringify({ songId: SONG_ID, status: 'COMPLETE' });
     const unauthorized = expect.objectContaining({ status: 401, messages: 'Invalid transcoder notification signature' });
     expect(() => readNotification(secret, { ...signed(notice), signature: 'sha256=00' }, now)).toThrow(unauthorized);
-    expect(() => readNotification(secret, { ...signed(notice), body: Buffer.from(notice.replace('COMPLETE', 'ERROR')) }, now)).toThrow(unauthorized);
+    expect(() => readNotification(secret, { ...signed(notice), body: Buffer.from(notice.replace('COMPLETE', 'ERROR')) }, now)).toThrow(
+      unauthorized,
+    );
     const old = String(now.getTime() / 1000 - 301);
     expect(() => readNotification(secret, signed(notice, old), now)).toThrow(unauthorized);
-    expect(() => readNotification(secret, signed('{"songId": "x", "status": "COMPLETE"}'), now)).toThrow(expect.objectContaining({ status: 400 }));
+    expect(() => readNotification(secret, signed('{"songId": "x", "status": "COMPLETE"}'), now)).toThrow(
+      expect.objectContaining({ status: 400 }),
+    );
     expect(() => readNotification(secret, signed('not json'), now)).toThrow(expect.objectContaining({ status: 400 }));
   });
 });

@@ -57,7 +57,9 @@ describe('object store configuration', () => {
       forcePathStyle: false,
       keyPrefix: '',
     });
-    expect(settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_ENDPOINT: 'https://r2.example.com', UPLOAD_S3_FORCE_PATH_STYLE: 'false' })).toMatchObject({
+    expect(
+      settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_ENDPOINT: 'https://r2.example.com', UPLOAD_S3_FORCE_PATH_STYLE: 'false' }),
+    ).toMatchObject({
       forcePathStyle: false,
     });
   });
@@ -69,22 +71,30 @@ describe('object store configuration', () => {
     expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_SECRET_ACCESS_KEY: 'minio-secret' })).toThrow(
       'UPLOAD_S3_ACCESS_KEY_ID: is required when UPLOAD_S3_SECRET_ACCESS_KEY is set',
     );
-    expect(() => settingsFor({ UPLOAD_S3_ENDPOINT: 'http://127.0.0.1:9000', UPLOAD_S3_ACCESS_KEY_ID: 'minio', UPLOAD_S3_SECRET_ACCESS_KEY: 's' })).toThrow(
-      'UPLOAD_S3_BUCKET: is required when UPLOAD_S3_ENDPOINT, UPLOAD_S3_ACCESS_KEY_ID, UPLOAD_S3_SECRET_ACCESS_KEY are set',
-    );
+    expect(() =>
+      settingsFor({ UPLOAD_S3_ENDPOINT: 'http://127.0.0.1:9000', UPLOAD_S3_ACCESS_KEY_ID: 'minio', UPLOAD_S3_SECRET_ACCESS_KEY: 's' }),
+    ).toThrow('UPLOAD_S3_BUCKET: is required when UPLOAD_S3_ENDPOINT, UPLOAD_S3_ACCESS_KEY_ID, UPLOAD_S3_SECRET_ACCESS_KEY are set');
   });
 
   it('refuses wrong values, naming the variable', () => {
     expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'Not_A_Bucket' })).toThrow(/UPLOAD_S3_BUCKET: must be an S3 bucket name/);
-    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_ENDPOINT: 'ftp://x' })).toThrow(/UPLOAD_S3_ENDPOINT: must be a http or https URL/);
-    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(/UPLOAD_S3_FORCE_PATH_STYLE: must be true or false/);
-    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_KEY_PREFIX: '../up' })).toThrow(/UPLOAD_S3_KEY_PREFIX: must be folder names/);
+    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_ENDPOINT: 'ftp://x' })).toThrow(
+      /UPLOAD_S3_ENDPOINT: must be a http or https URL/,
+    );
+    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_FORCE_PATH_STYLE: 'maybe' })).toThrow(
+      /UPLOAD_S3_FORCE_PATH_STYLE: must be true or false/,
+    );
+    expect(() => settingsFor({ UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_KEY_PREFIX: '../up' })).toThrow(
+      /UPLOAD_S3_KEY_PREFIX: must be folder names/,
+    );
   });
 
   it('stops the service before it opens anything, and the process with exit code 78', async () => {
     const config = { ...testUploadConfig('127.0.0.1:1', { UPLOAD_S3_BUCKET: 'songs', UPLOAD_S3_ACCESS_KEY_ID: 'minio' }) };
     rmSync(config.UPLOAD_STORAGE_DIR, { recursive: true, force: true });
-    await expect(startUploadService(config)).rejects.toThrow('UPLOAD_S3_SECRET_ACCESS_KEY: is required when UPLOAD_S3_ACCESS_KEY_ID is set');
+    await expect(startUploadService(config)).rejects.toThrow(
+      'UPLOAD_S3_SECRET_ACCESS_KEY: is required when UPLOAD_S3_ACCESS_KEY_ID is set',
+    );
 
     const root = resolve(import.meta.dirname, '../../..');
     const { NODE_OPTIONS: _, ...inherited } = process.env;
@@ -109,7 +119,13 @@ describe('the upload service on S3-compatible storage (stand-in)', () => {
   beforeAll(async () => {
     users = await fakeUserService();
     // Two keys per list page, so deleting a song's HLS output pages.
-    s3 = await startS3StandIn({ accessKeyId: ACCESS_KEY_ID, secretAccessKey: SECRET_ACCESS_KEY, region: 'eu-central-1', buckets: [BUCKET], maxKeysCap: 2 });
+    s3 = await startS3StandIn({
+      accessKeyId: ACCESS_KEY_ID,
+      secretAccessKey: SECRET_ACCESS_KEY,
+      region: 'eu-central-1',
+      buckets: [BUCKET],
+      maxKeysCap: 2,
+    });
     config = testUploadConfig(users.address, {
       UPLOAD_S3_BUCKET: BUCKET,
       UPLOAD_S3_ENDPOINT: s3.endpoint,
@@ -135,13 +151,17 @@ describe('the upload service on S3-compatible storage (stand-in)', () => {
     const bytes = makeAudio({ seconds: 13, title: 'Cloud', artist: 'Bucket' });
     const call = client.uploadSong({ token });
     await call.write({ part: { $case: 'file', value: { fileName: 'tone.mp3', contentType: 'audio/mpeg' } } });
-    for (let i = 0; i < bytes.length; i += 32 * 1024) await call.write({ part: { $case: 'chunk', value: bytes.subarray(i, i + 32 * 1024) } });
+    for (let i = 0; i < bytes.length; i += 32 * 1024)
+      await call.write({ part: { $case: 'chunk', value: bytes.subarray(i, i + 32 * 1024) } });
     await call.write({ part: { $case: 'end', value: { sizeBytes: bytes.length } } });
     const { song } = await call.end();
     const songId = song!.songId;
     expect(s3.buckets.get(BUCKET)!.get(`spinroom/originals/${songId}`)!.body.equals(bytes)).toBe(true);
 
-    await eventually(async () => ((await client.getSong({ songId }, { token })).song!.status === SongStatus.SONG_STATUS_VERIFIED ? true : undefined), 30_000);
+    await eventually(
+      async () => ((await client.getSong({ songId }, { token })).song!.status === SongStatus.SONG_STATUS_VERIFIED ? true : undefined),
+      30_000,
+    );
 
     const objects = s3.buckets.get(BUCKET)!;
     const keys = s3.keys(BUCKET);

@@ -81,15 +81,38 @@ afterAll(() => rmSync(audioDir, { recursive: true, force: true }));
  * A test tone made by ffmpeg's synthesizer: `seconds` of a sine in the given
  * container, with optional title/artist tags. Returns the file's bytes.
  */
-export function makeAudio(options: { seconds: number; format?: 'mp3' | 'm4a' | 'wav' | 'ogg' | 'flac'; title?: string; artist?: string; frequency?: number }): Buffer {
+export function makeAudio(options: {
+  seconds: number;
+  format?: 'mp3' | 'm4a' | 'wav' | 'ogg' | 'flac';
+  title?: string;
+  artist?: string;
+  frequency?: number;
+}): Buffer {
   const format = options.format ?? 'mp3';
   const path = join(audioDir, `${randomUUID()}.${format}`);
-  const codec = { mp3: ['-c:a', 'libmp3lame', '-b:a', '128k'], m4a: ['-c:a', 'aac'], wav: ['-c:a', 'pcm_s16le'], ogg: ['-c:a', 'libvorbis'], flac: ['-c:a', 'flac'] }[format];
+  const codec = {
+    mp3: ['-c:a', 'libmp3lame', '-b:a', '128k'],
+    m4a: ['-c:a', 'aac'],
+    wav: ['-c:a', 'pcm_s16le'],
+    ogg: ['-c:a', 'libvorbis'],
+    flac: ['-c:a', 'flac'],
+  }[format];
   const tags = [
     ...(options.title ? ['-metadata', `title=${options.title}`] : []),
     ...(options.artist ? ['-metadata', `artist=${options.artist}`] : []),
   ];
-  execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', `sine=frequency=${options.frequency ?? 440}:duration=${options.seconds}`, ...codec, ...tags, path]);
+  execFileSync('ffmpeg', [
+    '-v',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    `sine=frequency=${options.frequency ?? 440}:duration=${options.seconds}`,
+    ...codec,
+    ...tags,
+    path,
+  ]);
   const bytes = readFileSync(path);
   rmSync(path, { force: true });
   return bytes;

@@ -23,7 +23,9 @@ async function upload(
 ): Promise<SongMessage> {
   const call = client.uploadSong({ token });
   if (options.fields) await call.write({ part: { $case: 'fields', value: options.fields } });
-  await call.write({ part: { $case: 'file', value: { fileName: options.fileName ?? 'tone.mp3', contentType: options.contentType ?? 'audio/mpeg' } } });
+  await call.write({
+    part: { $case: 'file', value: { fileName: options.fileName ?? 'tone.mp3', contentType: options.contentType ?? 'audio/mpeg' } },
+  });
   for (let i = 0; i < bytes.length; i += 32 * 1024) await call.write({ part: { $case: 'chunk', value: bytes.subarray(i, i + 32 * 1024) } });
   await call.write({ part: { $case: 'end', value: { sizeBytes: bytes.length } } });
   const { song } = await call.end();
@@ -49,11 +51,10 @@ function serviceUnderTest(userAddress: string, base: Partial<UploadServiceConfig
       await running?.stop();
       running = undefined;
     },
-    query: async <T,>(sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows as T[],
+    query: async <T>(sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows as T[],
     job: async (songId: string) =>
-      (await db.query(`select "state", "attempts", "locked_by", "last_error" from "transcode_job" where "song_id" = $1`, [songId])).rows[0] as
-        | { state: string; attempts: number; locked_by: string | null; last_error: string | null }
-        | undefined,
+      (await db.query(`select "state", "attempts", "locked_by", "last_error" from "transcode_job" where "song_id" = $1`, [songId]))
+        .rows[0] as { state: string; attempts: number; locked_by: string | null; last_error: string | null } | undefined,
     async dispose() {
       await this.stop();
       await db.end();
@@ -122,7 +123,8 @@ describe('transcoding off the request path', () => {
         if (value === undefined) continue;
         // Lists and limits as their variables spell them (`a,b`; `<points>/<seconds>[/<block seconds>]`).
         if (Array.isArray(value)) env[key] = value.join(',');
-        else if (typeof value === 'object') env[key] = `${value.points}/${value.durationSeconds}${value.blockSeconds ? `/${value.blockSeconds}` : ''}`;
+        else if (typeof value === 'object')
+          env[key] = `${value.points}/${value.durationSeconds}${value.blockSeconds ? `/${value.blockSeconds}` : ''}`;
         else env[key] = String(value);
       }
       const root = resolve(import.meta.dirname, '../../..');
@@ -190,7 +192,11 @@ describe('upload-events on Kafka', () => {
     users = await fakeUserService();
     service = serviceUnderTest(users.address);
     client = await service.start(); // creates the topic
-    const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'upload-test', logger: createLogger('test', { level: 'silent' }) });
+    const kafka = new KafkaClient({
+      brokers: testInfra().kafkaBrokers,
+      clientId: 'upload-test',
+      logger: createLogger('test', { level: 'silent' }),
+    });
     consumer = kafka.consumer(`upload-test-${randomUUID()}`);
     await consumer.connect();
     await consumer.subscribe({ topic: 'upload-events', fromBeginning: true });
@@ -218,7 +224,10 @@ describe('upload-events on Kafka', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(eventsOf(song.songId)).toEqual([]);
 
-    const { song: named } = await client.updateSong({ songId: song.songId, trackName: 'Named', artistName: 'Later', genre: 'Ambient', isrc: 'USRC17607839' }, { token });
+    const { song: named } = await client.updateSong(
+      { songId: song.songId, trackName: 'Named', artistName: 'Later', genre: 'Ambient', isrc: 'USRC17607839' },
+      { token },
+    );
     expect(named!.status).toBe(SongStatus.SONG_STATUS_VERIFIED);
     const [verified] = await eventually(async () => (eventsOf(song.songId).length >= 1 ? eventsOf(song.songId) : undefined), 20_000);
     expect(verified!.headers).toMatchObject({ 'event-type': 'upload.song-verified', 'event-id': expect.stringMatching(/^[0-9a-f-]{36}$/) });
@@ -301,10 +310,15 @@ describe('the upload stream', () => {
 
   it('refuses guests and an unsupported declared type before any byte', async () => {
     const guest = await users.token('guest');
-    await expect(upload(client, guest.token, Buffer.from('x'))).rejects.toMatchObject({ status: 403, messages: 'Guests cannot upload songs' });
+    await expect(upload(client, guest.token, Buffer.from('x'))).rejects.toMatchObject({
+      status: 403,
+      messages: 'Guests cannot upload songs',
+    });
     const { token } = await users.token();
     const call = client.uploadSong({ token });
-    await expect(call.write({ part: { $case: 'file', value: { fileName: 'a.txt', contentType: 'text/plain' } } }).then(() => call.response)).rejects.toMatchObject({
+    await expect(
+      call.write({ part: { $case: 'file', value: { fileName: 'a.txt', contentType: 'text/plain' } } }).then(() => call.response),
+    ).rejects.toMatchObject({
       status: 415,
     });
     await nothingLeft();

@@ -26,7 +26,13 @@ export const userService = defineService('user', {
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
     return {
-      services: [{ name: 'spinroom.user.v1.UserService', definition: UserServiceService, implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens, unary }) }],
+      services: [
+        {
+          name: 'spinroom.user.v1.UserService',
+          definition: UserServiceService,
+          implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens, unary }),
+        },
+      ],
       verifier: await TokenVerifier.fromPem(tokens.publicKeyPem, { issuer: config.JWT_ISSUER }),
     };
   },

@@ -9,7 +9,11 @@ import { z } from 'zod';
 export const userServiceConfig = serviceConfig('user', {
   /** RS256 signing key (PKCS#8 PEM, 3072 bits or more). */
   JWT_PRIVATE_KEY: env.pem('PRIVATE KEY'),
-  JWT_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 3600),
   /** How many argon2id hashes may run at once (default: one per core). */
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().positive().optional(),
   /** Shared secret other services present for a `service` token; service tokens are off without it. */

@@ -1,4 +1,13 @@
-import { dropDatabase, TokenIssuer, TokenVerifier, createOrm, ensureDatabase, migrate, OutboxMessage, type MikroORM } from '@spinroom/platform';
+import {
+  dropDatabase,
+  TokenIssuer,
+  TokenVerifier,
+  createOrm,
+  ensureDatabase,
+  migrate,
+  OutboxMessage,
+  type MikroORM,
+} from '@spinroom/platform';
 import { testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations/index.js';
@@ -51,8 +60,14 @@ describe('accounts on PostgreSQL', () => {
   it('logs in with the right password only', async () => {
     await accounts.signUp({ email: 'login@example.com', password: 'correct horse battery' });
     await expect(accounts.logIn({ email: ' LOGIN@example.com', password: 'correct horse battery' })).resolves.toHaveProperty('accessToken');
-    await expect(accounts.logIn({ email: 'login@example.com', password: 'wrong horse battery' })).rejects.toMatchObject({ status: 401, messages: 'Incorrect email or password' });
-    await expect(accounts.logIn({ email: 'nobody@example.com', password: 'correct horse battery' })).rejects.toMatchObject({ status: 401, messages: 'Incorrect email or password' });
+    await expect(accounts.logIn({ email: 'login@example.com', password: 'wrong horse battery' })).rejects.toMatchObject({
+      status: 401,
+      messages: 'Incorrect email or password',
+    });
+    await expect(accounts.logIn({ email: 'nobody@example.com', password: 'correct horse battery' })).rejects.toMatchObject({
+      status: 401,
+      messages: 'Incorrect email or password',
+    });
   });
 
   it('numbers guests as ghosts', async () => {
@@ -71,8 +86,12 @@ describe('accounts on PostgreSQL', () => {
   });
 
   it('seeds the admin once and keeps its password', async () => {
-    expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'admin password 1', nickname: 'admin' })).toEqual({ created: true });
-    expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'other password 2', nickname: 'admin' })).toEqual({ created: false });
+    expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'admin password 1', nickname: 'admin' })).toEqual({
+      created: true,
+    });
+    expect(await accounts.ensureAdmin({ email: 'admin@example.com', password: 'other password 2', nickname: 'admin' })).toEqual({
+      created: false,
+    });
     const grant = await accounts.logIn({ email: 'admin@example.com', password: 'admin password 1' });
     expect((await verifier.verify(grant.accessToken)).role).toBe('admin');
   });

@@ -3,7 +3,7 @@ import { checkPasswordPolicy, PasswordHasher } from '../src/domain/passwords.js'
 
 describe('password policy', () => {
   it('takes 8 to 128 characters', () => {
-    expect(() => checkPasswordPolicy('a'.repeat(7) )).toThrow('Password must be between 8 and 128 characters');
+    expect(() => checkPasswordPolicy('a'.repeat(7))).toThrow('Password must be between 8 and 128 characters');
     expect(() => checkPasswordPolicy('x7$kq9Lm')).not.toThrow();
     expect(() => checkPasswordPolicy('Zq8!'.repeat(32))).not.toThrow();
     expect(() => checkPasswordPolicy('Zq8!'.repeat(32) + 'a')).toThrow('Password must be between 8 and 128 characters');
@@ -29,7 +29,12 @@ describe('PasswordHasher', () => {
 
   it('runs at most `concurrency` hashes at once and refuses past its queue', async () => {
     const hasher = new PasswordHasher(1, 2);
-    const calls = Array.from({ length: 4 }, () => hasher.hash('correct horse battery').then(() => 'ok', (e) => e.status));
+    const calls = Array.from({ length: 4 }, () =>
+      hasher.hash('correct horse battery').then(
+        () => 'ok',
+        (e) => e.status,
+      ),
+    );
     // One runs, two wait, the fourth is refused at once.
     expect(await Promise.all(calls)).toEqual(['ok', 'ok', 'ok', 503]);
   });

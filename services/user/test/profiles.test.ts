@@ -3,9 +3,20 @@ import { applyProfilePatch, defaultNickname, normalizeColor } from '../src/domai
 import { tokenRole, type User } from '../src/domain/user.js';
 
 const user: User = {
-  id: 1, uuid: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d', kind: 'user', email: 'a@b.co', passwordHash: 'h', roles: ['user'],
-  capabilities: [], badges: [], nickname: 'a', color: '#8A2BE2', avatarId: 'default', displayPronouns: false,
-  createdAt: new Date(0), updatedAt: new Date(0),
+  id: 1,
+  uuid: '6f1c7a4e-7d3b-4a43-9d39-2f5c6a1b2c3d',
+  kind: 'user',
+  email: 'a@b.co',
+  passwordHash: 'h',
+  roles: ['user'],
+  capabilities: [],
+  badges: [],
+  nickname: 'a',
+  color: '#8A2BE2',
+  avatarId: 'default',
+  displayPronouns: false,
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 };
 
 describe('profile rules', () => {

@@ -15,14 +15,20 @@ const platform = await startPlatform();
 let exitCode = 0;
 try {
   const token = await signedToken('user');
-  const created = await api(platform.baseUrl, 'POST', '/api/room-service/rooms/infrastructure', { token, body: { name: `Traced ${Date.now()}` } });
+  const created = await api(platform.baseUrl, 'POST', '/api/room-service/rooms/infrastructure', {
+    token,
+    body: { name: `Traced ${Date.now()}` },
+  });
   if (created.status !== 201) throw new Error(`room not created: ${created.status}`);
   // The playlist service's new consumer group reads room-events from the
   // start: wait until it has caught up with the creation before tracing.
   const createdTrace = await traceOf('POST');
   await consumedIn(createdTrace, 90_000);
   exporter.reset();
-  const updated = await api(platform.baseUrl, 'PATCH', `/api/room-service/rooms/${created.body.slug}`, { token, body: { description: 'traced' } });
+  const updated = await api(platform.baseUrl, 'PATCH', `/api/room-service/rooms/${created.body.slug}`, {
+    token,
+    body: { description: 'traced' },
+  });
   if (updated.status !== 200) throw new Error(`room not updated: ${updated.status}`);
   const traceId = await traceOf('PATCH');
   // Waits for the whole trace, however busy the machine: past the timeout the test says what is missing.
@@ -38,17 +44,25 @@ try {
 process.exit(exitCode);
 
 async function traceOf(method: string): Promise<string> {
-  const root = await eventually(async () => exporter.getFinishedSpans().find((s) => s.kind === SERVER && s.name.startsWith(method) && !s.parentSpanContext));
+  const root = await eventually(async () =>
+    exporter.getFinishedSpans().find((s) => s.kind === SERVER && s.name.startsWith(method) && !s.parentSpanContext),
+  );
   return root.spanContext().traceId;
 }
 
 /** Resolves once the consumer's span of the trace has ended (the relay sent the event, the playlist service handled it). */
 function consumedIn(traceId: string, timeoutMs: number) {
-  return eventually(async () => exporter.getFinishedSpans().find((s) => s.spanContext().traceId === traceId && s.kind === CONSUMER), timeoutMs);
+  return eventually(
+    async () => exporter.getFinishedSpans().find((s) => s.spanContext().traceId === traceId && s.kind === CONSUMER),
+    timeoutMs,
+  );
 }
 
 function spansOf(traceId: string) {
-  return exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId).map(toJson);
+  return exporter
+    .getFinishedSpans()
+    .filter((s) => s.spanContext().traceId === traceId)
+    .map(toJson);
 }
 
 /**
@@ -75,6 +89,10 @@ function toJson(span: ReadableSpan) {
     kind: span.kind,
     spanId: span.spanContext().spanId,
     parentSpanId: span.parentSpanContext?.spanId,
-    system: span.attributes['db.system.name'] ?? span.attributes['db.system'] ?? span.attributes['messaging.system'] ?? span.attributes['rpc.system'],
+    system:
+      span.attributes['db.system.name'] ??
+      span.attributes['db.system'] ??
+      span.attributes['messaging.system'] ??
+      span.attributes['rpc.system'],
   };
 }

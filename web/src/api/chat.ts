@@ -30,7 +30,11 @@ export const chat = {
       data: { text: m.text, metadata: { chatMessage: { message: m.text, uuid: m.uuid, type: m.type, mentions: m.mentions } } },
     }).then((r) => r.data),
   edit: (token: string, id: string, text: string, mentions: OutgoingChat['mentions']) =>
-    chatRequest<{ data: CometMessage }>(token, 'PUT', `/messages/${id}`, { data: { text, metadata: { chatMessage: { mentions } } } }).then((r) => r.data),
+    chatRequest<{ data: CometMessage }>(token, 'PUT', `/messages/${id}`, { data: { text, metadata: { chatMessage: { mentions } } } }).then(
+      (r) => r.data,
+    ),
   react: (token: string, id: string, emoji: string, on: boolean) =>
-    chatRequest<{ data: CometMessage }>(token, on ? 'POST' : 'DELETE', `/messages/${id}/reactions/${encodeURIComponent(emoji)}`).then((r) => r.data),
+    chatRequest<{ data: CometMessage }>(token, on ? 'POST' : 'DELETE', `/messages/${id}/reactions/${encodeURIComponent(emoji)}`).then(
+      (r) => r.data,
+    ),
 };

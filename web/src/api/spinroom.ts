@@ -4,7 +4,8 @@ import { api, PLAYLIST, ROOM, UPLOAD, USER } from './client';
 import type { AccessGrant, Crate, Room, RoomRole, Song, UploadedSong, UserProfile, UserRoleEntry } from './types';
 
 export const auth = {
-  signUp: (body: { email: string; password: string; nickname?: string }) => api.post<AccessGrant>(`${USER}/users/sign-up`, body, { anonymous: true }),
+  signUp: (body: { email: string; password: string; nickname?: string }) =>
+    api.post<AccessGrant>(`${USER}/users/sign-up`, body, { anonymous: true }),
   login: (body: { email: string; password: string }) => api.post<AccessGrant>(`${USER}/auth/login`, body, { anonymous: true }),
   guest: () => api.get<AccessGrant>(`${USER}/auth/guest`, { anonymous: true }),
   session: () => api.get<{ userUuid: string; kind: 'user' | 'guest' | 'bot'; roles: string[] }>(`${USER}/auth/session`),
@@ -42,12 +43,18 @@ export const rooms = {
   create: (body: CreateRoomInput) => api.post<Room>(`${ROOM}/rooms/infrastructure`, body),
   get: (slug: string) => api.get<Room>(`${ROOM}/rooms/${encodeURIComponent(slug)}`),
   join: (slug: string, password?: string) => api.post<Room>(`${ROOM}/rooms/${encodeURIComponent(slug)}/join`, password ? { password } : {}),
-  pin: (slug: string, pinnedMessages: unknown[]) => api.post<Room>(`${ROOM}/rooms/${encodeURIComponent(slug)}/pinned-messages`, { pinnedMessages }),
+  pin: (slug: string, pinnedMessages: unknown[]) =>
+    api.post<Room>(`${ROOM}/rooms/${encodeURIComponent(slug)}/pinned-messages`, { pinnedMessages }),
   kick: (slug: string, userUuid: string) => api.post<UserRoleEntry>(`${ROOM}/roomUserRoles/kick-user-from-room`, { slug, userUuid }),
   roles: (slug: string) => api.get<UserRoleEntry[]>(`${ROOM}/roomUserRoles/${encodeURIComponent(slug)}`),
   grantRole: (slug: string, userUuid: string, role: RoomRole, expirationTime?: string | null) =>
-    api.post<UserRoleEntry>(`${ROOM}/roomUserRoles/${encodeURIComponent(slug)}`, { userUuid, role, ...(expirationTime ? { expirationTime } : {}) }),
-  removeRole: (slug: string, userUuid: string, role: RoomRole) => api.delete<object>(`${ROOM}/roomUserRoles/${encodeURIComponent(slug)}`, { userUuid, role }),
+    api.post<UserRoleEntry>(`${ROOM}/roomUserRoles/${encodeURIComponent(slug)}`, {
+      userUuid,
+      role,
+      ...(expirationTime ? { expirationTime } : {}),
+    }),
+  removeRole: (slug: string, userUuid: string, role: RoomRole) =>
+    api.delete<object>(`${ROOM}/roomUserRoles/${encodeURIComponent(slug)}`, { userUuid, role }),
   joinChat: (slug: string) => api.post<{ groupId: string }>(`${ROOM}/roomUserRoles/cometchat/join/${encodeURIComponent(slug)}`),
 };
 
@@ -56,7 +63,9 @@ export function cratePath(crate: Pick<Crate, 'crateUuid' | 'special'>): string {
   return crate.special ? `${PLAYLIST}/crate/special/${crate.special}` : `${PLAYLIST}/crate/${crate.crateUuid}`;
 }
 
-export type SongToAdd = { songId: string } | { musicProvider: string; songId: string; trackName: string; artistName: string; duration: number; isrc?: string };
+export type SongToAdd =
+  | { songId: string }
+  | { musicProvider: string; songId: string; trackName: string; artistName: string; duration: number; isrc?: string };
 
 export const crates = {
   list: () => api.get<{ crates: Crate[] }>(`${PLAYLIST}/crate/user`, { query: { limit: 100 } }).then((r) => r.crates),
@@ -64,7 +73,8 @@ export const crates = {
   rename: (crate: Crate, crateName: string) => api.patch<Crate>(cratePath(crate), { crateName }),
   remove: (crate: Crate) => api.delete<object>(cratePath(crate)),
   songs: (crate: Crate) => api.get<{ songs: Song[] }>(`${cratePath(crate)}/songs`, { query: { limit: 100 } }).then((r) => r.songs),
-  addSongs: (crate: Crate, songs: SongToAdd[], append = true) => api.post<{ songs: Song[] }>(`${cratePath(crate)}/songs`, { songs, append }),
+  addSongs: (crate: Crate, songs: SongToAdd[], append = true) =>
+    api.post<{ songs: Song[] }>(`${cratePath(crate)}/songs`, { songs, append }),
   removeSong: (crate: Crate, crateSongUuid: string) => api.delete<object>(`${cratePath(crate)}/songs/${crateSongUuid}`),
   moveSong: (crate: Crate, crateSongUuid: string, position: number) =>
     api.put<{ songs: Song[] }>(`${cratePath(crate)}/songs/${crateSongUuid}/position`, { position }).then((r) => r.songs),
@@ -82,7 +92,12 @@ export interface SearchProvider {
 export const search = {
   providers: () => api.get<{ providers: SearchProvider[] }>(`${PLAYLIST}/song-data/providers`).then((r) => r.providers),
   songs: (q: string, provider: string, signal?: AbortSignal) =>
-    api.get<{ songs: Song[] }>(`${PLAYLIST}/search`, { query: { q, provider: provider === 'catalogue' ? undefined : provider, limit: 20 }, signal }).then((r) => r.songs),
+    api
+      .get<{ songs: Song[] }>(`${PLAYLIST}/search`, {
+        query: { q, provider: provider === 'catalogue' ? undefined : provider, limit: 20 },
+        signal,
+      })
+      .then((r) => r.songs),
 };
 
 export const uploads = {
@@ -91,5 +106,16 @@ export const uploads = {
 };
 
 export const recentSongs = {
-  list: (slug: string) => api.get<{ songPlays: Array<{ playId: string; djUuid: string; song: Song; playedAt: string; voteCounts: { likes: number; dislikes: number; stars: number } }> }>(`${PLAYLIST}/rooms/${encodeURIComponent(slug)}/recent-songs`).then((r) => r.songPlays),
+  list: (slug: string) =>
+    api
+      .get<{
+        songPlays: Array<{
+          playId: string;
+          djUuid: string;
+          song: Song;
+          playedAt: string;
+          voteCounts: { likes: number; dislikes: number; stars: number };
+        }>;
+      }>(`${PLAYLIST}/rooms/${encodeURIComponent(slug)}/recent-songs`)
+      .then((r) => r.songPlays),
 };

@@ -17,7 +17,17 @@ export interface UserRoleEntry {
 }
 
 export interface PinnedMessage {
-  message: { message: string; userName?: string; avatarId?: string; color?: string; userUuid?: string; date?: string; pinnedByName?: string; pinnedByUUID?: string; reactions?: unknown };
+  message: {
+    message: string;
+    userName?: string;
+    avatarId?: string;
+    color?: string;
+    userUuid?: string;
+    date?: string;
+    pinnedByName?: string;
+    pinnedByUUID?: string;
+    reactions?: unknown;
+  };
 }
 
 export interface Room {

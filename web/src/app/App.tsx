@@ -29,19 +29,39 @@ export function App() {
           {t.appName}
         </a>
         <nav aria-label="Main">
-          <a href={href({ name: 'lobby' })} aria-current={route.name === 'lobby' ? 'page' : undefined}>{t.lobby}</a>
-          {s.isLoggedIn && <a href={href({ name: 'crates' })} aria-current={route.name === 'crates' ? 'page' : undefined}>{t.crates}</a>}
-          {s.isLoggedIn && <a href={href({ name: 'upload' })} aria-current={route.name === 'upload' ? 'page' : undefined}>{t.upload}</a>}
-          {s.isLoggedIn && <a href={href({ name: 'profile' })} aria-current={route.name === 'profile' && !route.userUuid ? 'page' : undefined}>{t.profile}</a>}
-          <a href={href({ name: 'settings' })} aria-current={route.name === 'settings' ? 'page' : undefined}>{t.settings}</a>
+          <a href={href({ name: 'lobby' })} aria-current={route.name === 'lobby' ? 'page' : undefined}>
+            {t.lobby}
+          </a>
+          {s.isLoggedIn && (
+            <a href={href({ name: 'crates' })} aria-current={route.name === 'crates' ? 'page' : undefined}>
+              {t.crates}
+            </a>
+          )}
+          {s.isLoggedIn && (
+            <a href={href({ name: 'upload' })} aria-current={route.name === 'upload' ? 'page' : undefined}>
+              {t.upload}
+            </a>
+          )}
+          {s.isLoggedIn && (
+            <a href={href({ name: 'profile' })} aria-current={route.name === 'profile' && !route.userUuid ? 'page' : undefined}>
+              {t.profile}
+            </a>
+          )}
+          <a href={href({ name: 'settings' })} aria-current={route.name === 'settings' ? 'page' : undefined}>
+            {t.settings}
+          </a>
         </nav>
         <div className="topbar-end">
-          <label className="sr-only" htmlFor="lang">{t.language}</label>
+          <label className="sr-only" htmlFor="lang">
+            {t.language}
+          </label>
           <select id="lang" value={locale} onChange={(e) => setLocale(e.target.value as 'en' | 'es')}>
             <option value="en">EN</option>
             <option value="es">ES</option>
           </select>
-          <button type="button" onClick={logOut}>{t.logOut}</button>
+          <button type="button" onClick={logOut}>
+            {t.logOut}
+          </button>
         </div>
       </header>
       <main id="main">

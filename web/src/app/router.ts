@@ -55,6 +55,10 @@ const subscribe = (listener: () => void) => {
 };
 
 export function useRoute(): Route {
-  const hash = useSyncExternalStore(subscribe, () => window.location.hash, () => '');
+  const hash = useSyncExternalStore(
+    subscribe,
+    () => window.location.hash,
+    () => '',
+  );
   return parseRoute(hash);
 }

@@ -29,7 +29,11 @@ function MessageText({ message, meUuid }: { message: ChatMessage; meUuid: string
     if (m.start < at || m.start > message.text.length) continue;
     parts.push(message.text.slice(at, m.start));
     const token = `@${m.userNickname}`;
-    parts.push(<mark key={i} className={m.userUuid === meUuid ? 'mention me' : 'mention'}>{token}</mark>);
+    parts.push(
+      <mark key={i} className={m.userUuid === meUuid ? 'mention me' : 'mention'}>
+        {token}
+      </mark>,
+    );
     at = m.start + token.length;
   }
   parts.push(message.text.slice(at));
@@ -86,7 +90,11 @@ export function ChatPanel(props: Props) {
               📌 <strong>{p.message.userName}</strong>: {p.message.message}
             </p>
           ))}
-          {props.isModerator && <button type="button" className="link" onClick={() => props.onPin(null)}>{t.unpin}</button>}
+          {props.isModerator && (
+            <button type="button" className="link" onClick={() => props.onPin(null)}>
+              {t.unpin}
+            </button>
+          )}
         </section>
       )}
       <ol className="messages" ref={list} aria-live="polite" aria-label={t.chat}>
@@ -100,7 +108,9 @@ export function ChatPanel(props: Props) {
             <li key={m.uuid} className={`message${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`} data-message-id={m.id}>
               <Avatar avatarId={m.avatarId} color={m.color} size={28} title={m.userName} />
               <div>
-                <span className="author" style={{ color: m.color }}>{m.userName}</span>
+                <span className="author" style={{ color: m.color }}>
+                  {m.userName}
+                </span>
                 <p className="text">
                   <MessageText message={m} meUuid={props.meUuid} />
                   {m.editedAt ? <span className="muted"> (edited)</span> : null}
@@ -123,13 +133,21 @@ export function ChatPanel(props: Props) {
                     <details className="react-menu">
                       <summary aria-label={`${t.react}: ${m.text.slice(0, 30)}`}>☺</summary>
                       {REACTIONS.map((emoji) => (
-                        <button type="button" key={emoji} aria-label={`${t.react} ${emoji}`} onClick={() => props.onReact(m, emoji)}>{emoji}</button>
+                        <button type="button" key={emoji} aria-label={`${t.react} ${emoji}`} onClick={() => props.onReact(m, emoji)}>
+                          {emoji}
+                        </button>
                       ))}
-                      {props.isModerator && <button type="button" onClick={() => props.onPin(m)}>{t.pin}</button>}
+                      {props.isModerator && (
+                        <button type="button" onClick={() => props.onPin(m)}>
+                          {t.pin}
+                        </button>
+                      )}
                     </details>
                   )}
                   {editable?.uuid === m.uuid && !editing && (
-                    <button type="button" className="link" onClick={() => (setEditing(m), setText(m.text))}>{t.edit}</button>
+                    <button type="button" className="link" onClick={() => (setEditing(m), setText(m.text))}>
+                      {t.edit}
+                    </button>
                   )}
                 </div>
               </div>
@@ -137,22 +155,42 @@ export function ChatPanel(props: Props) {
           ),
         )}
       </ol>
-      {props.error && <p className="error" role="alert">{props.error}</p>}
+      {props.error && (
+        <p className="error" role="alert">
+          {props.error}
+        </p>
+      )}
       {props.disabledUntil ? (
         <p className="notice">
           {t.chatDisabledUntil} {props.disabledUntil.getFullYear() > 9999 ? '…' : props.disabledUntil.toLocaleTimeString()}
         </p>
       ) : props.canPost ? (
         <form onSubmit={submit} className="chat-form">
-          <label className="sr-only" htmlFor="chat-input">{editing ? t.edit : t.message}</label>
-          <input id="chat-input" value={text} maxLength={2000} onChange={(e) => setText(e.target.value)} onKeyDown={onKeyDown} placeholder={editing ? t.edit : t.message} autoComplete="off" />
+          <label className="sr-only" htmlFor="chat-input">
+            {editing ? t.edit : t.message}
+          </label>
+          <input
+            id="chat-input"
+            value={text}
+            maxLength={2000}
+            onChange={(e) => setText(e.target.value)}
+            onKeyDown={onKeyDown}
+            placeholder={editing ? t.edit : t.message}
+            autoComplete="off"
+          />
           {props.isModerator && (
             <label className="check small">
               <input type="checkbox" checked={asNotice} onChange={(e) => setAsNotice(e.target.checked)} /> {t.notice}
             </label>
           )}
-          <button type="submit" disabled={!text.trim()}>{editing ? t.save : t.send}</button>
-          {editing && <button type="button" onClick={() => (setEditing(null), setText(''))}>{t.cancel}</button>}
+          <button type="submit" disabled={!text.trim()}>
+            {editing ? t.save : t.send}
+          </button>
+          {editing && (
+            <button type="button" onClick={() => (setEditing(null), setText(''))}>
+              {t.cancel}
+            </button>
+          )}
         </form>
       ) : null}
     </section>

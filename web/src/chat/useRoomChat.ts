@@ -11,10 +11,18 @@ import type { LiveRoom } from '../rooms/liveRoom';
 import { fromComet, mergeMessages, toggleReaction, type ChatMessage, type CometMessage } from './chatState';
 
 function newUuid(): string {
-  return typeof crypto !== 'undefined' && 'randomUUID' in crypto ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
 
-export function useRoomChat(options: { room: LiveRoom | undefined; roomUuid: string | undefined; slug: string; me: { uuid: string; nickname: string; avatarId: string; color: string } | undefined; enabled: boolean }) {
+export function useRoomChat(options: {
+  room: LiveRoom | undefined;
+  roomUuid: string | undefined;
+  slug: string;
+  me: { uuid: string; nickname: string; avatarId: string; color: string } | undefined;
+  enabled: boolean;
+}) {
   const { room, roomUuid, slug, me, enabled } = options;
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [error, setError] = useState<string | undefined>();
@@ -51,8 +59,18 @@ export function useRoomChat(options: { room: LiveRoom | undefined; roomUuid: str
       if (!token.data || !roomUuid || !me) return;
       const uuid = newUuid();
       const local: ChatMessage = {
-        id: `temp-${uuid}`, uuid, text, type, mentions, userUuid: me.uuid, userName: me.nickname, avatarId: me.avatarId, color: me.color,
-        sentAt: Date.now(), reactions: {}, pending: true,
+        id: `temp-${uuid}`,
+        uuid,
+        text,
+        type,
+        mentions,
+        userUuid: me.uuid,
+        userName: me.nickname,
+        avatarId: me.avatarId,
+        color: me.color,
+        sentAt: Date.now(),
+        reactions: {},
+        pending: true,
       };
       setMessages((list) => mergeMessages(list, [local]));
       setError(undefined);
@@ -84,7 +102,11 @@ export function useRoomChat(options: { room: LiveRoom | undefined; roomUuid: str
     async (message: ChatMessage, emoji: string) => {
       if (!token.data || !me) return;
       const on = !(message.reactions[emoji] ?? []).some((r) => r.userUUID === me.uuid);
-      setMessages((list) => list.map((m) => (m.uuid === message.uuid ? toggleReaction(m, emoji, { userUUID: me.uuid, name: me.nickname, messageId: m.id }) : m)));
+      setMessages((list) =>
+        list.map((m) =>
+          m.uuid === message.uuid ? toggleReaction(m, emoji, { userUUID: me.uuid, name: me.nickname, messageId: m.id }) : m,
+        ),
+      );
       try {
         const stored = await chat.react(token.data, message.id, emoji, on);
         setMessages((list) => mergeMessages(list, [fromComet(stored)]));

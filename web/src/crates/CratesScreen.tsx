@@ -29,21 +29,49 @@ function CrateSongs({ crate }: { crate: Crate }) {
     <section className="crate-detail" aria-labelledby="crate-title">
       <div className="row">
         <h2 id="crate-title">{crateLabel(crate, t)}</h2>
-        {!crate.special && !renaming && <button type="button" onClick={() => setRenaming(true)}>{t.rename}</button>}
-        <button type="button" onClick={() => actions.shuffle.mutate(crate)} disabled={list.length < 2}>{t.shuffle}</button>
+        {!crate.special && !renaming && (
+          <button type="button" onClick={() => setRenaming(true)}>
+            {t.rename}
+          </button>
+        )}
+        <button type="button" onClick={() => actions.shuffle.mutate(crate)} disabled={list.length < 2}>
+          {t.shuffle}
+        </button>
         {!crate.special && (
-          <button type="button" className="danger" onClick={() => actions.remove.mutate(crate, { onSuccess: () => navigate({ name: 'crates' }) })}>{t.delete}</button>
+          <button
+            type="button"
+            className="danger"
+            onClick={() => actions.remove.mutate(crate, { onSuccess: () => navigate({ name: 'crates' }) })}
+          >
+            {t.delete}
+          </button>
         )}
       </div>
       {renaming && (
-        <form className="row" onSubmit={(e) => (e.preventDefault(), actions.rename.mutate({ crate, name }, { onSuccess: () => setRenaming(false) }))}>
-          <label className="sr-only" htmlFor="crate-name">{t.rename}</label>
+        <form
+          className="row"
+          onSubmit={(e) => (e.preventDefault(), actions.rename.mutate({ crate, name }, { onSuccess: () => setRenaming(false) }))}
+        >
+          <label className="sr-only" htmlFor="crate-name">
+            {t.rename}
+          </label>
           <input id="crate-name" required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} />
           <button type="submit">{t.save}</button>
-          <button type="button" onClick={() => setRenaming(false)}>{t.cancel}</button>
+          <button type="button" onClick={() => setRenaming(false)}>
+            {t.cancel}
+          </button>
         </form>
       )}
-      <ErrorNote error={songs.error ?? actions.move.error ?? actions.removeSong.error ?? actions.shuffle.error ?? actions.rename.error ?? actions.remove.error} />
+      <ErrorNote
+        error={
+          songs.error ??
+          actions.move.error ??
+          actions.removeSong.error ??
+          actions.shuffle.error ??
+          actions.rename.error ??
+          actions.remove.error
+        }
+      />
       {songs.isPending && <p className="muted">{t.loading}</p>}
       <ol className="songs" aria-label={crateLabel(crate, t)}>
         {list.map((song, i) => (
@@ -56,13 +84,38 @@ function CrateSongs({ crate }: { crate: Crate }) {
             onDragOver={(e) => e.preventDefault()}
             onDrop={(e) => onDrop(e, i)}
           >
-            <span className="handle" aria-hidden="true">⋮⋮</span>
+            <span className="handle" aria-hidden="true">
+              ⋮⋮
+            </span>
             <span className="song-name">
               {song.trackName} <span className="muted">— {song.artistName}</span>
             </span>
-            <button type="button" className="icon" aria-label={`${t.moveUp}: ${song.trackName}`} disabled={i === 0} onClick={() => move(song, i - 1)}>↑</button>
-            <button type="button" className="icon" aria-label={`${t.moveDown}: ${song.trackName}`} disabled={i === list.length - 1} onClick={() => move(song, i + 1)}>↓</button>
-            <button type="button" className="icon" aria-label={`${t.remove}: ${song.trackName}`} onClick={() => actions.removeSong.mutate({ crate, song })}>✕</button>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`${t.moveUp}: ${song.trackName}`}
+              disabled={i === 0}
+              onClick={() => move(song, i - 1)}
+            >
+              ↑
+            </button>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`${t.moveDown}: ${song.trackName}`}
+              disabled={i === list.length - 1}
+              onClick={() => move(song, i + 1)}
+            >
+              ↓
+            </button>
+            <button
+              type="button"
+              className="icon"
+              aria-label={`${t.remove}: ${song.trackName}`}
+              onClick={() => actions.removeSong.mutate({ crate, song })}
+            >
+              ✕
+            </button>
           </li>
         ))}
       </ol>
@@ -80,12 +133,17 @@ export function CratesScreen({ crateUuid }: { crateUuid?: string }) {
     <div className="crates">
       <nav className="crate-list" aria-labelledby="crates-title">
         <h1 id="crates-title">{t.crates}</h1>
-        <button type="button" className="primary" onClick={() => actions.create.mutate()} disabled={actions.create.isPending}>+ {t.newCrate}</button>
+        <button type="button" className="primary" onClick={() => actions.create.mutate()} disabled={actions.create.isPending}>
+          + {t.newCrate}
+        </button>
         <ErrorNote error={crates.error ?? actions.create.error} />
         <ul>
           {crates.data?.map((crate) => (
             <li key={crate.crateUuid}>
-              <a href={href({ name: 'crates', crateUuid: crate.crateUuid })} aria-current={crate.crateUuid === crateUuid ? 'page' : undefined}>
+              <a
+                href={href({ name: 'crates', crateUuid: crate.crateUuid })}
+                aria-current={crate.crateUuid === crateUuid ? 'page' : undefined}
+              >
                 {crateLabel(crate, t)} <span className="muted">({crate.crateSongsNumber ?? 0})</span>
               </a>
             </li>

@@ -29,7 +29,8 @@ export function useCrateActions() {
       send,
       settle: (answer, optimistic) => {
         // The server's order wins: refetch when its positions differ from ours.
-        if (!Array.isArray(answer) || positionsDiffer(optimistic, answer as Song[])) void client.invalidateQueries({ queryKey: songsKey(crate) });
+        if (!Array.isArray(answer) || positionsDiffer(optimistic, answer as Song[]))
+          void client.invalidateQueries({ queryKey: songsKey(crate) });
         afterSongsChange(crate);
       },
     });
@@ -39,7 +40,10 @@ export function useCrateActions() {
       mutationFn: async () => crateApi.create(newPlaylistName(client.getQueryData<Crate[]>(keys.crates) ?? (await crateApi.list()))),
       onSuccess: refreshList,
     }),
-    rename: useMutation({ mutationFn: ({ crate, name }: { crate: Crate; name: string }) => crateApi.rename(crate, name), onSuccess: refreshList }),
+    rename: useMutation({
+      mutationFn: ({ crate, name }: { crate: Crate; name: string }) => crateApi.rename(crate, name),
+      onSuccess: refreshList,
+    }),
     remove: useMutation({ mutationFn: (crate: Crate) => crateApi.remove(crate), onSuccess: refreshList }),
     shuffle: useMutation({
       mutationFn: (crate: Crate) => crateApi.shuffle(crate),
@@ -50,11 +54,19 @@ export function useCrateActions() {
     }),
     move: useMutation({
       mutationFn: ({ crate, song, to }: { crate: Crate; song: Song; to: number }) =>
-        edit(crate, (songs) => moveSong(songs, song.crateSongUuid!, to), () => crateApi.moveSong(crate, song.crateSongUuid!, to)),
+        edit(
+          crate,
+          (songs) => moveSong(songs, song.crateSongUuid!, to),
+          () => crateApi.moveSong(crate, song.crateSongUuid!, to),
+        ),
     }),
     removeSong: useMutation({
       mutationFn: ({ crate, song }: { crate: Crate; song: Song }) =>
-        edit(crate, (songs) => removeSong(songs, song.crateSongUuid!), () => crateApi.removeSong(crate, song.crateSongUuid!)),
+        edit(
+          crate,
+          (songs) => removeSong(songs, song.crateSongUuid!),
+          () => crateApi.removeSong(crate, song.crateSongUuid!),
+        ),
     }),
     add: useMutation({
       mutationFn: ({ crate, songs }: { crate: Crate; songs: SongToAdd[] }) => crateApi.addSongs(crate, songs),
@@ -70,5 +82,12 @@ export function useCrateActions() {
 export function songToAdd(song: Song, provider: string): SongToAdd {
   if (provider === 'catalogue' && song.songId) return { songId: song.songId };
   const id = song.musicProviders?.[provider] ?? song.songId ?? '';
-  return { musicProvider: provider, songId: id, trackName: song.trackName, artistName: song.artistName, duration: song.duration, ...(song.isrc ? { isrc: song.isrc } : {}) };
+  return {
+    musicProvider: provider,
+    songId: id,
+    trackName: song.trackName,
+    artistName: song.artistName,
+    duration: song.duration,
+    ...(song.isrc ? { isrc: song.isrc } : {}),
+  };
 }

@@ -42,7 +42,11 @@ export function setLocale(next: Locale) {
 }
 
 export function useLocale(): Locale {
-  return useSyncExternalStore((l) => (listeners.add(l), () => listeners.delete(l)), () => locale, () => locale);
+  return useSyncExternalStore(
+    (l) => (listeners.add(l), () => listeners.delete(l)),
+    () => locale,
+    () => locale,
+  );
 }
 
 /** The strings of the current locale, re-rendering when it changes. */

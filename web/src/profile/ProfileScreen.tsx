@@ -14,7 +14,11 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
   const s = useSession();
   const own = !userUuid || userUuid === s.userUuid;
   const client = useQueryClient();
-  const profile = useQuery({ queryKey: own ? keys.myProfile : keys.profile(userUuid!), queryFn: () => (own ? profiles.mine() : profiles.other(userUuid!)), staleTime: 300_000 });
+  const profile = useQuery({
+    queryKey: own ? keys.myProfile : keys.profile(userUuid!),
+    queryFn: () => (own ? profiles.mine() : profiles.other(userUuid!)),
+    staleTime: 300_000,
+  });
   const [nickname, setNickname] = useState('');
   const [avatarId, setAvatarId] = useState('');
   const [color, setColor] = useState('#8B5CF6');
@@ -51,7 +55,14 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
             <legend>{t.avatar}</legend>
             {CHOOSABLE_AVATARS.map((a) => (
               <label key={a.id} className={avatarId === a.id ? 'chosen' : undefined}>
-                <input type="radio" name="avatar" value={a.id} checked={avatarId === a.id} onChange={() => setAvatarId(a.id)} className="sr-only" />
+                <input
+                  type="radio"
+                  name="avatar"
+                  value={a.id}
+                  checked={avatarId === a.id}
+                  onChange={() => setAvatarId(a.id)}
+                  className="sr-only"
+                />
                 <Avatar avatarId={a.id} color={color} size={56} title={a.label} />
               </label>
             ))}
@@ -60,8 +71,14 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
             {t.color}
             <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
           </label>
-          <button type="submit" className="primary" disabled={save.isPending}>{t.save}</button>
-          {save.isSuccess && <p role="status" className="muted">✓</p>}
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {t.save}
+          </button>
+          {save.isSuccess && (
+            <p role="status" className="muted">
+              ✓
+            </p>
+          )}
           <ErrorNote error={save.error} />
         </form>
       )}

@@ -7,7 +7,9 @@ export function KickedScreen({ reason }: { reason?: string }) {
     <section className="kicked card" role="alert">
       <h1>{t.kickedTitle}</h1>
       {reason ? <p>{reason}</p> : null}
-      <a className="button" href={href({ name: 'lobby' })}>{t.backToLobby}</a>
+      <a className="button" href={href({ name: 'lobby' })}>
+        {t.backToLobby}
+      </a>
     </section>
   );
 }

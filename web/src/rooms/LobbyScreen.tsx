@@ -10,7 +10,18 @@ import { useSession } from '../session/session';
 import { rememberRoomPassword } from './roomStore';
 import { useRoomList, useToggleFavorite, type ListName } from './useRooms';
 
-export const DESIGNS: RoomDesign[] = ['CLUB', 'FESTIVAL', 'YACHT', 'BARN', 'STADIUM', 'THEATER', 'UNDERGROUND', 'TOMORROWLAND', 'FERRY_BUILDING', 'CHAT_ONLY'];
+export const DESIGNS: RoomDesign[] = [
+  'CLUB',
+  'FESTIVAL',
+  'YACHT',
+  'BARN',
+  'STADIUM',
+  'THEATER',
+  'UNDERGROUND',
+  'TOMORROWLAND',
+  'FERRY_BUILDING',
+  'CHAT_ONLY',
+];
 
 function RoomCard({ room, canFavorite }: { room: Room; canFavorite: boolean }) {
   const t = useT();
@@ -51,7 +62,9 @@ function RoomList({ name, title }: { name: ListName; title: string }) {
       <ErrorNote error={list.error} />
       {list.data && list.data.length === 0 ? <p className="muted">{t.noRooms}</p> : null}
       <ul data-list={name}>
-        {list.data?.map((room) => <RoomCard key={room.uuid} room={room} canFavorite={isLoggedIn} />)}
+        {list.data?.map((room) => (
+          <RoomCard key={room.uuid} room={room} canFavorite={isLoggedIn} />
+        ))}
       </ul>
     </section>
   );
@@ -66,7 +79,8 @@ function CreateRoomForm() {
   const [isPrivate, setPrivate] = useState(false);
   const [password, setPassword] = useState('');
   const create = useMutation({
-    mutationFn: () => roomApi.create({ name, design, numberOfDjs: seats, type: isPrivate ? 'PRIVATE' : 'PUBLIC', ...(password ? { password } : {}) }),
+    mutationFn: () =>
+      roomApi.create({ name, design, numberOfDjs: seats, type: isPrivate ? 'PRIVATE' : 'PUBLIC', ...(password ? { password } : {}) }),
     onSuccess: (room) => {
       void client.invalidateQueries({ queryKey: keys.roomLists });
       if (password) rememberRoomPassword(room.slug, password);
@@ -88,7 +102,11 @@ function CreateRoomForm() {
         <label>
           {t.design}
           <select value={design} onChange={(e) => setDesign(e.target.value as RoomDesign)}>
-            {DESIGNS.map((d) => <option key={d} value={d}>{d}</option>)}
+            {DESIGNS.map((d) => (
+              <option key={d} value={d}>
+                {d}
+              </option>
+            ))}
           </select>
         </label>
         <label>
@@ -103,7 +121,9 @@ function CreateRoomForm() {
         {t.passwordOptional}
         <input type="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       </label>
-      <button type="submit" className="primary" disabled={create.isPending}>{t.create}</button>
+      <button type="submit" className="primary" disabled={create.isPending}>
+        {t.create}
+      </button>
       <ErrorNote error={create.error} />
     </form>
   );
@@ -131,7 +151,9 @@ function JoinPasswordRoomForm() {
         {t.password}
         <input type="password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </label>
-      <button type="submit" disabled={join.isPending}>{t.join}</button>
+      <button type="submit" disabled={join.isPending}>
+        {t.join}
+      </button>
       <ErrorNote error={join.error} />
     </form>
   );

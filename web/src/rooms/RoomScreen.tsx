@@ -47,7 +47,9 @@ export function RoomScreen({ slug }: { slug: string }) {
               {t.password}
               <input type="password" required value={typed} onChange={(e) => setTyped(e.target.value)} />
             </label>
-            <button type="submit" className="primary">{t.join}</button>
+            <button type="submit" className="primary">
+              {t.join}
+            </button>
           </form>
         )}
         <a href={href({ name: 'lobby' })}>{t.backToLobby}</a>
@@ -130,7 +132,15 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
     clearCurrentRoom();
     return <KickedScreen reason={snapshot.kickReason} />;
   }
-  if (snapshot.status === 'failed') return <section className="card narrow"><p className="error" role="alert">{snapshot.error}</p><a href="#/">{t.backToLobby}</a></section>;
+  if (snapshot.status === 'failed')
+    return (
+      <section className="card narrow">
+        <p className="error" role="alert">
+          {snapshot.error}
+        </p>
+        <a href="#/">{t.backToLobby}</a>
+      </section>
+    );
 
   const run = (name: string, params: Record<string, unknown> = {}) => {
     setActionError(undefined);
@@ -148,9 +158,15 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
       <audio ref={audio} preload="auto" data-testid="room-audio" />
       <div className="room-head">
         <h1>{state?.settings.name ?? room.name}</h1>
-        {snapshot.status !== 'live' && <span className="status" role="status">{snapshot.status === 'connecting' ? t.loading : t.reconnecting}</span>}
+        {snapshot.status !== 'live' && (
+          <span className="status" role="status">
+            {snapshot.status === 'connecting' ? t.loading : t.reconnecting}
+          </span>
+        )}
         {/* biome-ignore lint/a11y/useValidAnchor: a real link to the lobby; the click also forgets the room */}
-        <a href="#/" className="button" onClick={() => clearCurrentRoom()}>{t.leaveRoom}</a>
+        <a href="#/" className="button" onClick={() => clearCurrentRoom()}>
+          {t.leaveRoom}
+        </a>
       </div>
       {state ? (
         <div className="room-grid">
@@ -159,52 +175,114 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
             <NowPlaying nowPlaying={nowPlaying} clock={live.clock} player={playerStatus} onEnableAudio={() => void player?.resume()} />
             <div className="controls" role="toolbar" aria-label="Room controls">
               <div className="votes">
-                <button type="button" className="vote up" aria-pressed={myVote?.like === true} disabled={!nowPlaying || !s.isLoggedIn} onClick={() => run('voteOnSong', { songVotes: { like: true } })}>
+                <button
+                  type="button"
+                  className="vote up"
+                  aria-pressed={myVote?.like === true}
+                  disabled={!nowPlaying || !s.isLoggedIn}
+                  onClick={() => run('voteOnSong', { songVotes: { like: true } })}
+                >
                   👍 {t.awesome} <span data-testid="likes">{state.voteCounts.likes}</span>
                 </button>
-                <button type="button" className="vote down" aria-pressed={myVote?.like === false} disabled={!nowPlaying || !s.isLoggedIn} onClick={() => run('voteOnSong', { songVotes: { like: false } })}>
+                <button
+                  type="button"
+                  className="vote down"
+                  aria-pressed={myVote?.like === false}
+                  disabled={!nowPlaying || !s.isLoggedIn}
+                  onClick={() => run('voteOnSong', { songVotes: { like: false } })}
+                >
                   👎 {t.lame} <span data-testid="dislikes">{state.voteCounts.dislikes}</span>
                 </button>
-                <button type="button" className="vote star" aria-pressed={myVote?.star === true} disabled={!nowPlaying || !s.isLoggedIn} onClick={() => run('voteOnSong', { songVotes: { star: true } })} aria-label={t.star}>
+                <button
+                  type="button"
+                  className="vote star"
+                  aria-pressed={myVote?.star === true}
+                  disabled={!nowPlaying || !s.isLoggedIn}
+                  onClick={() => run('voteOnSong', { songVotes: { star: true } })}
+                  aria-label={t.star}
+                >
                   ★ {state.voteCounts.stars}
                 </button>
                 {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot hold the bar that draws it */}
-                <div className="vibe" role="meter" aria-label={t.vibe} aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(state.vibeMeter * 100)}>
+                <div
+                  className="vibe"
+                  role="meter"
+                  aria-label={t.vibe}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  aria-valuenow={Math.round(state.vibeMeter * 100)}
+                >
                   <div style={{ width: `${Math.round(state.vibeMeter * 100)}%` }} />
                 </div>
               </div>
               <div className="seat">
                 {amDj ? (
-                  <button type="button" onClick={() => run('removeDj', {})}>{t.leaveSeat}</button>
+                  <button type="button" onClick={() => run('removeDj', {})}>
+                    {t.leaveSeat}
+                  </button>
                 ) : !stageFull(state) ? (
-                  <button type="button" className="primary" disabled={!s.isLoggedIn} onClick={() => run('addDj', {})}>{t.takeSeat}</button>
+                  <button type="button" className="primary" disabled={!s.isLoggedIn} onClick={() => run('addDj', {})}>
+                    {t.takeSeat}
+                  </button>
                 ) : onWaitlist ? (
-                  <button type="button" onClick={() => run('leaveWaitlist', {})}>{t.leaveWaitlist}</button>
+                  <button type="button" onClick={() => run('leaveWaitlist', {})}>
+                    {t.leaveWaitlist}
+                  </button>
                 ) : (
-                  <button type="button" disabled={!s.isLoggedIn} onClick={() => run('joinWaitlist', {})}>{t.joinWaitlist}</button>
+                  <button type="button" disabled={!s.isLoggedIn} onClick={() => run('joinWaitlist', {})}>
+                    {t.joinWaitlist}
+                  </button>
                 )}
-                {nowPlaying && (playingDj === s.userUuid || moderator) && <button type="button" onClick={() => run('skipSong', {})}>{t.skip}</button>}
-                <button type="button" onClick={() => run('playOneTimeAnimation', { animation: 'jump' })}>{t.jump}</button>
+                {nowPlaying && (playingDj === s.userUuid || moderator) && (
+                  <button type="button" onClick={() => run('skipSong', {})}>
+                    {t.skip}
+                  </button>
+                )}
+                <button type="button" onClick={() => run('playOneTimeAnimation', { animation: 'jump' })}>
+                  {t.jump}
+                </button>
                 {EMOJI.map((emoji) => (
-                  <button key={emoji} type="button" className="icon" aria-label={`Emoji ${emoji}`} onClick={() => run('playOneTimeAnimation', { animation: 'emoji', emoji })}>{emoji}</button>
+                  <button
+                    key={emoji}
+                    type="button"
+                    className="icon"
+                    aria-label={`Emoji ${emoji}`}
+                    onClick={() => run('playOneTimeAnimation', { animation: 'emoji', emoji })}
+                  >
+                    {emoji}
+                  </button>
                 ))}
                 <label className="volume">
                   <span className="sr-only">Volume</span>🔈
                   <input type="range" min={0} max={1} step={0.05} value={volume} onChange={(e) => setVolume(Number(e.target.value))} />
                 </label>
               </div>
-              {actionError && <p className="error" role="alert">{actionError}</p>}
-              {s.userUuid && snapshot.afk[s.userUuid] && snapshot.afk[s.userUuid]! > Date.now() && <p className="notice" role="status">AFK: {new Date(snapshot.afk[s.userUuid]!).toLocaleTimeString()}</p>}
+              {actionError && (
+                <p className="error" role="alert">
+                  {actionError}
+                </p>
+              )}
+              {s.userUuid && snapshot.afk[s.userUuid] && snapshot.afk[s.userUuid]! > Date.now() && (
+                <p className="notice" role="status">
+                  AFK: {new Date(snapshot.afk[s.userUuid]!).toLocaleTimeString()}
+                </p>
+              )}
             </div>
           </div>
           <aside className="room-side">
             {s.isLoggedIn && (
               <section className="dj-queue" aria-labelledby="queue-title">
                 <h2 id="queue-title">{t.yourQueue}</h2>
-                {queue.data && queue.data.length === 0 && <p className="muted">{t.emptyQueue} <a href="#/crates">{t.crates}</a></p>}
+                {queue.data && queue.data.length === 0 && (
+                  <p className="muted">
+                    {t.emptyQueue} <a href="#/crates">{t.crates}</a>
+                  </p>
+                )}
                 <ol>
                   {queue.data?.slice(0, 8).map((song) => (
-                    <li key={song.crateSongUuid}>{song.trackName} <span className="muted">— {song.artistName}</span></li>
+                    <li key={song.crateSongUuid}>
+                      {song.trackName} <span className="muted">— {song.artistName}</span>
+                    </li>
                   ))}
                 </ol>
               </section>
@@ -213,7 +291,9 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
               <section aria-labelledby="waitlist-title">
                 <h2 id="waitlist-title">{t.waitlist}</h2>
                 <ol>
-                  {state.waitlist!.map((uuid) => <li key={uuid}>{state.allUserData[uuid]?.userProfile?.nickname ?? uuid}</li>)}
+                  {state.waitlist!.map((uuid) => (
+                    <li key={uuid}>{state.allUserData[uuid]?.userProfile?.nickname ?? uuid}</li>
+                  ))}
                 </ol>
               </section>
             )}
@@ -231,7 +311,22 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
                 onEdit={chat.edit}
                 onReact={chat.react}
                 onPin={(m) => {
-                  const pinned = m ? [{ message: { message: m.text, userName: m.userName, avatarId: m.avatarId, color: m.color, userUuid: m.userUuid, date: new Date(m.sentAt).toISOString(), pinnedByName: me.data?.nickname, pinnedByUUID: s.userUuid } }] : [];
+                  const pinned = m
+                    ? [
+                        {
+                          message: {
+                            message: m.text,
+                            userName: m.userName,
+                            avatarId: m.avatarId,
+                            color: m.color,
+                            userUuid: m.userUuid,
+                            date: new Date(m.sentAt).toISOString(),
+                            pinnedByName: me.data?.nickname,
+                            pinnedByUUID: s.userUuid,
+                          },
+                        },
+                      ]
+                    : [];
                   roomApi.pin(room.slug, pinned).catch((e: unknown) => setActionError(errorText(e)));
                 }}
               />

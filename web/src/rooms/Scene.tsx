@@ -16,7 +16,21 @@ interface Props {
 
 const ANIMATION_MS = 2500;
 
-function Person({ uuid, state, animation, me, onPick, size }: { uuid: string; state: RoomState; animation?: Animation; me: boolean; onPick: (uuid: string) => void; size: number }) {
+function Person({
+  uuid,
+  state,
+  animation,
+  me,
+  onPick,
+  size,
+}: {
+  uuid: string;
+  state: RoomState;
+  animation?: Animation;
+  me: boolean;
+  onPick: (uuid: string) => void;
+  size: number;
+}) {
   const data = state.allUserData[uuid];
   const profile = data?.userProfile;
   const fresh = animation && Date.now() - animation.at < ANIMATION_MS;
@@ -31,7 +45,11 @@ function Person({ uuid, state, animation, me, onPick, size }: { uuid: string; st
       data-user={uuid}
       key={animation?.at}
     >
-      {fresh && animation.animation === 'emoji' && <span className="bubble" aria-hidden="true">{animation.emoji ?? '🎉'}</span>}
+      {fresh && animation.animation === 'emoji' && (
+        <span className="bubble" aria-hidden="true">
+          {animation.emoji ?? '🎉'}
+        </span>
+      )}
       <Avatar avatarId={profile?.avatarId} color={profile?.color} size={size} />
       <span className="name">{name}</span>
     </button>
@@ -41,12 +59,20 @@ function Person({ uuid, state, animation, me, onPick, size }: { uuid: string; st
 export function Scene({ state, animations, meUuid, onPick }: Props) {
   const design = (state.settings.design ?? 'CLUB').toLowerCase();
   // A vibe of 0.5 (no votes) nods at a relaxed pace; an awesome room nods fast, a lame one barely.
-  const nod: CSSProperties = { ['--nod-duration' as string]: `${(1.6 - state.vibeMeter).toFixed(2)}s`, ['--nod-depth' as string]: `${Math.round(2 + state.vibeMeter * 6)}deg` };
+  const nod: CSSProperties = {
+    ['--nod-duration' as string]: `${(1.6 - state.vibeMeter).toFixed(2)}s`,
+    ['--nod-depth' as string]: `${Math.round(2 + state.vibeMeter * 6)}deg`,
+  };
   const playing = !!state.nowPlaying;
   const seats = Math.max(1, state.settings.numberOfDjs ?? 1);
   return (
     // biome-ignore lint/a11y/useSemanticElements: the stage drawn as a picture, not a form's fieldset
-    <div className={`scene design-${design}${playing ? ' playing' : ''}`} style={nod} role="group" aria-label={`${state.settings.name} (${state.settings.design})`}>
+    <div
+      className={`scene design-${design}${playing ? ' playing' : ''}`}
+      style={nod}
+      role="group"
+      aria-label={`${state.settings.name} (${state.settings.design})`}
+    >
       <div className="stage">
         <section className="decks" aria-label="DJs">
           {Array.from({ length: seats }, (_, i) => {
@@ -57,7 +83,9 @@ export function Scene({ state, animations, meUuid, onPick }: Props) {
                 {dj ? (
                   <Person uuid={dj.uuid} state={state} animation={animations[dj.uuid]} me={dj.uuid === meUuid} onPick={onPick} size={56} />
                 ) : (
-                  <span className="empty-seat" aria-hidden="true">·</span>
+                  <span className="empty-seat" aria-hidden="true">
+                    ·
+                  </span>
                 )}
                 <div className="turntable" aria-hidden="true" />
               </div>
@@ -70,7 +98,14 @@ export function Scene({ state, animations, meUuid, onPick }: Props) {
           const position = state.allUserData[user.uuid]?.position ?? { x: ((i * 0.37) % 0.9) + 0.05, y: ((i * 0.53) % 0.8) + 0.1 };
           return (
             <div key={user.uuid} className="spot" style={{ left: `${position.x * 92 + 4}%`, top: `${position.y * 80 + 10}%` }}>
-              <Person uuid={user.uuid} state={state} animation={animations[user.uuid]} me={user.uuid === meUuid} onPick={onPick} size={44} />
+              <Person
+                uuid={user.uuid}
+                state={state}
+                animation={animations[user.uuid]}
+                me={user.uuid === meUuid}
+                onPick={onPick}
+                size={44}
+              />
             </div>
           );
         })}

@@ -27,7 +27,9 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
   const profile = state.allUserData[uuid]?.userProfile;
   const roles = (state.settings.roomRoles ?? []).filter((r) => r.userUuid === uuid).map((r) => r.role);
   const act = useMutation({
-    mutationFn: async (what: { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole }) => {
+    mutationFn: async (
+      what: { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole },
+    ) => {
       if (what.kind === 'kick') return roomApi.kick(slug, uuid);
       if (what.kind === 'remove') return roomApi.removeRole(slug, uuid, what.role);
       const expires = what.expiresInMinutes ? new Date(Date.now() + what.expiresInMinutes * 60_000).toISOString() : null;
@@ -41,28 +43,62 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
       <div className="row">
         <Avatar avatarId={profile?.avatarId} color={profile?.color} size={40} />
         <strong>{nickname(state, uuid)}</strong>
-        <button type="button" className="icon" aria-label={t.cancel} onClick={onClose}>✕</button>
+        <button type="button" className="icon" aria-label={t.cancel} onClick={onClose}>
+          ✕
+        </button>
       </div>
       <a href={href({ name: 'profile', userUuid: uuid })}>{t.profile}</a>
       {canModerate && !isMe && (
         // biome-ignore lint/a11y/useSemanticElements: a group of actions, not a form's fieldset
         <div className="stack" role="group" aria-label={t.moderate}>
-          {isDj && <button type="button" onClick={() => onRemoveDj(uuid)}>{t.leaveSeat}</button>}
-          <button type="button" onClick={() => act.mutate({ kind: 'kick' })}>{t.kick}</button>
-          <button type="button" className="danger" onClick={() => act.mutate({ kind: 'grant', role: 'banned' })}>{t.ban}</button>
-          {roles.includes('moderator') ? (
-            <button type="button" onClick={() => act.mutate({ kind: 'remove', role: 'moderator' })}>{t.removeModerator}</button>
-          ) : (
-            <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'moderator' })}>{t.makeModerator}</button>
+          {isDj && (
+            <button type="button" onClick={() => onRemoveDj(uuid)}>
+              {t.leaveSeat}
+            </button>
           )}
-          {!roles.includes('dj') && <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'dj' })}>{t.makeDj}</button>}
-          <form className="row" onSubmit={(e) => (e.preventDefault(), act.mutate({ kind: 'grant', role: 'chatDisabled', expiresInMinutes: minutes }))}>
+          <button type="button" onClick={() => act.mutate({ kind: 'kick' })}>
+            {t.kick}
+          </button>
+          <button type="button" className="danger" onClick={() => act.mutate({ kind: 'grant', role: 'banned' })}>
+            {t.ban}
+          </button>
+          {roles.includes('moderator') ? (
+            <button type="button" onClick={() => act.mutate({ kind: 'remove', role: 'moderator' })}>
+              {t.removeModerator}
+            </button>
+          ) : (
+            <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'moderator' })}>
+              {t.makeModerator}
+            </button>
+          )}
+          {!roles.includes('dj') && (
+            <button type="button" onClick={() => act.mutate({ kind: 'grant', role: 'dj' })}>
+              {t.makeDj}
+            </button>
+          )}
+          <form
+            className="row"
+            onSubmit={(e) => (e.preventDefault(), act.mutate({ kind: 'grant', role: 'chatDisabled', expiresInMinutes: minutes }))}
+          >
             <button type="submit">{t.disableChat}</button>
-            <label className="sr-only" htmlFor="chat-off-minutes">{t.minutes}</label>
-            <input id="chat-off-minutes" type="number" min={1} max={10080} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} />
+            <label className="sr-only" htmlFor="chat-off-minutes">
+              {t.minutes}
+            </label>
+            <input
+              id="chat-off-minutes"
+              type="number"
+              min={1}
+              max={10080}
+              value={minutes}
+              onChange={(e) => setMinutes(Number(e.target.value))}
+            />
             <span>{t.minutes}</span>
           </form>
-          {done && <p className="muted" role="status">✓ {done}</p>}
+          {done && (
+            <p className="muted" role="status">
+              ✓ {done}
+            </p>
+          )}
           <ErrorNote error={act.error} />
         </div>
       )}

@@ -38,7 +38,11 @@ export class FeedSocket {
   private silence: ReturnType<typeof setTimeout> | undefined;
   readonly opened: Promise<void>;
 
-  constructor(baseUrl: string, token: string, private readonly events: FeedSocketEvents) {
+  constructor(
+    baseUrl: string,
+    token: string,
+    private readonly events: FeedSocketEvents,
+  ) {
     const url = new URL('/primus', baseUrl);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     url.searchParams.set('token', token);
@@ -104,7 +108,8 @@ export class FeedSocket {
       if (!pending) return;
       this.pending.delete(frame.messageId as number);
       clearTimeout(pending.timer);
-      if (typeof frame.error === 'string') pending.reject(new FeedError(frame.error, typeof frame.code === 'string' ? frame.code : undefined));
+      if (typeof frame.error === 'string')
+        pending.reject(new FeedError(frame.error, typeof frame.code === 'string' ? frame.code : undefined));
       else pending.resolve(frame);
       return;
     }

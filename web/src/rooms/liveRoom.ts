@@ -123,7 +123,10 @@ export class LiveRoom {
     this.socket = socket;
     try {
       await socket.opened;
-      const answer = await socket.action('joinRoom', { roomUuid: this.options.roomUuid, ...(this.options.password ? { password: this.options.password } : {}) });
+      const answer = await socket.action('joinRoom', {
+        roomUuid: this.options.roomUuid,
+        ...(this.options.password ? { password: this.options.password } : {}),
+      });
       if (seq !== this.joinSeq) return;
       this.clock.observe(Number(answer.serverTime));
       this.attempt = 0;
@@ -184,7 +187,12 @@ export class LiveRoom {
       this.set({ status: 'kicked', kickReason: typeof params.reason === 'string' ? params.reason : '', live: undefined });
     } else if (name === 'playedOneTimeAnimation') {
       const uuid = String(params.userUuid ?? '');
-      this.set({ animations: { ...this.current.animations, [uuid]: { animation: params.animation === 'emoji' ? 'emoji' : 'jump', emoji: params.emoji as string | undefined, at: Date.now() } } });
+      this.set({
+        animations: {
+          ...this.current.animations,
+          [uuid]: { animation: params.animation === 'emoji' ? 'emoji' : 'jump', emoji: params.emoji as string | undefined, at: Date.now() },
+        },
+      });
     } else if (name === 'warnedAfkDj') {
       this.set({ afk: { ...this.current.afk, [String(params.userUuid)]: Number(params.removeAt) } });
     }

@@ -12,8 +12,16 @@ export type PlaybackChoice =
 export const PROVIDER_PREFERENCE = ['apple', 'spotify', 'youtube', 'audius', 'soundCloudPublic', 'sevenDigital'];
 
 const LABELS: Record<string, string> = {
-  apple: 'Apple Music', spotify: 'Spotify', youtube: 'YouTube', audius: 'Audius', soundCloudPublic: 'SoundCloud',
-  sevenDigital: '7digital', napster: 'Napster', deezer: 'Deezer', tidal: 'Tidal', amazonMusic: 'Amazon Music',
+  apple: 'Apple Music',
+  spotify: 'Spotify',
+  youtube: 'YouTube',
+  audius: 'Audius',
+  soundCloudPublic: 'SoundCloud',
+  sevenDigital: '7digital',
+  napster: 'Napster',
+  deezer: 'Deezer',
+  tidal: 'Tidal',
+  amazonMusic: 'Amazon Music',
 };
 
 export function providerLabel(provider: string): string {

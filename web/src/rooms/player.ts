@@ -94,7 +94,11 @@ export class SyncedPlayer {
     hls.on(HlsClass.Events.ERROR, (_event, data) => {
       if (!data.fatal) return;
       const status = (data.response as { code?: number } | undefined)?.code;
-      this.set({ state: 'error', reason: status === 403 ? 'This song is not verified yet.' : 'The song could not be loaded.', provider: 'uploadService' });
+      this.set({
+        state: 'error',
+        reason: status === 403 ? 'This song is not verified yet.' : 'The song could not be loaded.',
+        provider: 'uploadService',
+      });
       this.destroyHls();
     });
     hls.on(HlsClass.Events.MANIFEST_PARSED, () => {

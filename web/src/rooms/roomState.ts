@@ -10,10 +10,7 @@ export interface LiveState {
   version: number;
 }
 
-export type PatchOutcome =
-  | { kind: 'applied'; live: LiveState }
-  | { kind: 'ignored' }
-  | { kind: 'rejoin'; reason: string };
+export type PatchOutcome = { kind: 'applied'; live: LiveState } | { kind: 'ignored' } | { kind: 'rejoin'; reason: string };
 
 /** Applies one stateful message (`{statePatch}` plus the envelope's `version`). */
 export function applyStateful(live: LiveState, patch: Operation[], version: number | undefined): PatchOutcome {
@@ -51,7 +48,9 @@ function expired(at: string | null | undefined, now = Date.now()): boolean {
 /** The unexpired chat-disabled role's end for this user, if any (spec 002 §5). */
 export function chatDisabledUntil(state: RoomState | undefined, userUuid: string | null, now = Date.now()): Date | null {
   if (!state || !userUuid) return null;
-  const role = (state.settings.roomRoles ?? []).find((r) => r.userUuid === userUuid && r.role === 'chatDisabled' && !expired(r.expirationTime, now));
+  const role = (state.settings.roomRoles ?? []).find(
+    (r) => r.userUuid === userUuid && r.role === 'chatDisabled' && !expired(r.expirationTime, now),
+  );
   if (!role) return null;
   return role.expirationTime ? new Date(role.expirationTime) : new Date(8.64e15);
 }

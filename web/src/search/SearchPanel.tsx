@@ -26,18 +26,27 @@ export function SearchPanel({ target }: { target?: Crate }) {
   });
   const crates = useCrateList();
   // The queue has its own path, so it can take songs before the crate list shows it (a new user's).
-  const queue: Crate = crates.data?.find((c) => c.special === 'queue') ?? { crateUuid: 'queue', crateName: 'Queue', userUuid: '', special: 'queue' };
+  const queue: Crate = crates.data?.find((c) => c.special === 'queue') ?? {
+    crateUuid: 'queue',
+    crateName: 'Queue',
+    userUuid: '',
+    special: 'queue',
+  };
   const destination = target ?? queue;
   const actions = useCrateActions();
   const [added, setAdded] = useState<string>();
   return (
     <section className="search" aria-labelledby="search-title">
       <h2 id="search-title">{t.searchSongs}</h2>
-      <label className="sr-only" htmlFor="search-input">{t.search}</label>
+      <label className="sr-only" htmlFor="search-input">
+        {t.search}
+      </label>
       <input id="search-input" type="search" placeholder={t.search} value={text} onChange={(e) => setText(e.target.value)} />
       <div className="tabs" role="tablist" aria-label={t.search}>
         {tabs.map((p) => (
-          <button key={p.name} type="button" role="tab" aria-selected={tab === p.name} onClick={() => setTab(p.name)}>{p.label}</button>
+          <button key={p.name} type="button" role="tab" aria-selected={tab === p.name} onClick={() => setTab(p.name)}>
+            {p.label}
+          </button>
         ))}
       </div>
       <ErrorNote error={results.error ?? actions.add.error} />
@@ -46,12 +55,16 @@ export function SearchPanel({ target }: { target?: Crate }) {
         {results.data?.map((song, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: provider results can share a songId (uncatalogued ones have none)
           <li key={`${song.songId}-${i}`}>
-            <span className="song-name">{song.trackName} <span className="muted">— {song.artistName}</span></span>
+            <span className="song-name">
+              {song.trackName} <span className="muted">— {song.artistName}</span>
+            </span>
             {destination && (
               <button
                 type="button"
                 aria-label={`${destination.special === 'queue' ? t.addToQueue : `${t.addTo} ${destination.crateName}`}: ${song.trackName}`}
-                onClick={() => actions.add.mutate({ crate: destination, songs: [songToAdd(song, tab)] }, { onSuccess: () => setAdded(song.trackName) })}
+                onClick={() =>
+                  actions.add.mutate({ crate: destination, songs: [songToAdd(song, tab)] }, { onSuccess: () => setAdded(song.trackName) })
+                }
               >
                 + {destination.special === 'queue' ? t.addToQueue : destination.crateName}
               </button>
@@ -59,7 +72,11 @@ export function SearchPanel({ target }: { target?: Crate }) {
           </li>
         ))}
       </ul>
-      {added && <p className="muted" role="status">✓ {added}</p>}
+      {added && (
+        <p className="muted" role="status">
+          ✓ {added}
+        </p>
+      )}
     </section>
   );
 }

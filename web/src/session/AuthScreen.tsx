@@ -18,7 +18,8 @@ export function AuthScreen() {
   const [password, setPassword] = useState('');
   const [nickname, setNickname] = useState('');
   const submit = useMutation({
-    mutationFn: () => (mode === 'signup' ? auth.signUp({ email, password, ...(nickname ? { nickname } : {}) }) : auth.login({ email, password })),
+    mutationFn: () =>
+      mode === 'signup' ? auth.signUp({ email, password, ...(nickname ? { nickname } : {}) }) : auth.login({ email, password }),
     onSuccess: startSession,
   });
   const guest = useMutation({ mutationFn: auth.guest, onSuccess: startSession });
@@ -30,8 +31,12 @@ export function AuthScreen() {
     <main className="auth" id="main">
       <h1>{t.appName}</h1>
       <div className="tabs" role="tablist" aria-label={t.appName}>
-        <button type="button" role="tab" aria-selected={mode === 'signup'} onClick={() => setMode('signup')}>{t.signUp}</button>
-        <button type="button" role="tab" aria-selected={mode === 'login'} onClick={() => setMode('login')}>{t.signIn}</button>
+        <button type="button" role="tab" aria-selected={mode === 'signup'} onClick={() => setMode('signup')}>
+          {t.signUp}
+        </button>
+        <button type="button" role="tab" aria-selected={mode === 'login'} onClick={() => setMode('login')}>
+          {t.signIn}
+        </button>
       </div>
       <form onSubmit={onSubmit} className="card stack" aria-label={mode === 'signup' ? t.signUp : t.signIn}>
         <label>
@@ -40,7 +45,13 @@ export function AuthScreen() {
         </label>
         <label>
           {t.password}
-          <input type="password" autoComplete={mode === 'signup' ? 'new-password' : 'current-password'} required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         {mode === 'signup' && (
           <label>
@@ -48,10 +59,14 @@ export function AuthScreen() {
             <input autoComplete="nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={40} />
           </label>
         )}
-        <button type="submit" className="primary" disabled={submit.isPending}>{mode === 'signup' ? t.signUp : t.signIn}</button>
+        <button type="submit" className="primary" disabled={submit.isPending}>
+          {mode === 'signup' ? t.signUp : t.signIn}
+        </button>
         <ErrorNote error={submit.error} />
       </form>
-      <button type="button" className="link" onClick={() => guest.mutate()} disabled={guest.isPending}>{t.guest}</button>
+      <button type="button" className="link" onClick={() => guest.mutate()} disabled={guest.isPending}>
+        {t.guest}
+      </button>
       <ErrorNote error={guest.error} />
     </main>
   );

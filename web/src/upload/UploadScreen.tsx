@@ -50,9 +50,13 @@ export function UploadScreen() {
           {t.artistName}
           <input value={artistName} maxLength={200} onChange={(e) => setArtistName(e.target.value)} />
         </label>
-        <button type="submit" className="primary" disabled={!file || (progress !== undefined && progress < 1)}>{t.upload}</button>
+        <button type="submit" className="primary" disabled={!file || (progress !== undefined && progress < 1)}>
+          {t.upload}
+        </button>
         {progress !== undefined && (
-          <progress max={1} value={progress} aria-label={t.uploading}>{Math.round(progress * 100)}%</progress>
+          <progress max={1} value={progress} aria-label={t.uploading}>
+            {Math.round(progress * 100)}%
+          </progress>
         )}
         <ErrorNote error={error} />
       </form>
@@ -62,8 +66,12 @@ export function UploadScreen() {
         <ul className="uploads">
           {mine.data?.map((song) => (
             <li key={song.songId}>
-              <span>{song.trackName ?? song.fileName} <span className="muted">— {song.artistName ?? '?'}</span></span>
-              <span className={`status status-${song.status.toLowerCase()}`} data-status={song.status}>{song.status.replace(/_/g, ' ').toLowerCase()}</span>
+              <span>
+                {song.trackName ?? song.fileName} <span className="muted">— {song.artistName ?? '?'}</span>
+              </span>
+              <span className={`status status-${song.status.toLowerCase()}`} data-status={song.status}>
+                {song.status.replace(/_/g, ' ').toLowerCase()}
+              </span>
             </li>
           ))}
         </ul>

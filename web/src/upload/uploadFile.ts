@@ -3,7 +3,10 @@ import { UPLOAD } from '../api/client';
 import { ApiError, codeOf, userMessageFor } from '../api/errors';
 import { session } from '../session/session';
 
-export function uploadSong(form: { file: File; trackName?: string; artistName?: string }, onProgress: (fraction: number) => void): Promise<{ songId: string; status: string }> {
+export function uploadSong(
+  form: { file: File; trackName?: string; artistName?: string },
+  onProgress: (fraction: number) => void,
+): Promise<{ songId: string; status: string }> {
   return new Promise((resolve, reject) => {
     const body = new FormData();
     if (form.trackName) body.append('trackName', form.trackName);

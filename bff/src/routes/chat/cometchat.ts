@@ -90,7 +90,8 @@ function chatToken(req: Request, appId: string): string {
   if (!appid) throw new AppError(401, 'The appid header is missing', { code: 'AUTH_ERR_EMPTY_APPID' });
   if (appid !== appId) throw new AppError(401, `The app ${String(appid)} does not exist`, { code: 'AUTH_ERR_APPID_NOT_FOUND' });
   const token = req.headers.authtoken;
-  if (typeof token !== 'string' || token.length === 0) throw new AppError(401, 'The authtoken header is missing', { code: 'AUTH_ERR_EMPTY_AUTH_TOKEN' });
+  if (typeof token !== 'string' || token.length === 0)
+    throw new AppError(401, 'The authtoken header is missing', { code: 'AUTH_ERR_EMPTY_AUTH_TOKEN' });
   return token;
 }
 
@@ -107,10 +108,19 @@ const DEFAULT_CODES: Record<number, string> = {
 /** `{error: {code, message}}` for an error: the error's own code (the chat service's CometChat codes), else a code by status. */
 export function cometChatErrorBody(error: AppError) {
   if (Array.isArray(error.messages)) {
-    return { error: { code: error.code ?? DEFAULT_CODES[error.status] ?? 'ERR_BAD_REQUEST', message: error.messages.join('; '), details: error.messages } };
+    return {
+      error: {
+        code: error.code ?? DEFAULT_CODES[error.status] ?? 'ERR_BAD_REQUEST',
+        message: error.messages.join('; '),
+        details: error.messages,
+      },
+    };
   }
   if (error.code) return { error: { code: error.code, message: error.messages } };
-  const code = error.status === 401 ? 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND' : (DEFAULT_CODES[error.status] ?? (error.status >= 500 ? 'ERR_INTERNAL' : 'ERR_BAD_REQUEST'));
+  const code =
+    error.status === 401
+      ? 'AUTH_ERR_AUTH_TOKEN_NOT_FOUND'
+      : (DEFAULT_CODES[error.status] ?? (error.status >= 500 ? 'ERR_INTERNAL' : 'ERR_BAD_REQUEST'));
   const message = error.status === 401 ? 'The auth token is not a valid chat token' : error.messages;
   return { error: { code, message } };
 }
@@ -125,7 +135,8 @@ const logger = createLogger('bff');
 
 export const chatErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   const appError = toAppError(error);
-  if (appError.status >= 500 && !(error instanceof AppError)) logger.error({ err: error, method: req.method, path: req.path }, 'chat request failed');
+  if (appError.status >= 500 && !(error instanceof AppError))
+    logger.error({ err: error, method: req.method, path: req.path }, 'chat request failed');
   setRetryAfter(res, appError);
   res.status(appError.status).json(cometChatErrorBody(appError));
 };

@@ -9,7 +9,8 @@ import { chatRoute, type ChatRouteDeps } from './cometchat.js';
 
 const Json = z.record(z.string(), z.unknown());
 const MessageSchema = Json.openapi('ChatMessage', {
-  description: 'A CometChat message: id (numeric string), sentAt/updatedAt (seconds), sender, receiver, type, data {text, entities, metadata {chatMessage}, reactions}',
+  description:
+    'A CometChat message: id (numeric string), sentAt/updatedAt (seconds), sender, receiver, type, data {text, entities, metadata {chatMessage}, reactions}',
 });
 const Guid = z.object({ guid: z.string().min(1).max(64) });
 const MessageId = z.object({ id: z.string().regex(/^\d{1,18}$/, 'must be a message id') });
@@ -23,29 +24,49 @@ const AttachmentSchema = z.object({
   size: z.number().int().min(0).optional(),
 });
 
-const SendMessageSchema = z.object({
-  type: z.string(),
-  receiverType: z.string(),
-  category: z.string().default('message'),
-  receiver: z.string().min(1).max(64),
-  data: z.object({
-    text: z.string().default(''),
-    attachments: z.array(AttachmentSchema).max(10).optional(),
-    metadata: z.object({ chatMessage: Json.optional() }).loose().optional(),
-  }).loose(),
-}).loose();
+const SendMessageSchema = z
+  .object({
+    type: z.string(),
+    receiverType: z.string(),
+    category: z.string().default('message'),
+    receiver: z.string().min(1).max(64),
+    data: z
+      .object({
+        text: z.string().default(''),
+        attachments: z.array(AttachmentSchema).max(10).optional(),
+        metadata: z.object({ chatMessage: Json.optional() }).loose().optional(),
+      })
+      .loose(),
+  })
+  .loose();
 
-const EditMessageSchema = z.object({
-  text: z.string().optional(),
-  data: z.object({
+const EditMessageSchema = z
+  .object({
     text: z.string().optional(),
-    metadata: z.object({ chatMessage: z.object({ mentions: z.array(z.unknown()).optional() }).loose().optional() }).loose().optional(),
-  }).loose().optional(),
-}).loose();
+    data: z
+      .object({
+        text: z.string().optional(),
+        metadata: z
+          .object({
+            chatMessage: z
+              .object({ mentions: z.array(z.unknown()).optional() })
+              .loose()
+              .optional(),
+          })
+          .loose()
+          .optional(),
+      })
+      .loose()
+      .optional(),
+  })
+  .loose();
 
 const ListQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(300).optional(),
-  id: z.string().regex(/^\d{1,18}$/, 'must be a message id').optional(),
+  id: z
+    .string()
+    .regex(/^\d{1,18}$/, 'must be a message id')
+    .optional(),
   affix: z.enum(['append', 'prepend']).optional(),
   fromTimestamp: Seconds.optional(),
   updatedAt: Seconds.optional(),
@@ -56,29 +77,41 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   const as = (token: string) => ({ token });
 
   chatRoute(deps, {
-    method: 'get', path: '/me', summary: 'The caller as a chat user {uid, name, avatar, ...}',
+    method: 'get',
+    path: '/me',
+    summary: 'The caller as a chat user {uid, name, avatar, ...}',
     response: z.object({ data: Json }),
     handler: async ({ token, onBehalfOf }) => ({ data: (await chat.getMe({ onBehalfOf }, as(token))).user }),
   });
 
   chatRoute(deps, {
-    method: 'post', path: '/groups/{guid}/members', summary: "Join a room's chat group (417 ERR_ALREADY_JOINED when in already)",
-    params: Guid, response: z.object({ data: Json }),
-    handler: async ({ params, token, onBehalfOf }) => ({ data: (await chat.joinGroup({ groupId: params.guid, onBehalfOf }, as(token))).group }),
+    method: 'post',
+    path: '/groups/{guid}/members',
+    summary: "Join a room's chat group (417 ERR_ALREADY_JOINED when in already)",
+    params: Guid,
+    response: z.object({ data: Json }),
+    handler: async ({ params, token, onBehalfOf }) => ({
+      data: (await chat.joinGroup({ groupId: params.guid, onBehalfOf }, as(token))).group,
+    }),
   });
 
   chatRoute(deps, {
-    method: 'delete', path: '/groups/{guid}/members/{uid}', summary: "Leave a room's chat group (another member: the room's moderators only)",
-    params: Guid.extend({ uid: z.string().min(1).max(64) }), response: z.object({ data: Json }),
+    method: 'delete',
+    path: '/groups/{guid}/members/{uid}',
+    summary: "Leave a room's chat group (another member: the room's moderators only)",
+    params: Guid.extend({ uid: z.string().min(1).max(64) }),
+    response: z.object({ data: Json }),
     handler: async ({ params, token, onBehalfOf }) => ({
       data: (await chat.leaveGroup({ groupId: params.guid, uid: params.uid, onBehalfOf }, as(token))).result,
     }),
   });
 
   chatRoute(deps, {
-    method: 'get', path: '/groups/{guid}/messages',
+    method: 'get',
+    path: '/groups/{guid}/messages',
     summary: 'Messages of a room, oldest first; `id=<n>&affix=append` answers only newer ones (401 ERR_GROUP_NOT_JOINED when not joined)',
-    params: Guid, query: ListQuerySchema,
+    params: Guid,
+    query: ListQuerySchema,
     response: z.object({ data: z.array(MessageSchema), meta: z.object({ current: z.object({ limit: z.number(), count: z.number() }) }) }),
     handler: async ({ params, query, token, onBehalfOf }) => {
       const limit = query.per_page ?? 100;
@@ -100,8 +133,11 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   });
 
   chatRoute(deps, {
-    method: 'post', path: '/messages', summary: "Send a message to a room's group (receiverType \"group\")",
-    body: SendMessageSchema, response: z.object({ data: MessageSchema }),
+    method: 'post',
+    path: '/messages',
+    summary: 'Send a message to a room\'s group (receiverType "group")',
+    body: SendMessageSchema,
+    response: z.object({ data: MessageSchema }),
     handler: async ({ body, token, onBehalfOf }) => ({
       data: (
         await chat.sendMessage(
@@ -111,7 +147,13 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
             category: body.category,
             receiver: body.receiver,
             text: body.data.text,
-            attachments: (body.data.attachments ?? []).map((a) => ({ url: a.url, name: a.name ?? '', mimeType: a.mimeType ?? '', extension: a.extension ?? '', size: a.size ?? 0 })),
+            attachments: (body.data.attachments ?? []).map((a) => ({
+              url: a.url,
+              name: a.name ?? '',
+              mimeType: a.mimeType ?? '',
+              extension: a.extension ?? '',
+              size: a.size ?? 0,
+            })),
             chatMessage: body.data.metadata?.chatMessage ?? {},
             onBehalfOf,
           },
@@ -122,8 +164,12 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   });
 
   chatRoute(deps, {
-    method: 'put', path: '/messages/{id}', summary: 'Edit your last text message, within 20 s of sending',
-    params: MessageId, body: EditMessageSchema, response: z.object({ data: MessageSchema }),
+    method: 'put',
+    path: '/messages/{id}',
+    summary: 'Edit your last text message, within 20 s of sending',
+    params: MessageId,
+    body: EditMessageSchema,
+    response: z.object({ data: MessageSchema }),
     handler: async ({ params, body, token, onBehalfOf }) => ({
       data: (
         await chat.editMessage(
@@ -135,16 +181,26 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   });
 
   chatRoute(deps, {
-    method: 'get', path: '/messages/{id}/reactions', summary: "A message's reactions",
-    params: MessageId, response: z.object({ data: z.array(Json) }),
-    handler: async ({ params, token, onBehalfOf }) => ({ data: (await chat.listReactions({ id: params.id, onBehalfOf }, as(token))).reactions }),
+    method: 'get',
+    path: '/messages/{id}/reactions',
+    summary: "A message's reactions",
+    params: MessageId,
+    response: z.object({ data: z.array(Json) }),
+    handler: async ({ params, token, onBehalfOf }) => ({
+      data: (await chat.listReactions({ id: params.id, onBehalfOf }, as(token))).reactions,
+    }),
   });
 
-  for (const [method, on] of [['post', true], ['delete', false]] as const) {
+  for (const [method, on] of [
+    ['post', true],
+    ['delete', false],
+  ] as const) {
     chatRoute(deps, {
-      method, path: '/messages/{id}/reactions/{reaction}',
+      method,
+      path: '/messages/{id}/reactions/{reaction}',
       summary: on ? 'React to a message (once per user per emoji)' : 'Take your reaction off a message',
-      params: MessageId.extend({ reaction: z.string().min(1).max(64) }), response: z.object({ data: MessageSchema }),
+      params: MessageId.extend({ reaction: z.string().min(1).max(64) }),
+      response: z.object({ data: MessageSchema }),
       handler: async ({ params, token, onBehalfOf }) => ({
         data: (await chat.setReaction({ id: params.id, reaction: params.reaction, on, onBehalfOf }, as(token))).message,
       }),

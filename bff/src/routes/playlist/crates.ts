@@ -2,7 +2,15 @@ import { CrateRef, SpecialCrate, type PlaylistServiceClient, type SongToAdd } fr
 import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
-import { AddSongsSchema, CrateSchema, CrateSongSchema, CreateCrateSchema, PageQuerySchema, SongToAddSchema, UpdateCrateSchema } from './schemas.js';
+import {
+  AddSongsSchema,
+  CrateSchema,
+  CrateSongSchema,
+  CreateCrateSchema,
+  PageQuerySchema,
+  SongToAddSchema,
+  UpdateCrateSchema,
+} from './schemas.js';
 import { crateJson, crateSongJson } from './views.js';
 import { TakeSkipQuery } from '../../http/paging.js';
 import { Position, SerialId } from '../../http/ids.js';
@@ -14,7 +22,11 @@ const BASE = '/api/playlist-service';
 /** The three ways a crate is named in paths: by uuid, or the caller's queue or likes. */
 const CRATE_PATHS: Array<{ path: string; label: string; ref: (params: Record<string, string>) => CrateRef; params?: z.ZodObject }> = [
   { path: '/crate/special/queue', label: 'the queue', ref: () => CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_QUEUE }) },
-  { path: '/crate/special/likes', label: 'the likes crate', ref: () => CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_LIKES }) },
+  {
+    path: '/crate/special/likes',
+    label: 'the likes crate',
+    ref: () => CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_LIKES }),
+  },
   {
     path: '/crate/{crateUuid}',
     label: 'a crate',
@@ -47,14 +59,32 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   const page = (q: z.infer<typeof PageQuerySchema>) => ({ limit: q.limit ?? 20, offset: q.offset ?? 0 });
 
   route(deps, {
-    method: 'post', path: `${BASE}/crate`, summary: "Create a crate (default name 'New Playlist #n')", tags, status: 201,
-    body: CreateCrateSchema, response: CrateSchema,
-    handler: async ({ body }) => crateJson((await playlists.createCrate({ crateName: body.crateName ?? '', isPublic: body.isPublic ?? false, description: body.description ?? '' })).crate),
+    method: 'post',
+    path: `${BASE}/crate`,
+    summary: "Create a crate (default name 'New Playlist #n')",
+    tags,
+    status: 201,
+    body: CreateCrateSchema,
+    response: CrateSchema,
+    handler: async ({ body }) =>
+      crateJson(
+        (
+          await playlists.createCrate({
+            crateName: body.crateName ?? '',
+            isPublic: body.isPublic ?? false,
+            description: body.description ?? '',
+          })
+        ).crate,
+      ),
   });
 
   route(deps, {
-    method: 'get', path: `${BASE}/crate/user`, summary: "The caller's crates (queue and likes first)", tags,
-    query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
+    method: 'get',
+    path: `${BASE}/crate/user`,
+    summary: "The caller's crates (queue and likes first)",
+    tags,
+    query: PageQuerySchema,
+    response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
     handler: async ({ query }) => {
       const { crates, total } = await playlists.listOwnCrates(page(query));
       return { crates: crates.map(crateJson), count: total };
@@ -63,25 +93,43 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
 
   const TakeSkip = TakeSkipQuery;
   route(deps, {
-    method: 'get', path: `${BASE}/crate/service/all-crates`, summary: 'Every public crate, newest first (service and SEO)', tags,
-    query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    method: 'get',
+    path: `${BASE}/crate/service/all-crates`,
+    summary: 'Every public crate, newest first (service and SEO)',
+    tags,
+    query: TakeSkip,
+    response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
     handler: async ({ query }) => {
       const { crates, total } = await playlists.listPublicCrates({ limit: query.take, offset: query.skip });
       return { crates: crates.map(crateJson), total };
     },
   });
   route(deps, {
-    method: 'get', path: `${BASE}/crate/service/{crateShortId}/songs`, summary: "A public crate's songs, by its short id (service and SEO)", tags,
-    params: z.object({ crateShortId: z.string().max(16) }), query: TakeSkip, errors: [404],
+    method: 'get',
+    path: `${BASE}/crate/service/{crateShortId}/songs`,
+    summary: "A public crate's songs, by its short id (service and SEO)",
+    tags,
+    params: z.object({ crateShortId: z.string().max(16) }),
+    query: TakeSkip,
+    errors: [404],
     response: CrateSchema.extend({ songs: z.array(CrateSongSchema) }),
     handler: async ({ params, query }) => {
-      const { crate, songs } = await playlists.listCrateSongs({ crate: CrateRef.fromPartial({ crateShortId: params.crateShortId }), limit: query.take, offset: query.skip });
+      const { crate, songs } = await playlists.listCrateSongs({
+        crate: CrateRef.fromPartial({ crateShortId: params.crateShortId }),
+        limit: query.take,
+        offset: query.skip,
+      });
       return { ...crateJson(crate), songs: songs.map(crateSongJson) };
     },
   });
   route(deps, {
-    method: 'get', path: `${BASE}/crate/user/service/{userUuid}`, summary: "A user's public crates (service and SEO)", tags,
-    params: z.object({ userUuid: z.uuid() }), query: TakeSkip, response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    method: 'get',
+    path: `${BASE}/crate/user/service/{userUuid}`,
+    summary: "A user's public crates (service and SEO)",
+    tags,
+    params: z.object({ userUuid: z.uuid() }),
+    query: TakeSkip,
+    response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
     handler: async ({ params, query }) => {
       const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, limit: query.take, offset: query.skip });
       return { crates: crates.map(crateJson), total };
@@ -89,8 +137,13 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   });
 
   route(deps, {
-    method: 'get', path: `${BASE}/crate/user/{userUuid}`, summary: "Another user's public crates", tags,
-    params: z.object({ userUuid: z.uuid() }), query: PageQuerySchema, response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
+    method: 'get',
+    path: `${BASE}/crate/user/{userUuid}`,
+    summary: "Another user's public crates",
+    tags,
+    params: z.object({ userUuid: z.uuid() }),
+    query: PageQuerySchema,
+    response: z.object({ crates: z.array(CrateSchema), count: z.number().int() }),
     handler: async ({ params, query }) => {
       const { crates, total } = await playlists.listUserCrates({ userUuid: params.userUuid, ...page(query) });
       return { crates: crates.map(crateJson), count: total };
@@ -98,8 +151,13 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   });
 
   route(deps, {
-    method: 'post', path: `${BASE}/api/v1/playlists/{crateUuid}/tracks`, summary: 'Add a catalogue song by its numeric id', tags,
-    status: 201, params: z.object({ crateUuid: z.uuid() }), errors: [403, 404],
+    method: 'post',
+    path: `${BASE}/api/v1/playlists/{crateUuid}/tracks`,
+    summary: 'Add a catalogue song by its numeric id',
+    tags,
+    status: 201,
+    params: z.object({ crateUuid: z.uuid() }),
+    errors: [403, 404],
     body: z.object({ songId: SerialId, append: z.boolean().default(true) }),
     response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
     handler: async ({ params, body }) => {
@@ -118,7 +176,12 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     const ref = (p: unknown) => target.ref((p ?? {}) as Record<string, string>);
 
     route(deps, {
-      method: 'get', path, summary: `Read ${target.label}, with its first songs`, tags, params, errors: [404],
+      method: 'get',
+      path,
+      summary: `Read ${target.label}, with its first songs`,
+      tags,
+      params,
+      errors: [404],
       response: CrateSchema.extend({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p }) => {
         const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), limit: 100, offset: 0 });
@@ -127,8 +190,14 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     });
 
     route(deps, {
-      method: 'get', path: `${path}/songs`, summary: `Songs of ${target.label}, in order`, tags, params,
-      query: PageQuerySchema, errors: [404], response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+      method: 'get',
+      path: `${path}/songs`,
+      summary: `Songs of ${target.label}, in order`,
+      tags,
+      params,
+      query: PageQuerySchema,
+      errors: [404],
+      response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
       handler: async ({ params: p, query }) => {
         const { crate, songs } = await playlists.listCrateSongs({ crate: ref(p), ...page(query) });
         return { songs: songs.map(crateSongJson), count: crate?.crateSongsNumber ?? songs.length };
@@ -136,8 +205,14 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     });
 
     route(deps, {
-      method: 'post', path: `${path}/songs`, summary: `Add songs to ${target.label} (at the end, or the top with append: false)`, tags,
-      status: 201, params, body: AddSongsSchema, errors: [403, 404],
+      method: 'post',
+      path: `${path}/songs`,
+      summary: `Add songs to ${target.label} (at the end, or the top with append: false)`,
+      tags,
+      status: 201,
+      params,
+      body: AddSongsSchema,
+      errors: [403, 404],
       response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
       handler: async ({ params: p, body }) => {
         const { crate, added } = await playlists.addCrateSongs({ crate: ref(p), songs: body.songs.map(toSongToAdd), append: body.append });
@@ -146,46 +221,87 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     });
 
     route(deps, {
-      method: 'delete', path: `${path}/songs/{crateSongUuid}`, summary: `Remove a song from ${target.label}`, tags,
-      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), errors: [403, 404], response: CrateSchema,
-      handler: async ({ params: p }) => crateJson((await playlists.removeCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid })).crate),
+      method: 'delete',
+      path: `${path}/songs/{crateSongUuid}`,
+      summary: `Remove a song from ${target.label}`,
+      tags,
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }),
+      errors: [403, 404],
+      response: CrateSchema,
+      handler: async ({ params: p }) =>
+        crateJson((await playlists.removeCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid })).crate),
     });
 
     route(deps, {
-      method: 'put', path: `${path}/songs/{crateSongUuid}/position`, summary: `Move a song of ${target.label}`, tags,
-      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }), body: z.object({ position: Position }),
-      errors: [403, 404], response: z.object({ songs: z.array(CrateSongSchema) }),
+      method: 'put',
+      path: `${path}/songs/{crateSongUuid}/position`,
+      summary: `Move a song of ${target.label}`,
+      tags,
+      params: (params ?? z.object({})).extend({ crateSongUuid: z.uuid() }),
+      body: z.object({ position: Position }),
+      errors: [403, 404],
+      response: z.object({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p, body }) => ({
-        songs: (await playlists.moveCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid, position: body.position })).songs.map(crateSongJson),
+        songs: (await playlists.moveCrateSong({ crate: ref(p), crateSongUuid: p.crateSongUuid, position: body.position })).songs.map(
+          crateSongJson,
+        ),
       }),
     });
 
     route(deps, {
-      method: 'post', path: `${path}/songs/shuffle`, summary: `Shuffle ${target.label}`, tags, params, errors: [403, 404],
+      method: 'post',
+      path: `${path}/songs/shuffle`,
+      summary: `Shuffle ${target.label}`,
+      tags,
+      params,
+      errors: [403, 404],
       response: z.object({ songs: z.array(CrateSongSchema) }),
       handler: async ({ params: p }) => ({ songs: (await playlists.shuffleCrate({ crate: ref(p) })).songs.map(crateSongJson) }),
     });
 
     route(deps, {
-      method: 'post', path: `${path}/songs/clear`, summary: `Empty ${target.label}`, tags, params, errors: [403, 404],
+      method: 'post',
+      path: `${path}/songs/clear`,
+      summary: `Empty ${target.label}`,
+      tags,
+      params,
+      errors: [403, 404],
       response: CrateSchema,
       handler: async ({ params: p }) => crateJson((await playlists.clearCrate({ crate: ref(p) })).crate),
     });
 
     route(deps, {
-      method: 'put', path: `${path}/current-position`, summary: `Set the playing position in ${target.label}`, tags, params,
-      body: z.object({ currentPosition: Position }), errors: [403, 404], response: CrateSchema,
-      handler: async ({ params: p, body }) => crateJson((await playlists.setCurrentPosition({ crate: ref(p), currentPosition: body.currentPosition })).crate),
+      method: 'put',
+      path: `${path}/current-position`,
+      summary: `Set the playing position in ${target.label}`,
+      tags,
+      params,
+      body: z.object({ currentPosition: Position }),
+      errors: [403, 404],
+      response: CrateSchema,
+      handler: async ({ params: p, body }) =>
+        crateJson((await playlists.setCurrentPosition({ crate: ref(p), currentPosition: body.currentPosition })).crate),
     });
 
     if (!params) continue; // the queue and likes cannot be renamed, shared, deleted or copied
     route(deps, {
-      method: 'patch', path, summary: 'Rename, describe or share a crate', tags, params, body: UpdateCrateSchema,
-      errors: [403, 404], response: CrateSchema,
+      method: 'patch',
+      path,
+      summary: 'Rename, describe or share a crate',
+      tags,
+      params,
+      body: UpdateCrateSchema,
+      errors: [403, 404],
+      response: CrateSchema,
       handler: async ({ params: p, body }) => crateJson((await playlists.updateCrate({ crate: ref(p), ...body })).crate),
     });
     route(deps, {
-      method: 'delete', path, summary: 'Delete a crate', tags, params, errors: [403, 404],
+      method: 'delete',
+      path,
+      summary: 'Delete a crate',
+      tags,
+      params,
+      errors: [403, 404],
       response: z.object({ crateUuid: z.string() }),
       handler: async ({ params: p }) => {
         await playlists.deleteCrate({ crate: ref(p) });
@@ -193,8 +309,14 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       },
     });
     route(deps, {
-      method: 'put', path: `${path}/copy`, summary: 'Copy a crate into a new crate of the caller', tags, status: 201,
-      params, errors: [404], response: CrateSchema,
+      method: 'put',
+      path: `${path}/copy`,
+      summary: 'Copy a crate into a new crate of the caller',
+      tags,
+      status: 201,
+      params,
+      errors: [404],
+      response: CrateSchema,
       handler: async ({ params: p }) => crateJson((await playlists.copyCrate({ crate: ref(p) })).crate),
     });
   }

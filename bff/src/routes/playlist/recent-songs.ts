@@ -44,9 +44,14 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
   const roomUuidOf = async (slug: string) => (await rooms.getRoom({ room: roomRef(slug) })).room!.uuid;
 
   route(deps, {
-    method: 'get', path: `${BASE}/rooms/{slug}/recent-songs`, summary: "A room's recent songs with their votes, newest first", tags,
-    params: Slug, query: LimitOffsetDefaults,
-    response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }), errors: [403, 404],
+    method: 'get',
+    path: `${BASE}/rooms/{slug}/recent-songs`,
+    summary: "A room's recent songs with their votes, newest first",
+    tags,
+    params: Slug,
+    query: LimitOffsetDefaults,
+    response: z.object({ songPlays: z.array(SongPlaySchema), total: z.number().int() }),
+    errors: [403, 404],
     handler: async ({ params, query, caller }) => {
       const roomUuid = await roomUuidOf(params.slug);
       // What a room played is inside it: the room service's access rule says who may see it (PRIVATE and password rooms, bans).
@@ -58,14 +63,25 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
   });
 
   route(deps, {
-    method: 'post', path: `${BASE}/rooms/{slug}/recent-songs`,
-    summary: "Records a play in a room's recent songs (Spinroom's services only; the room service records plays itself through room-events)",
-    tags, status: 201, params: Slug, body: RecordSongPlaySchema, response: z.object({ recorded: z.literal(true) }), errors: [403, 404],
+    method: 'post',
+    path: `${BASE}/rooms/{slug}/recent-songs`,
+    summary:
+      "Records a play in a room's recent songs (Spinroom's services only; the room service records plays itself through room-events)",
+    tags,
+    status: 201,
+    params: Slug,
+    body: RecordSongPlaySchema,
+    response: z.object({ recorded: z.literal(true) }),
+    errors: [403, 404],
     handler: async ({ params, body }) => {
       await playlists.recordSongPlay({
         songPlay: {
-          playId: body.playId, roomUuid: await roomUuidOf(params.slug), djUuid: body.djUuid, songJson: JSON.stringify(body.song),
-          ...body.voteCounts, playedAt: body.playedAt ? new Date(body.playedAt) : new Date(),
+          playId: body.playId,
+          roomUuid: await roomUuidOf(params.slug),
+          djUuid: body.djUuid,
+          songJson: JSON.stringify(body.song),
+          ...body.voteCounts,
+          playedAt: body.playedAt ? new Date(body.playedAt) : new Date(),
         },
       });
       return { recorded: true as const };

@@ -54,22 +54,30 @@ function streamJson(stream: SongStream | undefined): z.infer<typeof StreamSchema
 export function songDataRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   const tags = ['song data'];
   route(deps, {
-    method: 'get', path: `${BASE}/song-data/stream/{country}/{id}`,
+    method: 'get',
+    path: `${BASE}/song-data/stream/{country}/{id}`,
     summary: "A catalogue song's playable stream: an upload's HLS playlist, a signed 7digital stream, else a provider's preview",
-    tags, errors: [404, 503], params: SongIdParams,
+    tags,
+    errors: [404, 503],
+    params: SongIdParams,
     query: z.object({ quality: z.enum(['low', 'medium', 'high']).default('medium') }),
     response: StreamSchema,
     handler: async ({ params, query }) =>
       streamJson((await playlists.getSongStream({ songId: params.id, country: params.country, quality: query.quality })).stream),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/song-data/preview/{country}/{id}`,
+    method: 'get',
+    path: `${BASE}/song-data/preview/{country}/{id}`,
     summary: "A catalogue song's preview clip (7digital's signed clip, else a provider's, else an upload's playlist)",
-    tags, errors: [404, 503], params: SongIdParams, response: StreamSchema,
+    tags,
+    errors: [404, 503],
+    params: SongIdParams,
+    response: StreamSchema,
     handler: async ({ params }) => streamJson((await playlists.getSongPreview({ songId: params.id, country: params.country })).stream),
   });
   route(deps, {
-    method: 'get', path: `${BASE}/song-data/service`,
+    method: 'get',
+    path: `${BASE}/song-data/service`,
     summary: 'Catalogue songs by uuid or numeric id (at most 100; unknown ids are left out), for other services and clients',
     tags,
     query: z.object({
@@ -82,16 +90,21 @@ export function songDataRoutes(deps: RouteDeps, playlists: PlaylistClient): void
     handler: async ({ query }) => ({ songs: (await playlists.getSongsByIds({ ids: query.ids })).songs.map(songDataJson) }),
   });
   route(deps, {
-    method: 'post', path: `${BASE}/song-data/migrate-links`,
+    method: 'post',
+    path: `${BASE}/song-data/migrate-links`,
     summary: "Admins only: fills every catalogue song's missing links from its provider ids; answers how many changed",
-    tags, errors: [403],
+    tags,
+    errors: [403],
     response: z.object({ scanned: z.number().int(), changed: z.number().int() }),
     handler: async () => playlists.migrateSongLinks({}),
   });
   route(deps, {
-    method: 'post', path: ANALYSIS_WEBHOOK_PATH,
+    method: 'post',
+    path: ANALYSIS_WEBHOOK_PATH,
     summary: "The music-analysis service's (Cyanite) callback, signed with header Signature: hex HMAC-SHA512 of the body",
-    tags, auth: 'public', errors: [401, 503],
+    tags,
+    auth: 'public',
+    errors: [401, 503],
     rawBody: {
       contentType: 'application/json',
       schema: z

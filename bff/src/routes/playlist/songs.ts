@@ -9,7 +9,10 @@ const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(200),
   /** A provider's search tab (spotify, apple, ...); the catalogue when left out. */
   provider: z.string().max(32).optional(),
-  explicit: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+  explicit: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
   country: z.string().length(2).optional(),
   ...LimitOffsetDefaults.shape,
 });
@@ -18,8 +21,12 @@ const SearchQuerySchema = z.object({
 export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   const tags = ['songs'];
   route(deps, {
-    method: 'get', path: '/api/playlist-service/api/v1/songs', summary: 'Catalogue songs, oldest first', tags,
-    query: PageQuerySchema, response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+    method: 'get',
+    path: '/api/playlist-service/api/v1/songs',
+    summary: 'Catalogue songs, oldest first',
+    tags,
+    query: PageQuerySchema,
+    response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
     handler: async ({ query }) => {
       const { songs, total } = await playlists.listSongs({ limit: query.limit ?? 20, offset: query.offset ?? 0, songIds: [] });
       return { songs: songs.map(songJson), count: total };
@@ -28,51 +35,84 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
   const search = async (query: z.infer<typeof SearchQuerySchema>) => {
     if (query.provider && query.provider !== 'catalogue') {
       const { songs } = await playlists.searchProvider({
-        musicProvider: query.provider, query: query.q, limit: query.limit, offset: query.offset, country: query.country ?? '',
+        musicProvider: query.provider,
+        query: query.q,
+        limit: query.limit,
+        offset: query.offset,
+        country: query.country ?? '',
       });
       return songs.map(songJson).filter((s) => query.explicit || !s.explicit);
     }
-    return (await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })).songs.map(songJson);
+    return (
+      await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })
+    ).songs.map(songJson);
   };
   route(deps, {
-    method: 'get', path: '/api/playlist-service/search', summary: 'Search the catalogue (best match first)', tags,
-    query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
+    method: 'get',
+    path: '/api/playlist-service/search',
+    summary: 'Search the catalogue (best match first)',
+    tags,
+    query: SearchQuerySchema,
+    response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: async ({ query }) => ({ songs: await search(query) }),
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/search/v2', summary: 'Search the catalogue (the same answer; clients of v2 read the numeric `id`)',
-    tags, query: SearchQuerySchema, response: z.object({ songs: z.array(CrateSongSchema) }),
+    method: 'get',
+    path: '/api/playlist-service/search/v2',
+    summary: 'Search the catalogue (the same answer; clients of v2 read the numeric `id`)',
+    tags,
+    query: SearchQuerySchema,
+    response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: async ({ query }) => ({ songs: await search(query) }),
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/song-data/providers', summary: 'The outside catalogues and whether each is configured',
+    method: 'get',
+    path: '/api/playlist-service/song-data/providers',
+    summary: 'The outside catalogues and whether each is configured',
     tags,
     response: z.object({ providers: z.array(z.object({ name: z.string(), label: z.string(), enabled: z.boolean() })) }),
     handler: async () => playlists.listMusicProviders({}),
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/song-data/{providerSongId}/{musicProvider}',
-    summary: "A provider's song, looked up there and catalogued", tags, errors: [404, 502, 503],
+    method: 'get',
+    path: '/api/playlist-service/song-data/{providerSongId}/{musicProvider}',
+    summary: "A provider's song, looked up there and catalogued",
+    tags,
+    errors: [404, 502, 503],
     params: z.object({ providerSongId: z.string().min(1).max(255), musicProvider: z.string().max(32) }),
     query: z.object({ country: z.string().length(2).optional() }),
     response: SongDataSchema,
     handler: async ({ params, query }) =>
-      songDataJson((await playlists.getSongData({ musicProvider: params.musicProvider, providerSongId: params.providerSongId, country: query.country ?? '' })).song),
+      songDataJson(
+        (
+          await playlists.getSongData({
+            musicProvider: params.musicProvider,
+            providerSongId: params.providerSongId,
+            country: query.country ?? '',
+          })
+        ).song,
+      ),
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/song-data/{link}',
+    method: 'get',
+    path: '/api/playlist-service/song-data/{link}',
     summary: 'The song a shared link points at (URL-encoded; Spotify, Apple Music, YouTube), catalogued; only tracks with an ISRC',
-    tags, errors: [404, 502, 503],
+    tags,
+    errors: [404, 502, 503],
     // 1,024 characters: percent-encoded, a longer link could pass Node's 16 KiB header limit (431).
     params: z.object({ link: z.string().min(1).max(1024) }),
     query: z.object({ country: z.string().length(2).optional() }),
     response: SongDataSchema,
-    handler: async ({ params, query }) => songDataJson((await playlists.getSongDataByLink({ link: params.link, country: query.country ?? '' })).song),
+    handler: async ({ params, query }) =>
+      songDataJson((await playlists.getSongDataByLink({ link: params.link, country: query.country ?? '' })).song),
   });
   route(deps, {
-    method: 'post', path: '/api/playlist-service/api/v1/track-import',
+    method: 'post',
+    path: '/api/playlist-service/api/v1/track-import',
     summary: 'Catalogue a song from the first provider that knows it (sevenDigital, soundCloudPublic, spotify, apple, uploadService)',
-    tags, status: 201, errors: [404, 502],
+    tags,
+    status: 201,
+    errors: [404, 502],
     body: z
       .object({
         musicProvider: z.string().max(32).optional(),
@@ -83,14 +123,22 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       .openapi('TrackImport'),
     response: z.object({ id: z.number().int(), song: CrateSongSchema }),
     handler: async ({ body }) => {
-      const musicProviders = { ...body.musicProviders, ...(body.musicProvider && body.providerId ? { [body.musicProvider]: body.providerId } : {}) };
+      const musicProviders = {
+        ...body.musicProviders,
+        ...(body.musicProvider && body.providerId ? { [body.musicProvider]: body.providerId } : {}),
+      };
       const song = songJson((await playlists.importTrack({ musicProviders, country: body.country ?? '' })).song);
       return { id: song.id, song };
     },
   });
   route(deps, {
-    method: 'get', path: '/api/playlist-service/api/v1/songs/{songId}', summary: 'One catalogue song', tags,
-    params: z.object({ songId: z.string() }), errors: [404], response: CrateSongSchema,
+    method: 'get',
+    path: '/api/playlist-service/api/v1/songs/{songId}',
+    summary: 'One catalogue song',
+    tags,
+    params: z.object({ songId: z.string() }),
+    errors: [404],
+    response: CrateSongSchema,
     handler: async ({ params }) => songJson((await playlists.getSong({ songId: params.songId })).song),
   });
 }

@@ -1,10 +1,4 @@
-import {
-  ImportStatus,
-  SpecialCrate,
-  type Crate,
-  type CrateSong,
-  type Song,
-} from '@spinroom/contracts/playlist/v1/playlist_service';
+import { ImportStatus, SpecialCrate, type Crate, type CrateSong, type Song } from '@spinroom/contracts/playlist/v1/playlist_service';
 import type { z } from 'zod';
 import { present } from '../../http/upstream.js';
 import type { CrateSchema, CrateSongSchema, SongDataSchema } from './schemas.js';

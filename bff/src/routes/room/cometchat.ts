@@ -20,8 +20,14 @@ export function roomChatRoutes(deps: RouteDeps, rooms: RoomClient, users: UserCl
   const tags = ['room user roles'];
 
   route(deps, {
-    method: 'post', path: `${BASE}/roomUserRoles/cometchat/join/{slug}`, summary: "Puts the caller in the room's chat group (already in: fine)",
-    tags, status: 201, params: SlugParams, errors: [403, 404], response: z.object({ groupId: z.uuid(), joined: z.literal(true) }),
+    method: 'post',
+    path: `${BASE}/roomUserRoles/cometchat/join/{slug}`,
+    summary: "Puts the caller in the room's chat group (already in: fine)",
+    tags,
+    status: 201,
+    params: SlugParams,
+    errors: [403, 404],
+    response: z.object({ groupId: z.uuid(), joined: z.literal(true) }),
     handler: async ({ params }) => {
       const { room } = await rooms.getRoom({ room: roomRef(params.slug) });
       // The chat API takes chat tokens only: trade the caller's access token for one.
@@ -36,8 +42,13 @@ export function roomChatRoutes(deps: RouteDeps, rooms: RoomClient, users: UserCl
   });
 
   route(deps, {
-    method: 'post', path: `${BASE}/roomUserRoles/cometchat/sync/{slug}`, summary: "The room roles its chat acts on (moderators, bans, chat-disabled), read live by the chat service",
-    tags, params: SlugParams, errors: [404], response: z.object({ roomUuid: z.uuid(), roomRoles: z.array(RoomRoleSchema) }),
+    method: 'post',
+    path: `${BASE}/roomUserRoles/cometchat/sync/{slug}`,
+    summary: 'The room roles its chat acts on (moderators, bans, chat-disabled), read live by the chat service',
+    tags,
+    params: SlugParams,
+    errors: [404],
+    response: z.object({ roomUuid: z.uuid(), roomRoles: z.array(RoomRoleSchema) }),
     handler: async ({ params }) => {
       const { room } = await rooms.getRoom({ room: roomRef(params.slug) });
       const { roles } = await rooms.listRoomRoles({ room: roomRef(room!.uuid), userUuid: '' });

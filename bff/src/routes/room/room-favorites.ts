@@ -11,12 +11,22 @@ export function roomFavoriteRoutes(deps: RouteDeps, rooms: RoomClient): void {
   const tags = ['room favorites'];
   const path = `${BASE}/api/v1/room-favorites`;
   route(deps, {
-    method: 'post', path, summary: 'Adds a room to the caller\'s favourites (adding it twice answers the same favourite)', tags, status: 201,
-    body: z.object({ roomUuid: z.uuid() }), errors: [403, 404], response: RoomFavoriteSchema,
+    method: 'post',
+    path,
+    summary: "Adds a room to the caller's favourites (adding it twice answers the same favourite)",
+    tags,
+    status: 201,
+    body: z.object({ roomUuid: z.uuid() }),
+    errors: [403, 404],
+    response: RoomFavoriteSchema,
     handler: async ({ body }) => favoriteJson((await rooms.addRoomFavorite({ roomUuid: body.roomUuid })).favorite!),
   });
   route(deps, {
-    method: 'get', path, summary: "A user's favourites (the caller's by default), newest first; roomUuidIn narrows to some rooms", tags, errors: [403],
+    method: 'get',
+    path,
+    summary: "A user's favourites (the caller's by default), newest first; roomUuidIn narrows to some rooms",
+    tags,
+    errors: [403],
     query: z.object({
       limit: z.coerce.number().int().min(1).max(100).default(50),
       roomUuidIn: z.union([z.string(), z.array(z.string())]).optional(),
@@ -24,14 +34,22 @@ export function roomFavoriteRoutes(deps: RouteDeps, rooms: RoomClient): void {
     }),
     response: z.array(RoomFavoriteSchema),
     handler: async ({ query }) => {
-      const roomUuidIn = [query.roomUuidIn ?? []].flat().flatMap((v) => v.split(',')).filter(Boolean);
+      const roomUuidIn = [query.roomUuidIn ?? []]
+        .flat()
+        .flatMap((v) => v.split(','))
+        .filter(Boolean);
       const { favorites } = await rooms.listRoomFavorites({ limit: query.limit, roomUuidIn, userUuid: query.userUuid ?? '' });
       return favorites.map(favoriteJson);
     },
   });
   route(deps, {
-    method: 'delete', path: `${path}/{id}`, summary: 'Removes one of the caller\'s favourites', tags,
-    params: z.object({ id: SerialId }), errors: [404], response: EmptySchema,
+    method: 'delete',
+    path: `${path}/{id}`,
+    summary: "Removes one of the caller's favourites",
+    tags,
+    params: z.object({ id: SerialId }),
+    errors: [404],
+    response: EmptySchema,
     handler: async ({ params }) => {
       await rooms.removeRoomFavorite({ id: params.id });
       return {};

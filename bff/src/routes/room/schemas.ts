@@ -4,7 +4,6 @@ import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 import { LimitOffsetDefaults } from '../../http/paging.js';
 
-
 /** The original's UserRoles. */
 export const RoomRoleSchema = z
   .object({

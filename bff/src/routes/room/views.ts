@@ -18,19 +18,24 @@ export function roomJson(room: Room | undefined): z.infer<typeof RoomSchema> {
 }
 
 export function favoriteJson(favorite: RoomFavorite): z.infer<typeof RoomFavoriteSchema> {
-  return { id: favorite.id, userUuid: favorite.userUuid, roomUuid: favorite.roomUuid, createdAt: iso(favorite.createdAt), room: roomJson(favorite.room) };
+  return {
+    id: favorite.id,
+    userUuid: favorite.userUuid,
+    roomUuid: favorite.roomUuid,
+    createdAt: iso(favorite.createdAt),
+    room: roomJson(favorite.room),
+  };
 }
 
 /** A slug or a uuid from a path: both name a room. */
 export function roomRef(slugOrUuid: string): RoomRef {
-  return isUuid(slugOrUuid)
-    ? RoomRef.fromPartial({ uuid: slugOrUuid })
-    : RoomRef.fromPartial({ slug: slugOrUuid });
+  return isUuid(slugOrUuid) ? RoomRef.fromPartial({ uuid: slugOrUuid }) : RoomRef.fromPartial({ slug: slugOrUuid });
 }
 
 /** A JSON settings body as the service's RoomSettings; null and '' clear a nullable field. */
 export function settingsMessage(body: RoomSettingsBody): RoomSettings {
-  const { musicProviderKeys, promotedProviders, pinnedMessages, password, guestPassword, posterUrl, externalUrl, discordGuildId, ...rest } = body;
+  const { musicProviderKeys, promotedProviders, pinnedMessages, password, guestPassword, posterUrl, externalUrl, discordGuildId, ...rest } =
+    body;
   return RoomSettings.fromPartial({
     ...rest,
     ...(musicProviderKeys !== undefined ? { musicProviderKeys, setMusicProviderKeys: true } : {}),

@@ -74,24 +74,31 @@ export async function streamUpload(
       });
       if (name !== 'file' || sawFile) {
         stream.resume();
-        failure ??= badRequest(name !== 'file' ? `Unexpected file field "${name}"; send the audio in the field "file"` : 'Only one file can be uploaded at a time');
+        failure ??= badRequest(
+          name !== 'file'
+            ? `Unexpected file field "${name}"; send the audio in the field "file"`
+            : 'Only one file can be uploaded at a time',
+        );
         return;
       }
       sawFile = true;
       stream.once('limit', () => {
         failure ??= tooLarge(maxBytes);
       });
-      then(async () => {
-        await call.write({ part: { $case: 'file', value: { fileName: info.filename ?? '', contentType: info.mimeType ?? '' } } });
-        let sent = 0;
-        for await (const chunk of stream as AsyncIterable<Buffer>) {
-          if (failure !== undefined) continue; // drained, so busboy reads on to the end
-          await call.write({ part: { $case: 'chunk', value: chunk } });
-          sent += chunk.length;
-        }
-        if ((stream as { truncated?: boolean }).truncated) failure ??= tooLarge(maxBytes);
-        sizeBytes = sent;
-      }, () => stream.resume());
+      then(
+        async () => {
+          await call.write({ part: { $case: 'file', value: { fileName: info.filename ?? '', contentType: info.mimeType ?? '' } } });
+          let sent = 0;
+          for await (const chunk of stream as AsyncIterable<Buffer>) {
+            if (failure !== undefined) continue; // drained, so busboy reads on to the end
+            await call.write({ part: { $case: 'chunk', value: chunk } });
+            sent += chunk.length;
+          }
+          if ((stream as { truncated?: boolean }).truncated) failure ??= tooLarge(maxBytes);
+          sizeBytes = sent;
+        },
+        () => stream.resume(),
+      );
     });
     parser.on('filesLimit', () => (failure ??= badRequest('Only one file can be uploaded at a time')));
     parser.on('partsLimit', () => (failure ??= badRequest('Too many parts in the form')));

@@ -49,7 +49,9 @@ export const SongListSchema = z.object({ songs: z.array(UploadedSongSchema), cou
 
 export const UploadFormSchema = z
   .object({
-    file: z.string().openapi({ type: 'string', format: 'binary', description: 'The audio file: MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM' }),
+    file: z
+      .string()
+      .openapi({ type: 'string', format: 'binary', description: 'The audio file: MP3, M4A/AAC, WAV, FLAC, OGG/Opus, AIFF or WebM' }),
     trackName: z.string().max(255).optional(),
     artistName: z.string().max(255).optional(),
     genre: z.string().max(64).optional(),

@@ -59,4 +59,3 @@ export function uploadRoutes(deps: RouteDeps, uploads: UploadClient, options: { 
     },
   });
 }
-

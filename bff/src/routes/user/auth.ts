@@ -25,7 +25,9 @@ export function authRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffL
     response: AccessGrantSchema,
     errors: [401, 429, 503],
     handler: async ({ body, req }) =>
-      limits.loginFailures.attempt(clientAddress(req), async () => present((await users.logIn({ email: body.email ?? '', password: body.password ?? '' })).grant)),
+      limits.loginFailures.attempt(clientAddress(req), async () =>
+        present((await users.logIn({ email: body.email ?? '', password: body.password ?? '' })).grant),
+      ),
   });
 
   route(deps, {
@@ -47,9 +49,7 @@ export function authRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffL
     path: `${BASE}/session`,
     summary: 'The session behind the bearer token',
     tags: ['auth'],
-    response: z
-      .object({ userUuid: z.uuid(), kind: z.enum(['user', 'guest', 'bot']), roles: z.array(z.string()) })
-      .openapi('Session'),
+    response: z.object({ userUuid: z.uuid(), kind: z.enum(['user', 'guest', 'bot']), roles: z.array(z.string()) }).openapi('Session'),
     handler: async () => {
       const session = await users.getSession({});
       return { userUuid: session.userUuid, kind: KIND_NAMES[session.kind] ?? 'user', roles: session.roles };

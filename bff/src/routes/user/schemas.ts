@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 
-export const AccessGrantSchema = z
-  .object({ accessToken: z.string(), userUuid: z.uuid() })
-  .openapi('AccessGrant');
+export const AccessGrantSchema = z.object({ accessToken: z.string(), userUuid: z.uuid() }).openapi('AccessGrant');
 
 export const ProfileSongSchema = z
   .object({

@@ -60,7 +60,10 @@ export function usersRoutes(deps: RouteDeps, users: UserClient, limits: Pick<Bff
     summary: 'Profiles of several users (`users` repeated, at most 150); unknown ones are left out',
     tags: ['users'],
     query: z.object({
-      users: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : [v])).pipe(z.array(z.uuid()).max(150)),
+      users: z
+        .union([z.string(), z.array(z.string())])
+        .transform((v) => (Array.isArray(v) ? v : [v]))
+        .pipe(z.array(z.uuid()).max(150)),
     }),
     response: z.array(z.object({ userProfile: UserProfileSchema })),
     handler: async ({ query }) => {

@@ -3,7 +3,11 @@ import { service as healthService } from 'grpc-health-check';
 
 const HealthClient = makeGenericClientConstructor(healthService, 'grpc.health.v1.Health');
 type HealthCheck = Client & {
-  check(request: { service: string }, options: { deadline: Date }, callback: (error: ServiceError | null, response: { status: string | number }) => void): void;
+  check(
+    request: { service: string },
+    options: { deadline: Date },
+    callback: (error: ServiceError | null, response: { status: string | number }) => void,
+  ): void;
 };
 
 /**

@@ -42,13 +42,15 @@ export class KafkaClient {
       brokers: options.brokers,
       retry: { retries: 8, initialRetryTime: 200 },
       logLevel: logLevel.WARN,
-      logCreator: () => ({ level, log: entry }) => {
-        const { message, ...rest } = entry;
-        // Retries are bounded on purpose: the outbox relay retries the whole batch.
-        if (message.startsWith('Limiting retries for the idempotent producer')) return;
-        if (level <= logLevel.ERROR) log.error(rest, message);
-        else if (level === logLevel.WARN) log.warn(rest, message);
-      },
+      logCreator:
+        () =>
+        ({ level, log: entry }) => {
+          const { message, ...rest } = entry;
+          // Retries are bounded on purpose: the outbox relay retries the whole batch.
+          if (message.startsWith('Limiting retries for the idempotent producer')) return;
+          if (level <= logLevel.ERROR) log.error(rest, message);
+          else if (level === logLevel.WARN) log.warn(rest, message);
+        },
     });
   }
 

@@ -28,7 +28,15 @@ export const SERVICES = {
   user: { grpcPort: 50051, database: 'spinroom_user', redis: true, kafka: true, outbox: true, peers: [] },
   playlist: { grpcPort: 50052, database: 'spinroom_playlist', kafka: true, peers: ['user'] },
   upload: { grpcPort: 50053, database: 'spinroom_upload', redis: true, kafka: true, outbox: true, peers: ['user'] },
-  room: { grpcPort: 50054, database: 'spinroom_room', redis: true, kafka: true, outbox: true, peers: ['user', 'playlist'], serviceToken: true },
+  room: {
+    grpcPort: 50054,
+    database: 'spinroom_room',
+    redis: true,
+    kafka: true,
+    outbox: true,
+    peers: ['user', 'playlist'],
+    serviceToken: true,
+  },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, peers: ['user', 'room'], serviceToken: true },
 } as const satisfies Record<string, ServiceEntry>;
 

@@ -24,7 +24,12 @@ export interface ServiceDatabase {
 }
 
 /** Opens (creating and migrating as needed) a service's database; with Kafka, its outbox table is mapped too. */
-export async function openServiceDatabase(name: ServiceName, databaseUrl: string, database: ServiceDatabase, logger?: Logger): Promise<MikroORM> {
+export async function openServiceDatabase(
+  name: ServiceName,
+  databaseUrl: string,
+  database: ServiceDatabase,
+  logger?: Logger,
+): Promise<MikroORM> {
   const entry: ServiceEntry = SERVICES[name];
   await ensureDatabase(databaseUrl);
   const orm = await createOrm({
@@ -165,7 +170,13 @@ export function defineService<
     };
     try {
       const kit = { name, config, logger } as ServiceKit<N, ConfigOf<S>, PeerClients<N, C>>;
-      for (const [key, what] of [['orm', 'a database'], ['redis', 'Redis'], ['kafka', 'Kafka'], ['relay', 'an outbox'], ['serviceToken', 'a service token']] as const) {
+      for (const [key, what] of [
+        ['orm', 'a database'],
+        ['redis', 'Redis'],
+        ['kafka', 'Kafka'],
+        ['relay', 'an outbox'],
+        ['serviceToken', 'a service token'],
+      ] as const) {
         Object.defineProperty(kit, key, { get: missing(what), configurable: true });
       }
       const set = <K extends keyof typeof kit>(key: K, value: (typeof kit)[K]) => Object.defineProperty(kit, key, { value });
@@ -188,7 +199,13 @@ export function defineService<
       // (refreshed now and then); the user service gives its own verifier.
       let verifier: () => TokenVerifier | undefined = () => undefined;
       if (user) {
-        const keys = new PublicKeyCache(async () => (await user.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, values.JWT_ISSUER, logger, undefined, definition.tokenUse);
+        const keys = new PublicKeyCache(
+          async () => (await user.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem,
+          values.JWT_ISSUER,
+          logger,
+          undefined,
+          definition.tokenUse,
+        );
         keys.start();
         closers.push(() => keys.stop());
         verifier = () => keys.verifier;

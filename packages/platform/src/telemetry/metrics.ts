@@ -41,18 +41,26 @@ function meter(): Instruments {
   const m = metrics.getMeter(METER_NAME);
   instruments = {
     rest: m.createHistogram('spinroom_rest_request_duration_seconds', {
-      description: 'REST requests served by the BFF, by route and status', unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      description: 'REST requests served by the BFF, by route and status',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     }),
     rpc: m.createHistogram('spinroom_rpc_server_duration_seconds', {
-      description: 'gRPC calls handled, by method and status code', unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      description: 'gRPC calls handled, by method and status code',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     }),
     consume: m.createHistogram('spinroom_kafka_consume_duration_seconds', {
-      description: 'Kafka events handled by a consumer, by topic, group and outcome', unit: 's', advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      description: 'Kafka events handled by a consumer, by topic, group and outcome',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     }),
     feedConnections: m.createUpDownCounter('spinroom_feed_connections', { description: 'Open room feed WebSockets' }),
     feedMessages: m.createCounter('spinroom_feed_messages', { description: 'Room feed messages: in from clients, out to sockets' }),
     feedLatency: m.createHistogram('spinroom_feed_delivery_latency_seconds', {
-      description: 'From a room frame being sent (its sentAt) to its delivery to the sockets here', unit: 's', advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
+      description: 'From a room frame being sent (its sentAt) to its delivery to the sockets here',
+      unit: 's',
+      advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
     }),
   };
   return instruments;

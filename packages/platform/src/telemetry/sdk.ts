@@ -15,7 +15,9 @@ const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 export function instrumentations() {
   return [
     // The room feed's URL carries the access token: never into a span.
-    new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/primus') }),
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/primus'),
+    }),
     // No Express instrumentation: the BFF's routes name their spans (nameHttpRoute).
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),

@@ -4,7 +4,18 @@
  */
 
 /** Roles of spec 000, plus guest: the `role` claim of an access token. `service` marks another Spinroom service calling on no user's request (see ServiceTokenSource). */
-export const ROLES = ['globalModerator', 'admin', 'moderator', 'staff', 'promoter', 'user', 'superUser', 'bot', 'guest', 'service'] as const;
+export const ROLES = [
+  'globalModerator',
+  'admin',
+  'moderator',
+  'staff',
+  'promoter',
+  'user',
+  'superUser',
+  'bot',
+  'guest',
+  'service',
+] as const;
 export type Role = (typeof ROLES)[number];
 
 /** The staff roles a user account holds, highest first: the token carries the first one the user has (else `user`). */
@@ -19,7 +30,10 @@ export const ADMIN_ROLES: readonly Role[] = ['superUser', 'admin'];
 /** Token roles that may edit, withdraw and delete anyone's uploads. */
 export const CONTENT_MODERATOR_ROLES: readonly Role[] = ['superUser', 'admin', 'globalModerator', 'moderator'];
 
-const within = (set: readonly string[]) => (role: string | undefined): boolean => role !== undefined && set.includes(role);
+const within =
+  (set: readonly string[]) =>
+  (role: string | undefined): boolean =>
+    role !== undefined && set.includes(role);
 
 export const isGlobalRole = within(GLOBAL_ROLES);
 export const isAdminRole = within(ADMIN_ROLES);

@@ -63,7 +63,10 @@ export class PgChatStore implements ChatStore {
   }
 
   async leave(groupId: string, uid: string): Promise<boolean> {
-    const rows = await this.em().execute<Array<{ uid: string }>>(`delete from "chat_group_member" where "group_id" = ? and "uid" = ? returning "uid"`, [groupId, uid]);
+    const rows = await this.em().execute<Array<{ uid: string }>>(
+      `delete from "chat_group_member" where "group_id" = ? and "uid" = ? returning "uid"`,
+      [groupId, uid],
+    );
     return rows.length > 0;
   }
 
@@ -105,12 +108,17 @@ export class PgChatStore implements ChatStore {
       where.push(`"id" ${append ? '>' : '<'} ?`);
       params.push(query.id);
     }
-    for (const [column, seconds] of [['sent_at', query.fromTimestamp], ['sent_at', query.sentAt], ['updated_at', query.updatedAt]] as const) {
+    for (const [column, seconds] of [
+      ['sent_at', query.fromTimestamp],
+      ['sent_at', query.sentAt],
+      ['updated_at', query.updatedAt],
+    ] as const) {
       if (seconds === undefined) continue;
       where.push(`"${column}" ${cmp} to_timestamp(?)`);
       params.push(seconds);
     }
-    const anchored = query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
+    const anchored =
+      query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
     // Appending from an anchor reads forward from it; anything else reads the newest back.
     const forward = append && anchored;
     params.push(query.limit);
@@ -145,10 +153,26 @@ export class PgChatStore implements ChatStore {
        from "chat_reaction" where "message_id" in (${messageIds.map(() => '?').join(', ')}) order by "id"`,
       messageIds,
     );
-    return rows.map((r) => ({ id: r.id, messageId: r.message_id, uid: r.uid, name: r.name, avatar: r.avatar, reaction: r.reaction, reactedAt: new Date(r.reacted_at) }));
+    return rows.map((r) => ({
+      id: r.id,
+      messageId: r.message_id,
+      uid: r.uid,
+      name: r.name,
+      avatar: r.avatar,
+      reaction: r.reaction,
+      reactedAt: new Date(r.reacted_at),
+    }));
   }
 
-  async setReaction(input: { messageId: string; uid: string; name: string; avatar: string; reaction: string; on: boolean; at: Date }): Promise<boolean> {
+  async setReaction(input: {
+    messageId: string;
+    uid: string;
+    name: string;
+    avatar: string;
+    reaction: string;
+    on: boolean;
+    at: Date;
+  }): Promise<boolean> {
     return this.em().transactional(async (em) => {
       const rows = input.on
         ? await em.execute(

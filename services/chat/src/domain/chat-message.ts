@@ -94,10 +94,17 @@ const isHttpUrl = (value: unknown): value is string => {
 
 function mentionsOf(value: unknown): Mention[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.length > 50) throw chatError(400, 'ERR_BAD_REQUEST', 'mentions must be a list of at most 50 {start, userNickname, userUuid}');
+  if (!Array.isArray(value) || value.length > 50)
+    throw chatError(400, 'ERR_BAD_REQUEST', 'mentions must be a list of at most 50 {start, userNickname, userUuid}');
   return value.map((m) => {
     const { start, userNickname, userUuid } = (m ?? {}) as Record<string, unknown>;
-    if (typeof start !== 'number' || !Number.isInteger(start) || start < 0 || typeof userNickname !== 'string' || typeof userUuid !== 'string') {
+    if (
+      typeof start !== 'number' ||
+      !Number.isInteger(start) ||
+      start < 0 ||
+      typeof userNickname !== 'string' ||
+      typeof userUuid !== 'string'
+    ) {
       throw chatError(400, 'ERR_BAD_REQUEST', 'A mention is {start: integer >= 0, userNickname: string, userUuid: string}');
     }
     return { start, userNickname: userNickname.slice(0, 100), userUuid: userUuid.slice(0, 64) };
@@ -128,7 +135,7 @@ export function checkValid(message: { text: string; chatMessage: Record<string, 
   const isRoomNotice = message.chatMessage.type === 'room';
   const { userUuid, userName, avatarId } = message.chatMessage;
   if (!isRoomNotice && !(userUuid && userName && avatarId)) {
-    throw chatError(400, 'ERR_BAD_REQUEST', 'A message needs its sender\'s user id, name and avatar');
+    throw chatError(400, 'ERR_BAD_REQUEST', "A message needs its sender's user id, name and avatar");
   }
 }
 
@@ -137,7 +144,12 @@ export function checkValid(message: { text: string; chatMessage: Record<string, 
  * written), then the identity fields from the sender's own profile, whatever
  * the client put there.
  */
-export function composeChatMessage(input: { text: string; chatMessage: Record<string, unknown>; sender: SenderIdentity; now: Date }): Record<string, unknown> {
+export function composeChatMessage(input: {
+  text: string;
+  chatMessage: Record<string, unknown>;
+  sender: SenderIdentity;
+  now: Date;
+}): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const field of CLIENT_FIELDS) {
     if (input.chatMessage[field] !== undefined) kept[field] = input.chatMessage[field];
@@ -167,7 +179,11 @@ export function composeChatMessage(input: { text: string; chatMessage: Record<st
 /** The checks of POST /v3.0/messages on the envelope, before anything is looked up. */
 export function checkEnvelope(input: NewMessageInput): MessageType {
   if (input.receiverType === 'user') {
-    throw chatError(400, 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED', 'Direct messages (receiverType "user") are not available yet: only room groups (receiverType "group")');
+    throw chatError(
+      400,
+      'ERR_DIRECT_MESSAGES_NOT_SUPPORTED',
+      'Direct messages (receiverType "user") are not available yet: only room groups (receiverType "group")',
+    );
   }
   if (input.receiverType !== 'group') throw chatError(400, 'ERR_BAD_REQUEST', 'receiverType must be "group"');
   if (input.category !== 'message') throw chatError(400, 'ERR_BAD_REQUEST', 'category must be "message"');

@@ -41,7 +41,8 @@ export function isRoomModerator(actor: Actor, access: RoomAccess): boolean {
 /** The caller, or the user named by `onBehalfOf` when the caller may act for others (403 otherwise). */
 export function resolveActor(caller: Actor, onBehalfOf: string | undefined): Actor {
   if (!onBehalfOf || onBehalfOf === caller.uid) return caller;
-  if (!ON_BEHALF_ROLES.has(caller.role)) throw chatError(403, 'ERR_ON_BEHALF_OF_NOT_ALLOWED', 'Only admins and global moderators may act on behalf of another user');
+  if (!ON_BEHALF_ROLES.has(caller.role))
+    throw chatError(403, 'ERR_ON_BEHALF_OF_NOT_ALLOWED', 'Only admins and global moderators may act on behalf of another user');
   return { uid: onBehalfOf, role: 'user' };
 }
 
@@ -80,14 +81,19 @@ export class Chat {
     try {
       return await this.deps.rooms.access(roomUuid, actor.uid, actor.role);
     } catch (error) {
-      if ((error as { status?: number }).status === 404) throw chatError(404, 'ERR_GUID_NOT_FOUND', `The group with GUID ${roomUuid} does not exist`);
+      if ((error as { status?: number }).status === 404)
+        throw chatError(404, 'ERR_GUID_NOT_FOUND', `The group with GUID ${roomUuid} does not exist`);
       throw error;
     }
   }
 
   private async requireMember(actor: Actor, groupId: string): Promise<void> {
     if (!(await this.deps.store.isMember(groupId, actor.uid))) {
-      throw chatError(401, 'ERR_GROUP_NOT_JOINED', `The user with UID ${actor.uid} is not a member of the group with GUID ${groupId}. Please join the group to access it.`);
+      throw chatError(
+        401,
+        'ERR_GROUP_NOT_JOINED',
+        `The user with UID ${actor.uid} is not a member of the group with GUID ${groupId}. Please join the group to access it.`,
+      );
     }
   }
 
@@ -170,7 +176,13 @@ export class Chat {
     this.checkMayRead(actor, await this.access(actor, roomUuid));
     const messages = await this.deps.store.messages(roomUuid, { ...query, limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP) });
     const reactions = await this.deps.store.reactions(messages.map((m) => m.id));
-    return messages.map((m) => messageView(m, reactions.filter((r) => r.messageId === m.id), actor.uid));
+    return messages.map((m) =>
+      messageView(
+        m,
+        reactions.filter((r) => r.messageId === m.id),
+        actor.uid,
+      ),
+    );
   }
 
   async send(actor: Actor, input: NewMessageInput): Promise<MessageView> {
@@ -234,7 +246,15 @@ export class Chat {
     const current = await this.deps.store.reactions([id]);
     if (!toggleReaction(current, actor.uid, reaction, on).changed) return this.view(message, actor.uid);
     const identity = await this.identity(actor.uid);
-    const changed = await this.deps.store.setReaction({ messageId: id, uid: actor.uid, name: identity.name, avatar: identity.avatar, reaction, on, at: this.now() });
+    const changed = await this.deps.store.setReaction({
+      messageId: id,
+      uid: actor.uid,
+      name: identity.name,
+      avatar: identity.avatar,
+      reaction,
+      on,
+      at: this.now(),
+    });
     const after = (await this.deps.store.message(id)) ?? message;
     if (changed) await this.publish('reactedToChatMessage', after);
     return this.view(after, actor.uid);

@@ -79,5 +79,13 @@ export interface ChatStore {
   updateText(id: string, text: string, chatMessage: Record<string, unknown>, at: Date): Promise<StoredMessage>;
   reactions(messageIds: string[]): Promise<StoredReaction[]>;
   /** Puts the reaction on (true) or takes it off (false); answers whether anything changed. Bumps updatedAt on a change. */
-  setReaction(input: { messageId: string; uid: string; name: string; avatar: string; reaction: string; on: boolean; at: Date }): Promise<boolean>;
+  setReaction(input: {
+    messageId: string;
+    uid: string;
+    name: string;
+    avatar: string;
+    reaction: string;
+    on: boolean;
+    at: Date;
+  }): Promise<boolean>;
 }

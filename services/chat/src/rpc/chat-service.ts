@@ -45,7 +45,9 @@ export function chatServiceHandlers(deps: { chat: Chat; unary: ReturnType<typeof
     editMessage: unary(async (request, context) => ({
       message: json(await chat.edit(actor(context, request.onBehalfOf), request.id, request.text, request.mentions)),
     })),
-    listReactions: unary(async (request, context) => ({ reactions: (await chat.reactions(actor(context, request.onBehalfOf), request.id)).map(json) })),
+    listReactions: unary(async (request, context) => ({
+      reactions: (await chat.reactions(actor(context, request.onBehalfOf), request.id)).map(json),
+    })),
     setReaction: unary(async (request, context) => ({
       message: json(await chat.react(actor(context, request.onBehalfOf), request.id, request.reaction, request.on)),
     })),

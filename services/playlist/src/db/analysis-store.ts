@@ -6,7 +6,9 @@ export class PgAnalysisStore {
   constructor(private readonly orm: MikroORM) {}
 
   async status(libraryTrackId: string): Promise<string | null> {
-    const rows = await this.orm.em.fork().execute<Array<{ status: string }>>(`select "status" from "song_analysis" where "library_track_id" = ?`, [libraryTrackId]);
+    const rows = await this.orm.em
+      .fork()
+      .execute<Array<{ status: string }>>(`select "status" from "song_analysis" where "library_track_id" = ?`, [libraryTrackId]);
     return rows[0]?.status ?? null;
   }
 
@@ -21,7 +23,14 @@ export class PgAnalysisStore {
          values (?, ?, ?, ?, ?, ?, now())
          on conflict ("song_id") do update set "library_track_id" = excluded."library_track_id", "status" = excluded."status",
            "genre_tags" = excluded."genre_tags", "mood_tags" = excluded."mood_tags", "bpm" = excluded."bpm", "updated_at" = now()`,
-        [libraryTrackId, song.id, analysis ? 'FINISHED' : 'FAILED', JSON.stringify(analysis?.genreTags ?? []), JSON.stringify(analysis?.moodTags ?? []), analysis?.bpm ?? null],
+        [
+          libraryTrackId,
+          song.id,
+          analysis ? 'FINISHED' : 'FAILED',
+          JSON.stringify(analysis?.genreTags ?? []),
+          JSON.stringify(analysis?.moodTags ?? []),
+          analysis?.bpm ?? null,
+        ],
       );
       const genre = analysis?.genreTags[0];
       if (genre) {
@@ -34,10 +43,12 @@ export class PgAnalysisStore {
   }
 
   async forSong(songUuid: string): Promise<{ status: string; genreTags: string[]; moodTags: string[]; bpm: number | null } | null> {
-    const rows = await this.orm.em.fork().execute<Array<{ status: string; genre_tags: string[]; mood_tags: string[]; bpm: number | null }>>(
-      `select a."status", a."genre_tags", a."mood_tags", a."bpm" from "song_analysis" a join "song" s on s."id" = a."song_id" where s."song_id" = ?`,
-      [songUuid],
-    );
+    const rows = await this.orm.em
+      .fork()
+      .execute<Array<{ status: string; genre_tags: string[]; mood_tags: string[]; bpm: number | null }>>(
+        `select a."status", a."genre_tags", a."mood_tags", a."bpm" from "song_analysis" a join "song" s on s."id" = a."song_id" where s."song_id" = ?`,
+        [songUuid],
+      );
     const r = rows[0];
     return r ? { status: r.status, genreTags: r.genre_tags, moodTags: r.mood_tags, bpm: r.bpm } : null;
   }

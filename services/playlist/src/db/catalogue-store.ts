@@ -56,10 +56,12 @@ export class PgCatalogueStore {
       where.push(`lower("name") like ?`);
       params.push(`${options.prefix.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     }
-    return this.orm.em.fork().execute(
-      `select "id", "name" from "genre" ${where.length ? `where ${where.join(' and ')}` : ''} order by lower("name") limit ?`,
-      [...params, options.limit],
-    );
+    return this.orm.em
+      .fork()
+      .execute(`select "id", "name" from "genre" ${where.length ? `where ${where.join(' and ')}` : ''} order by lower("name") limit ?`, [
+        ...params,
+        options.limit,
+      ]);
   }
 
   async artists(take: number, skip: number): Promise<{ artists: Artist[]; total: number }> {
@@ -88,10 +90,9 @@ export class PgCatalogueStore {
   }
 
   async album(albumShortId: string): Promise<Album | null> {
-    const rows = await this.orm.em.fork().execute<AlbumRow[]>(
-      `${ALBUM_SELECT} ${ALBUM_FROM} where al."album_short_id" = ? group by al."id", ar."id"`,
-      [albumShortId],
-    );
+    const rows = await this.orm.em
+      .fork()
+      .execute<AlbumRow[]>(`${ALBUM_SELECT} ${ALBUM_FROM} where al."album_short_id" = ? group by al."id", ar."id"`, [albumShortId]);
     return rows[0] ? toAlbum(rows[0]) : null;
   }
 
@@ -104,7 +105,13 @@ export class PgCatalogueStore {
     return ids.length === 0 ? [] : em.find(SongEntity, { id: { $in: ids.map((r) => r.id) } }, { orderBy: { id: 'asc' } });
   }
 
-  private async upsertId(em: EntityManager, insert: string, insertParams: unknown[], select: string, selectParams: unknown[]): Promise<number> {
+  private async upsertId(
+    em: EntityManager,
+    insert: string,
+    insertParams: unknown[],
+    select: string,
+    selectParams: unknown[],
+  ): Promise<number> {
     await em.execute(insert, insertParams);
     const [row] = await em.execute<Array<{ id: number }>>(select, selectParams);
     return row!.id;
@@ -128,5 +135,11 @@ const ALBUM_SELECT = `select al."album_short_id", al."name", ar."artist_short_id
 const ALBUM_FROM = `from "album" al join "artist" ar on ar."id" = al."artist_id" left join "song" s on s."album_id" = al."id"`;
 
 function toAlbum(r: AlbumRow): Album {
-  return { albumShortId: r.album_short_id, name: r.name, artistShortId: r.artist_short_id, artistName: r.artist_name, songCount: r.song_count };
+  return {
+    albumShortId: r.album_short_id,
+    name: r.name,
+    artistShortId: r.artist_short_id,
+    artistName: r.artist_name,
+    songCount: r.song_count,
+  };
 }

@@ -76,7 +76,10 @@ export class PgCrateStore {
       limit: options.limit,
       offset: options.offset,
     });
-    const counts = await this.counts(em, crates.map((c) => c.id));
+    const counts = await this.counts(
+      em,
+      crates.map((c) => c.id),
+    );
     return { crates: crates.map((c) => ({ ...toRow(c), songCount: counts.get(c.id) ?? 0 })), total };
   }
 
@@ -127,7 +130,9 @@ export class PgCrateStore {
   /** Inserts songs at the end, or at the top (shifting the rest down). */
   async insertEntries(em: EntityManager, crateId: number, songIds: number[], append: boolean): Promise<string[]> {
     if (songIds.length === 0) return [];
-    const [{ n }] = (await em.execute<{ n: number }[]>(`select count(*)::int as n from "crate_song" where "crate_id" = ?`, [crateId])) as [{ n: number }];
+    const [{ n }] = (await em.execute<{ n: number }[]>(`select count(*)::int as n from "crate_song" where "crate_id" = ?`, [crateId])) as [
+      { n: number },
+    ];
     if (!append) await em.execute(`update "crate_song" set "position" = "position" + ? where "crate_id" = ?`, [songIds.length, crateId]);
     const start = append ? n : 0;
     const uuids = songIds.map(() => randomUUID());
@@ -145,7 +150,10 @@ export class PgCrateStore {
       [crateId, crateSongUuid],
     );
     if (removed.length === 0) return false;
-    await em.execute(`update "crate_song" set "position" = "position" - 1 where "crate_id" = ? and "position" > ?`, [crateId, removed[0]!.position]);
+    await em.execute(`update "crate_song" set "position" = "position" - 1 where "crate_id" = ? and "position" > ?`, [
+      crateId,
+      removed[0]!.position,
+    ]);
     return true;
   }
 
@@ -185,8 +193,17 @@ export class PgCrateStore {
 
 function toRow(c: CrateRow): Omit<Crate, 'songCount'> {
   return {
-    id: c.id, crateUuid: c.crateUuid, crateShortId: c.crateShortId, crateName: c.crateName, description: c.description, userUuid: c.userUuid,
-    isPublic: c.isPublic, special: c.special ?? null, currentPosition: c.currentPosition, importStatus: c.importStatus,
-    createdAt: c.createdAt, updatedAt: c.updatedAt,
+    id: c.id,
+    crateUuid: c.crateUuid,
+    crateShortId: c.crateShortId,
+    crateName: c.crateName,
+    description: c.description,
+    userUuid: c.userUuid,
+    isPublic: c.isPublic,
+    special: c.special ?? null,
+    currentPosition: c.currentPosition,
+    importStatus: c.importStatus,
+    createdAt: c.createdAt,
+    updatedAt: c.updatedAt,
   };
 }

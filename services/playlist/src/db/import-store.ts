@@ -31,7 +31,10 @@ export class PgCrateImportStore {
 
   async enqueue(em: EntityManager, job: Omit<CrateImportJob, 'id' | 'attempts'>): Promise<void> {
     await em.execute(`insert into "crate_import" ("crate_id", "music_provider", "playlist_id", "country") values (?, ?, ?, ?)`, [
-      job.crateId, job.musicProvider, job.playlistId, job.country,
+      job.crateId,
+      job.musicProvider,
+      job.playlistId,
+      job.country,
     ]);
   }
 
@@ -45,7 +48,16 @@ export class PgCrateImportStore {
       [leaseSeconds],
     );
     const r = rows[0];
-    return r ? { id: r.id, crateId: r.crate_id, musicProvider: r.music_provider, playlistId: r.playlist_id, country: r.country, attempts: r.attempts } : null;
+    return r
+      ? {
+          id: r.id,
+          crateId: r.crate_id,
+          musicProvider: r.music_provider,
+          playlistId: r.playlist_id,
+          country: r.country,
+          attempts: r.attempts,
+        }
+      : null;
   }
 
   /** The job ends: the crate takes its final status and the job row goes, in the caller's transaction. */
@@ -60,9 +72,11 @@ export class PgCrateImportStore {
 
   /** Hands the job back, to be tried again after `delayMs`. */
   async retryLater(job: CrateImportJob, delayMs: number): Promise<void> {
-    await this.orm.em.fork().execute(
-      `update "crate_import" set "lease_until" = null, "run_after" = now() + make_interval(secs => ?) where "id" = ?`,
-      [delayMs / 1000, job.id],
-    );
+    await this.orm.em
+      .fork()
+      .execute(`update "crate_import" set "lease_until" = null, "run_after" = now() + make_interval(secs => ?) where "id" = ?`, [
+        delayMs / 1000,
+        job.id,
+      ]);
   }
 }

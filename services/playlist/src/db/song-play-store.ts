@@ -30,7 +30,16 @@ export class PgSongPlayStore {
     await em.execute(
       `insert into "song_play" ("play_id", "room_uuid", "dj_uuid", "song", "likes", "dislikes", "stars", "played_at")
        values (?, ?, ?, ?, ?, ?, ?, ?) on conflict ("play_id") do nothing`,
-      [play.playId, play.roomUuid, play.djUuid, JSON.stringify(play.song), play.voteCounts.likes, play.voteCounts.dislikes, play.voteCounts.stars, play.playedAt],
+      [
+        play.playId,
+        play.roomUuid,
+        play.djUuid,
+        JSON.stringify(play.song),
+        play.voteCounts.likes,
+        play.voteCounts.dislikes,
+        play.voteCounts.stars,
+        play.playedAt,
+      ],
     );
   }
 
@@ -42,9 +51,12 @@ export class PgSongPlayStore {
     )) as Array<Row & { total: string }>;
     return {
       plays: rows.map((r) => ({
-        playId: r.play_id, roomUuid: r.room_uuid, djUuid: r.dj_uuid,
+        playId: r.play_id,
+        roomUuid: r.room_uuid,
+        djUuid: r.dj_uuid,
         song: typeof r.song === 'string' ? (JSON.parse(r.song) as Record<string, unknown>) : r.song,
-        voteCounts: { likes: r.likes, dislikes: r.dislikes, stars: r.stars }, playedAt: new Date(r.played_at),
+        voteCounts: { likes: r.likes, dislikes: r.dislikes, stars: r.stars },
+        playedAt: new Date(r.played_at),
       })),
       total: Number(rows[0]?.total ?? 0),
     };

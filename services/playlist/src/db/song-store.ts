@@ -79,13 +79,20 @@ export class PgSongStore {
    * a batch at a time (each its own transaction, rows locked), so the job can
    * run beside live traffic and be run again.
    */
-  async rewriteLinks(complete: (song: Song) => Record<string, string> | null, batchSize = 500): Promise<{ scanned: number; changed: number }> {
+  async rewriteLinks(
+    complete: (song: Song) => Record<string, string> | null,
+    batchSize = 500,
+  ): Promise<{ scanned: number; changed: number }> {
     let scanned = 0;
     let changed = 0;
     let after = 0;
     for (;;) {
       const batch = await this.orm.em.fork().transactional(async (em) => {
-        const songs = await em.find(SongEntity, { id: { $gt: after } }, { orderBy: { id: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_WRITE });
+        const songs = await em.find(
+          SongEntity,
+          { id: { $gt: after } },
+          { orderBy: { id: 'asc' }, limit: batchSize, lockMode: LockMode.PESSIMISTIC_WRITE },
+        );
         for (const song of songs) {
           const links = complete(song);
           if (!links) continue;
@@ -128,9 +135,14 @@ export class PgSongStore {
     const existing = await em.findOne(SongEntity, { musicProviders: { [provider]: providerSongId } });
     if (!existing) return this.findOrCreate(em, song);
     em.assign(existing, {
-      trackName: song.trackName, artistName: song.artistName, duration: song.duration, genre: song.genre || existing.genre,
-      isrc: song.isrc || existing.isrc, status: song.status,
-      streamUrls: { ...existing.streamUrls, ...song.streamUrls }, updatedAt: new Date(),
+      trackName: song.trackName,
+      artistName: song.artistName,
+      duration: song.duration,
+      genre: song.genre || existing.genre,
+      isrc: song.isrc || existing.isrc,
+      status: song.status,
+      streamUrls: { ...existing.streamUrls, ...song.streamUrls },
+      updatedAt: new Date(),
     });
     await em.flush();
     await this.catalogue.link(em, existing);
@@ -142,19 +154,27 @@ export class PgSongStore {
     const existing = await em.findOne(SongEntity, { musicProviders: { [provider]: providerSongId } });
     if (!existing) return;
     const { [provider]: _gone, ...streamUrls } = existing.streamUrls;
-    em.assign(existing, { streamUrls, status: Object.keys(streamUrls).length === 0 ? 'UNVERIFIED' : existing.status, updatedAt: new Date() });
+    em.assign(existing, {
+      streamUrls,
+      status: Object.keys(streamUrls).length === 0 ? 'UNVERIFIED' : existing.status,
+      updatedAt: new Date(),
+    });
     await em.flush();
   }
 
   private async findSame(em: EntityManager, song: NewSong): Promise<Song | null> {
     const providerMatches = Object.entries(song.musicProviders).map(([provider, id]) => ({ musicProviders: { [provider]: id } }));
-    const candidates = await em.find(SongEntity, {
-      $or: [
-        ...(song.isrc ? [{ isrc: song.isrc.toUpperCase() }] : []),
-        ...providerMatches,
-        { trackName: { $ilike: escapeLike(song.trackName.trim()) }, artistName: { $ilike: escapeLike(song.artistName.trim()) } },
-      ],
-    }, { limit: 20, orderBy: { id: 'asc' } });
+    const candidates = await em.find(
+      SongEntity,
+      {
+        $or: [
+          ...(song.isrc ? [{ isrc: song.isrc.toUpperCase() }] : []),
+          ...providerMatches,
+          { trackName: { $ilike: escapeLike(song.trackName.trim()) }, artistName: { $ilike: escapeLike(song.artistName.trim()) } },
+        ],
+      },
+      { limit: 20, orderBy: { id: 'asc' } },
+    );
     const identity: SongIdentity = song;
     return candidates.find((c) => isSameSong(c, identity)) ?? null;
   }

@@ -67,7 +67,10 @@ export class CrateImports {
     } catch (error) {
       const lasting = error instanceof AppError && error.status < 500;
       if (lasting || job.attempts >= IMPORT_MAX_ATTEMPTS) {
-        logger.warn({ crateImport: job.id, attempts: job.attempts, err: error instanceof Error ? error.message : String(error) }, 'Crate import failed');
+        logger.warn(
+          { crateImport: job.id, attempts: job.attempts, err: error instanceof Error ? error.message : String(error) },
+          'Crate import failed',
+        );
         await jobs.fail(job);
       } else {
         await jobs.retryLater(job, this.deps.settings.retryDelayMs * 2 ** (job.attempts - 1));

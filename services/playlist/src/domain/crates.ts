@@ -70,7 +70,12 @@ export class Crates {
       await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`crate-names:${caller}`]);
       const crateName = input.crateName?.trim() ? checkCrateName(input.crateName) : newPlaylistName(await this.crates.namesOf(em, caller));
       const crate = await this.crates.insert(em, {
-        userUuid: caller, crateName, description, isPublic: input.isPublic ?? false, special: null, currentPosition: 0,
+        userUuid: caller,
+        crateName,
+        description,
+        isPublic: input.isPublic ?? false,
+        special: null,
+        currentPosition: 0,
         importStatus: importing ? 'IN_PROGRESS' : 'COMPLETE',
       });
       if (importing) await importing(em, crate);
@@ -110,7 +115,14 @@ export class Crates {
     const source = await this.resolve(ref, caller);
     const copy = await this.create(caller, { crateName: `${source.crateName} (copy)`.slice(0, 100), description: source.description });
     const entries = await this.crates.entries(this.crates.fork(), source.id);
-    await this.crates.locked(copy, (em) => this.crates.insertEntries(em, copy.id, entries.map((e) => e.song.id), true));
+    await this.crates.locked(copy, (em) =>
+      this.crates.insertEntries(
+        em,
+        copy.id,
+        entries.map((e) => e.song.id),
+        true,
+      ),
+    );
     return (await this.crates.byUuid(copy.crateUuid))!;
   }
 
@@ -126,7 +138,12 @@ export class Crates {
     const addedUuids = await this.crates.locked(crate, async (em) => {
       const catalogued = await this.catalogue(em, songs);
       if (crate.songCount + catalogued.length > CRATE_SONGS_MAX) throw badRequest(`A crate holds at most ${CRATE_SONGS_MAX} songs`);
-      const uuids = await this.crates.insertEntries(em, crate.id, catalogued.map((s) => s.id), append);
+      const uuids = await this.crates.insertEntries(
+        em,
+        crate.id,
+        catalogued.map((s) => s.id),
+        append,
+      );
       await this.crates.touch(em, crate.id);
       return uuids;
     });
@@ -173,7 +190,11 @@ export class Crates {
   private async reorder(crate: Crate, order: (entries: CrateEntry[]) => CrateEntry[]): Promise<CrateEntry[]> {
     return this.crates.locked(crate, async (em) => {
       const next = order(await this.crates.entries(em, crate.id));
-      await this.crates.setOrder(em, crate.id, next.map((e) => e.id));
+      await this.crates.setOrder(
+        em,
+        crate.id,
+        next.map((e) => e.id),
+      );
       await this.crates.touch(em, crate.id);
       return next.map((e, position) => ({ ...e, position }));
     });
@@ -182,10 +203,20 @@ export class Crates {
   /** Catalogue ids for the songs to add, cataloguing provider songs on the way. */
   private async catalogue(em: EntityManager, songs: SongToAdd[]): Promise<Song[]> {
     const bySongId = new Map(
-      (await this.songs.findBySongIds(songs.flatMap((s) => ('songId' in s ? [s.songId] : [])), em)).map((s) => [s.songId, s]),
+      (
+        await this.songs.findBySongIds(
+          songs.flatMap((s) => ('songId' in s ? [s.songId] : [])),
+          em,
+        )
+      ).map((s) => [s.songId, s]),
     );
     const byCatalogueId = new Map(
-      (await this.songs.findByIds(songs.flatMap((s) => ('catalogueId' in s ? [s.catalogueId] : [])), em)).map((s) => [s.id, s]),
+      (
+        await this.songs.findByIds(
+          songs.flatMap((s) => ('catalogueId' in s ? [s.catalogueId] : [])),
+          em,
+        )
+      ).map((s) => [s.id, s]),
     );
     const result: Song[] = [];
     for (const song of songs) {
@@ -202,7 +233,8 @@ export class Crates {
 }
 
 function providerSong(song: Extract<SongToAdd, { musicProvider: string }>): NewSong {
-  if (!(MUSIC_PROVIDERS as readonly string[]).includes(song.musicProvider)) throw badRequest(`Unknown music provider: ${song.musicProvider}`);
+  if (!(MUSIC_PROVIDERS as readonly string[]).includes(song.musicProvider))
+    throw badRequest(`Unknown music provider: ${song.musicProvider}`);
   if (!song.providerSongId || !song.trackName?.trim() || !song.artistName?.trim()) {
     throw badRequest('A provider song needs songId, trackName and artistName');
   }

@@ -44,7 +44,11 @@ export class CrateExports {
     if (input.musicProvider === 'spotify') {
       const spotify = this.providers.spotify;
       const ids = await mapLimit(songs, (song) =>
-        song.musicProviders.spotify ? Promise.resolve(song.musicProviders.spotify) : song.isrc ? spotify.trackIdByIsrcAs(token, song.isrc, input.country) : Promise.resolve(null),
+        song.musicProviders.spotify
+          ? Promise.resolve(song.musicProviders.spotify)
+          : song.isrc
+            ? spotify.trackIdByIsrcAs(token, song.isrc, input.country)
+            : Promise.resolve(null),
       );
       const found = ids.filter((id): id is string => !!id);
       const result = await spotify.exportPlaylist(token, name, EXPORT_DESCRIPTION, found);
@@ -53,8 +57,11 @@ export class CrateExports {
 
     const apple = this.providers.apple;
     if (!apple.enabled) throw providerOff(apple.label);
-    const ids = await mapLimit(songs, async (song) =>
-      song.musicProviders.apple ?? (song.isrc ? ((await apple.trackByIsrc(song.isrc, { country: input.country }))?.providerSongId ?? null) : null),
+    const ids = await mapLimit(
+      songs,
+      async (song) =>
+        song.musicProviders.apple ??
+        (song.isrc ? ((await apple.trackByIsrc(song.isrc, { country: input.country }))?.providerSongId ?? null) : null),
     );
     const found = ids.filter((id): id is string => !!id);
     const result = await apple.exportPlaylist(token, name, EXPORT_DESCRIPTION, found);

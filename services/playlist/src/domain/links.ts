@@ -1,7 +1,21 @@
 import type { MusicProvider } from './song.js';
 
 /** Spec 002: shared links are looked up only when their host names one of these. */
-export const LINK_HOSTS = ['apple', 'audius', 'napster', 'soundcloud', 'spotify', 'youtube', 'youtu.be', 'pandora', 'deezer', 'tidal', 'amazon', 'yandex', 'spinrilla'];
+export const LINK_HOSTS = [
+  'apple',
+  'audius',
+  'napster',
+  'soundcloud',
+  'spotify',
+  'youtube',
+  'youtu.be',
+  'pandora',
+  'deezer',
+  'tidal',
+  'amazon',
+  'yandex',
+  'spinrilla',
+];
 
 export interface TrackLink {
   provider: MusicProvider;
@@ -56,7 +70,8 @@ const TRACK_LINKS: Partial<Record<MusicProvider, (id: string) => string | null>>
   apple: (id) => (/^\d{1,20}$/.test(id) ? `https://music.apple.com/us/song/${id}` : null),
   youtube: (id) => (/^[A-Za-z0-9_-]{11}$/.test(id) ? `https://www.youtube.com/watch?v=${id}` : null),
   // SoundCloud pages are named by slugs; a track id opens in its player widget.
-  soundCloudPublic: (id) => (/^\d{1,20}$/.test(id) ? `https://w.soundcloud.com/player/?url=${encodeURIComponent(`https://api.soundcloud.com/tracks/${id}`)}` : null),
+  soundCloudPublic: (id) =>
+    /^\d{1,20}$/.test(id) ? `https://w.soundcloud.com/player/?url=${encodeURIComponent(`https://api.soundcloud.com/tracks/${id}`)}` : null,
   // Audius and 7digital pages are named by slugs an id cannot make; songs that came
   // through their adapters already carry the permalink the provider gave.
 };

@@ -47,7 +47,12 @@ export function streamCountry(value: string): string {
  * any quality), then a signed 7digital stream, else the first preview a
  * provider offers (7digital's signed clip, then the stored ones).
  */
-export function chooseStream(song: Song, sevenDigital: SevenDigitalLinks, options: { country: string; quality: StreamQuality }, now: number): SongStream {
+export function chooseStream(
+  song: Song,
+  sevenDigital: SevenDigitalLinks,
+  options: { country: string; quality: StreamQuality },
+  now: number,
+): SongStream {
   const base = { songId: song.songId, quality: options.quality, country: options.country };
   const upload = song.streamUrls.uploadService;
   if (upload) return { ...base, musicProvider: 'uploadService', url: upload, kind: 'hls' };

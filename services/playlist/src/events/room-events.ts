@@ -11,13 +11,16 @@ export function roomEventsHandler(plays: PgSongPlayStore) {
   return async (event: ReceivedEvent, em: EntityManager): Promise<void> => {
     if (event.eventType !== 'room.song-played') return; // other room events are not the catalogue's business
     const e = SongPlayed.decode(event.value);
-    await plays.record({
-      playId: e.playId,
-      roomUuid: e.roomUuid,
-      djUuid: e.djUuid,
-      song: e.song ? { ...songToJson(e.song) } : {},
-      voteCounts: { likes: e.likes, dislikes: e.dislikes, stars: e.stars },
-      playedAt: e.startedAt ?? new Date(),
-    }, em);
+    await plays.record(
+      {
+        playId: e.playId,
+        roomUuid: e.roomUuid,
+        djUuid: e.djUuid,
+        song: e.song ? { ...songToJson(e.song) } : {},
+        voteCounts: { likes: e.likes, dislikes: e.dislikes, stars: e.stars },
+        playedAt: e.startedAt ?? new Date(),
+      },
+      em,
+    );
   };
 }

@@ -101,7 +101,12 @@ export class AppleMusicProvider extends CatalogueProvider implements PlaylistPro
     this.ensureOn();
     if (!query.trim()) return [];
     const { limit, offset } = this.page(options);
-    const url = endpoint(this.config.apiUrl, `/v1/catalog/${storefront(options.country)}/search`, { term: query, types: 'songs', limit, offset });
+    const url = endpoint(this.config.apiUrl, `/v1/catalog/${storefront(options.country)}/search`, {
+      term: query,
+      types: 'songs',
+      limit,
+      offset,
+    });
     const answer = await this.http.get<AppleSearch>(url, { failure: 'Apple Music search failed', auth: this.auth });
     return (answer.results?.songs?.data ?? []).flatMap(toTracks);
   }
@@ -131,9 +136,14 @@ export class AppleMusicProvider extends CatalogueProvider implements PlaylistPro
     const max = Math.min(options.max ?? PLAYLIST_TRACKS_MAX, PLAYLIST_TRACKS_MAX);
     const origin = new URL(this.config.apiUrl).origin;
     const tracks: ProviderTrack[] = [];
-    let url: URL | null = endpoint(this.config.apiUrl, `/v1/catalog/${storefront(options.country)}/playlists/${playlistId}/tracks`, { limit: 100 });
+    let url: URL | null = endpoint(this.config.apiUrl, `/v1/catalog/${storefront(options.country)}/playlists/${playlistId}/tracks`, {
+      limit: 100,
+    });
     while (url && tracks.length < max) {
-      const page: ApplePlaylistTracks | null = await this.http.find<ApplePlaylistTracks>(url, { failure: 'Get Apple playlist tracks failed', auth: this.auth });
+      const page: ApplePlaylistTracks | null = await this.http.find<ApplePlaylistTracks>(url, {
+        failure: 'Get Apple playlist tracks failed',
+        auth: this.auth,
+      });
       if (!page) return tracks.length === 0 ? null : tracks;
       tracks.push(...(page.data ?? []).flatMap(toTracks));
       // `next` is a path on the API ("/v1/catalog/us/playlists/.../tracks?offset=100").
@@ -149,10 +159,17 @@ export class AppleMusicProvider extends CatalogueProvider implements PlaylistPro
    * /v1/me/library/playlists, developer token as Bearer plus Music-User-Token)
    * holding the catalogue songs. A refused user token is 401.
    */
-  async exportPlaylist(musicUserToken: string, name: string, description: string, songIds: string[]): Promise<{ playlistId: string; url: string; added: number }> {
+  async exportPlaylist(
+    musicUserToken: string,
+    name: string,
+    description: string,
+    songIds: string[],
+  ): Promise<{ playlistId: string; url: string; added: number }> {
     this.ensureOn();
     const answer = await this.http.get<AppleLibraryPlaylists>(endpoint(this.config.apiUrl, '/v1/me/library/playlists'), {
-      failure: 'Apple Music export failed', method: 'POST', auth: this.auth,
+      failure: 'Apple Music export failed',
+      method: 'POST',
+      auth: this.auth,
       headers: { 'music-user-token': musicUserToken, 'content-type': 'application/json' },
       body: JSON.stringify({
         attributes: { name, description },

@@ -89,7 +89,8 @@ export class CyaniteClient {
   async libraryTrack(libraryTrackId: string): Promise<AudioAnalysis> {
     const data = await this.graphql<LibraryTrackAnswer>(LIBRARY_TRACK_QUERY, { libraryTrackId }, 'Get Cyanite library track failed');
     const track = data.libraryTrack;
-    if (!track || track.__typename !== 'LibraryTrack') return { externalId: null, status: 'notFound', genreTags: [], moodTags: [], bpm: null };
+    if (!track || track.__typename !== 'LibraryTrack')
+      return { externalId: null, status: 'notFound', genreTags: [], moodTags: [], bpm: null };
     const analysis = track.audioAnalysisV6;
     const kind = analysis?.__typename ?? '';
     const status = kind === 'AudioAnalysisV6Finished' ? 'finished' : kind === 'AudioAnalysisV6Failed' ? 'failed' : 'pending';
@@ -114,11 +115,13 @@ export class CyaniteClient {
   private async graphql<T>(query: string, variables: Record<string, unknown>, failure: string): Promise<T> {
     if (!this.enabled) throw new AppError(503, `${this.label} is not configured on this server`);
     const answer = await this.http.get<GraphQlAnswer<T>>(new URL(this.config.apiUrl), {
-      failure, method: 'POST',
+      failure,
+      method: 'POST',
       headers: { authorization: `Bearer ${this.config.accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query, variables }),
     });
-    if (!answer.data || (answer.errors?.length ?? 0) > 0) throw this.http.failed(failure, { errors: answer.errors?.map((e) => e.message).slice(0, 3) });
+    if (!answer.data || (answer.errors?.length ?? 0) > 0)
+      throw this.http.failed(failure, { errors: answer.errors?.map((e) => e.message).slice(0, 3) });
     return answer.data;
   }
 }

@@ -160,7 +160,10 @@ export function createProviders(
     shared,
   );
   const youtube = new YouTubeProvider({ apiUrl: config.YOUTUBE_API_URL, apiKey: config.YOUTUBE_API_KEY }, shared);
-  const audius = new AudiusProvider({ apiUrl: config.AUDIUS_API_URL, appName: config.AUDIUS_APP_NAME, webUrl: 'https://audius.co' }, shared);
+  const audius = new AudiusProvider(
+    { apiUrl: config.AUDIUS_API_URL, appName: config.AUDIUS_APP_NAME, webUrl: 'https://audius.co' },
+    shared,
+  );
   const sevenDigital = new SevenDigitalProvider(
     {
       apiUrl: config.SEVEN_DIGITAL_API_URL,

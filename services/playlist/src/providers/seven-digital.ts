@@ -214,5 +214,7 @@ export function oauth1Signature(method: string, url: URL, consumerSecret: string
   // WHATWG URLs already lower-case the scheme and host and drop default ports, as RFC 5849 asks.
   const baseUrl = `${url.protocol}//${url.host}${url.pathname}`;
   const base = [method.toUpperCase(), oauthEncode(baseUrl), oauthEncode(params)].join('&');
-  return createHmac('sha1', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`).update(base).digest('base64');
+  return createHmac('sha1', `${oauthEncode(consumerSecret)}&${oauthEncode(tokenSecret)}`)
+    .update(base)
+    .digest('base64');
 }

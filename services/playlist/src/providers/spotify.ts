@@ -119,9 +119,16 @@ export class SpotifyProvider extends CatalogueProvider implements PlaylistProvid
     if (!SPOTIFY_ID.test(playlistId)) return null;
     const max = Math.min(options.max ?? PLAYLIST_TRACKS_MAX, PLAYLIST_TRACKS_MAX);
     const tracks: ProviderTrack[] = [];
-    let url: URL | null = endpoint(this.config.apiUrl, `/v1/playlists/${playlistId}/tracks`, { limit: 100, offset: 0, market: market(options.country) });
+    let url: URL | null = endpoint(this.config.apiUrl, `/v1/playlists/${playlistId}/tracks`, {
+      limit: 100,
+      offset: 0,
+      market: market(options.country),
+    });
     while (url && tracks.length < max) {
-      const page: SpotifyPlaylistTracks | null = await this.http.find<SpotifyPlaylistTracks>(url, { failure: 'Get Spotify playlist tracks failed', auth: this.auth });
+      const page: SpotifyPlaylistTracks | null = await this.http.find<SpotifyPlaylistTracks>(url, {
+        failure: 'Get Spotify playlist tracks failed',
+        auth: this.auth,
+      });
       if (!page) return tracks.length === 0 ? null : tracks;
       for (const item of page.items ?? []) {
         const track = item?.track;
@@ -143,12 +150,18 @@ export class SpotifyProvider extends CatalogueProvider implements PlaylistProvid
       401: new AppError(401, 'Spotify refused the access token'),
       403: new AppError(403, 'The Spotify access token may not create playlists (scope playlist-modify-private)'),
     };
-    const me = await this.http.get<{ id?: string }>(endpoint(this.config.apiUrl, '/v1/me'), { failure: 'Spotify export failed', headers: user, onStatus });
+    const me = await this.http.get<{ id?: string }>(endpoint(this.config.apiUrl, '/v1/me'), {
+      failure: 'Spotify export failed',
+      headers: user,
+      onStatus,
+    });
     if (!me.id) throw this.http.failed('Spotify export failed', { reason: 'no user id' });
     const playlist = await this.http.get<{ id?: string; external_urls?: { spotify?: string } }>(
       endpoint(this.config.apiUrl, `/v1/users/${encodeURIComponent(me.id)}/playlists`),
       {
-        failure: 'Spotify export failed', method: 'POST', onStatus,
+        failure: 'Spotify export failed',
+        method: 'POST',
+        onStatus,
         headers: { ...user, 'content-type': 'application/json' },
         body: JSON.stringify({ name, description, public: false }),
       },
@@ -156,12 +169,18 @@ export class SpotifyProvider extends CatalogueProvider implements PlaylistProvid
     if (!playlist.id) throw this.http.failed('Spotify export failed', { reason: 'no playlist id' });
     for (let i = 0; i < trackIds.length; i += 100) {
       await this.http.get(endpoint(this.config.apiUrl, `/v1/playlists/${playlist.id}/tracks`), {
-        failure: 'Spotify export failed', method: 'POST', onStatus,
+        failure: 'Spotify export failed',
+        method: 'POST',
+        onStatus,
         headers: { ...user, 'content-type': 'application/json' },
         body: JSON.stringify({ uris: trackIds.slice(i, i + 100).map((id) => `spotify:track:${id}`) }),
       });
     }
-    return { playlistId: playlist.id, url: playlist.external_urls?.spotify ?? `https://open.spotify.com/playlist/${playlist.id}`, added: trackIds.length };
+    return {
+      playlistId: playlist.id,
+      url: playlist.external_urls?.spotify ?? `https://open.spotify.com/playlist/${playlist.id}`,
+      added: trackIds.length,
+    };
   }
 
   /** The track with this ISRC as the user's token sees it (exports work without the app's credentials). */
@@ -170,7 +189,8 @@ export class SpotifyProvider extends CatalogueProvider implements PlaylistProvid
     if (!code) return null;
     const url = endpoint(this.config.apiUrl, '/v1/search', { q: `isrc:${code}`, type: 'track', limit: 1, market: market(country) });
     const answer = await this.http.get<SpotifySearch>(url, {
-      failure: 'Spotify export failed', headers: { authorization: `Bearer ${accessToken}` },
+      failure: 'Spotify export failed',
+      headers: { authorization: `Bearer ${accessToken}` },
       onStatus: { 401: new AppError(401, 'Spotify refused the access token') },
     });
     return answer.tracks?.items?.find((t) => t?.id && isrcOf(t.external_ids?.isrc) === code)?.id ?? null;
@@ -182,7 +202,13 @@ export class SpotifyProvider extends CatalogueProvider implements PlaylistProvid
     return url.origin === new URL(this.config.apiUrl).origin ? url : null;
   }
 
-  private async searchTracks(q: string, limit: number, offset: number, country: string | undefined, failure: string): Promise<SpotifyTrack[]> {
+  private async searchTracks(
+    q: string,
+    limit: number,
+    offset: number,
+    country: string | undefined,
+    failure: string,
+  ): Promise<SpotifyTrack[]> {
     const url = endpoint(this.config.apiUrl, '/v1/search', { q, type: 'track', limit, offset, market: market(country) });
     const answer = await this.http.get<SpotifySearch>(url, { failure, auth: this.auth });
     return (answer.tracks?.items ?? []).filter((item): item is SpotifyTrack => !!item?.id);

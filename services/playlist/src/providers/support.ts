@@ -1,12 +1,6 @@
 import { AppError, badRequest, type Logger } from '@spinroom/platform';
 import type { MusicProvider } from '../domain/song.js';
-import {
-  providerFailed,
-  providerOff,
-  type MusicCatalogueProvider,
-  type ProviderTrack,
-  type SearchOptions,
-} from './provider.js';
+import { providerFailed, providerOff, type MusicCatalogueProvider, type ProviderTrack, type SearchOptions } from './provider.js';
 
 /** What every provider client is given besides its own config. */
 export interface ProviderDeps {
@@ -159,7 +153,11 @@ export class ProviderHttp {
   }
 
   private async send(url: URL, options: RequestOptions, token: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers, ...(token !== undefined ? options.auth?.headers(token) : {}) };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...options.headers,
+      ...(token !== undefined ? options.auth?.headers(token) : {}),
+    };
     // A caller's credential travels in a header, which carries bytes, not text: refused as the
     // caller's mistake here, where fetch would fail with "Cannot convert argument to a ByteString".
     if (Object.values(headers).some((value) => !PRINTABLE_ASCII.test(value))) {

@@ -90,7 +90,11 @@ export class YouTubeProvider extends CatalogueProvider {
   }
 
   private async videos(ids: string[], failure: string): Promise<YouTubeVideo[]> {
-    const url = endpoint(this.config.apiUrl, '/youtube/v3/videos', { part: 'contentDetails,snippet', id: ids.join(','), key: this.config.apiKey });
+    const url = endpoint(this.config.apiUrl, '/youtube/v3/videos', {
+      part: 'contentDetails,snippet',
+      id: ids.join(','),
+      key: this.config.apiKey,
+    });
     const answer = await this.http.get<YouTubeVideos>(url, { failure });
     return (answer.items ?? []).filter((video) => !!video?.id);
   }

@@ -13,7 +13,10 @@ import type { Crate, SpecialCrateKind } from '../domain/crate.js';
 import type { CrateRef, SongToAdd } from '../domain/crates.js';
 import type { Song } from '../domain/song.js';
 
-const SPECIAL: Record<SpecialCrateKind, SpecialCrate> = { queue: SpecialCrate.SPECIAL_CRATE_QUEUE, likes: SpecialCrate.SPECIAL_CRATE_LIKES };
+const SPECIAL: Record<SpecialCrateKind, SpecialCrate> = {
+  queue: SpecialCrate.SPECIAL_CRATE_QUEUE,
+  likes: SpecialCrate.SPECIAL_CRATE_LIKES,
+};
 const IMPORT: Record<Crate['importStatus'], ImportStatus> = {
   IN_PROGRESS: ImportStatus.IMPORT_STATUS_IN_PROGRESS,
   FAILED: ImportStatus.IMPORT_STATUS_FAILED,

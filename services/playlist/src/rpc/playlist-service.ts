@@ -1,5 +1,16 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { badRequest, forbidden, isAdminRole, isAppError, isUuid, MAX_PAGE_SIZE as MAX_PAGE, notFound, pageOf as page, requireService, type createUnaryFactory } from '@spinroom/platform';
+import {
+  badRequest,
+  forbidden,
+  isAdminRole,
+  isAppError,
+  isUuid,
+  MAX_PAGE_SIZE as MAX_PAGE,
+  notFound,
+  pageOf as page,
+  requireService,
+  type createUnaryFactory,
+} from '@spinroom/platform';
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
 import type { PgSongStore } from '../db/song-store.js';
@@ -130,8 +141,12 @@ export function playlistServiceHandlers(deps: {
         throw badRequest('song_json must be JSON');
       }
       await plays.record({
-        playId: p.playId, roomUuid: p.roomUuid, djUuid: p.djUuid, song,
-        voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars }, playedAt: p.playedAt ?? new Date(),
+        playId: p.playId,
+        roomUuid: p.roomUuid,
+        djUuid: p.djUuid,
+        song,
+        voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars },
+        playedAt: p.playedAt ?? new Date(),
       });
       return {};
     }),
@@ -178,7 +193,9 @@ export function playlistServiceHandlers(deps: {
     searchProvider: unary(async (req, ctx) => {
       if (!req.query.trim()) return { songs: [] };
       const found = await songData.search(req.musicProvider, req.query, {
-        limit: req.limit || undefined, offset: req.offset, country: req.country || undefined,
+        limit: req.limit || undefined,
+        offset: req.offset,
+        country: req.country || undefined,
       });
       return { songs: found.map((song) => toSongMessage({ ...song, id: 0, songId: '', songShortId: '' })) };
     }),
@@ -212,7 +229,10 @@ export function playlistServiceHandlers(deps: {
     importCrate: unary(async (req, ctx) => {
       const caller = ctx.caller;
       const crate = await imports.start(caller.userUuid, {
-        musicProvider: req.musicProvider, playlistId: req.playlistId, crateName: req.crateName, country: req.country,
+        musicProvider: req.musicProvider,
+        playlistId: req.playlistId,
+        crateName: req.crateName,
+        country: req.country,
       });
       deps.wakeImports();
       return { crate: toCrateMessage(crate) };
@@ -220,7 +240,10 @@ export function playlistServiceHandlers(deps: {
     exportCrate: unary(async (req, ctx) => {
       const caller = ctx.caller;
       const result = await exports.export(caller.userUuid, toCrateRef(req.crate), {
-        musicProvider: req.musicProvider, userToken: req.userToken, playlistName: req.playlistName, country: req.country || undefined,
+        musicProvider: req.musicProvider,
+        userToken: req.userToken,
+        playlistName: req.playlistName,
+        country: req.country || undefined,
       });
       return { ...result, missing: result.missing.map(toSongMessage) };
     }),

@@ -40,9 +40,15 @@ describe('Apple Music provider against its stand-in', () => {
         explicit: false,
         albumName: 'Live At the Olympia - June 27, 2012 (Live) [feat. Yusef Lateef]',
         releaseYear: 2014,
-        thumbnails: { apple: 'https://is5-ssl.mzstatic.com/image/thumb/Music4/v4/d1/5e/bf/d15ebf24-733b-980d-d582-e27f72001ff8/3149027001014.jpg/256x256bb.jpeg' },
+        thumbnails: {
+          apple:
+            'https://is5-ssl.mzstatic.com/image/thumb/Music4/v4/d1/5e/bf/d15ebf24-733b-980d-d582-e27f72001ff8/3149027001014.jpg/256x256bb.jpeg',
+        },
         links: { apple: 'https://music.apple.com/us/album/invitation-live/897072740?i=897072750' },
-        previews: { apple: 'https://audio-ssl.itunes.apple.com/itunes-assets/Music6/v4/d0/fb/ac/d0fbac69-1a09-9e09-99d7-0ce20dca9a31/mzaf_3801033891693354111.plus.aac.p.m4a' },
+        previews: {
+          apple:
+            'https://audio-ssl.itunes.apple.com/itunes-assets/Music6/v4/d0/fb/ac/d0fbac69-1a09-9e09-99d7-0ce20dca9a31/mzaf_3801033891693354111.plus.aac.p.m4a',
+        },
       },
     ]);
     const [search] = standIn.server.calls('/v1/catalog/gb/search');
@@ -72,7 +78,10 @@ describe('Apple Music provider against its stand-in', () => {
 
   it('gets a song by id in the storefront, and null for one Apple does not know', async () => {
     const provider = apple();
-    expect(await provider.track('1727813561', { country: 'mx' })).toMatchObject({ trackName: 'Gata Only', artistName: 'FloyyMenor & Cris Mj' });
+    expect(await provider.track('1727813561', { country: 'mx' })).toMatchObject({
+      trackName: 'Gata Only',
+      artistName: 'FloyyMenor & Cris Mj',
+    });
     expect(standIn.server.calls('/v1/catalog/mx/songs/1727813561')).toHaveLength(1);
     expect(await provider.track('123')).toBeNull();
     expect(await provider.track('pl.u-not-a-song')).toBeNull();
@@ -133,7 +142,9 @@ describe('Apple Music provider against its stand-in', () => {
 
   it('refuses to start with a key that is not a MusicKit (EC P-256) key, or without its key id', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    expect(() => testProviders({ ...env(), APPLE_MUSIC_PRIVATE_KEY: rsa })).toThrow(/APPLE_MUSIC_PRIVATE_KEY: must be the MusicKit \.p8 key/);
+    expect(() => testProviders({ ...env(), APPLE_MUSIC_PRIVATE_KEY: rsa })).toThrow(
+      /APPLE_MUSIC_PRIVATE_KEY: must be the MusicKit \.p8 key/,
+    );
     expect(() => testProviders({ ...env(), APPLE_MUSIC_KEY_ID: '' })).toThrow(ConfigError);
     expect(() => testProviders({ ...env(), APPLE_MUSIC_KEY_ID: '' })).toThrow(/APPLE_MUSIC_KEY_ID: is required when/);
   });

@@ -9,13 +9,26 @@ describe('Cyanite (music analysis) against its stand-in', () => {
 
   beforeAll(async () => {
     standIn = await startCyaniteStandIn();
-    standIn.tracks.set('7', { id: '7', externalId: 'song-uuid', analysis: 'finished', genreTags: ['electronicDance'], moodTags: ['energetic'], bpm: 123 });
+    standIn.tracks.set('7', {
+      id: '7',
+      externalId: 'song-uuid',
+      analysis: 'finished',
+      genreTags: ['electronicDance'],
+      moodTags: ['energetic'],
+      bpm: 123,
+    });
     standIn.tracks.set('8', { id: '8', externalId: null, analysis: 'pending' });
   });
   afterAll(() => standIn.close());
 
   it('reads a library track: its externalId and finished AudioAnalysisV6 tags, or that it is pending or unknown', async () => {
-    expect(await cyanite().libraryTrack('7')).toEqual({ externalId: 'song-uuid', status: 'finished', genreTags: ['electronicDance'], moodTags: ['energetic'], bpm: 123 });
+    expect(await cyanite().libraryTrack('7')).toEqual({
+      externalId: 'song-uuid',
+      status: 'finished',
+      genreTags: ['electronicDance'],
+      moodTags: ['energetic'],
+      bpm: 123,
+    });
     expect(await cyanite().libraryTrack('8')).toMatchObject({ status: 'pending', genreTags: [] });
     expect((await cyanite().libraryTrack('404')).status).toBe('notFound');
     const [call] = standIn.server.calls('/graphql');

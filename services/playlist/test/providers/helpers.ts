@@ -40,11 +40,14 @@ const loopbackFetch: typeof fetch = (input, init) => {
 
 /** The registry built from a test environment (loopback only, a test clock, a silent logger). */
 export function testProviders(env: Record<string, string>, clock = new TestClock()) {
-  const providers = createProviders({ ...LOCAL_ONLY, ...env }, {
-    logger: createLogger('providers-test', { level: 'silent' }),
-    now: clock.now,
-    fetch: loopbackFetch,
-  });
+  const providers = createProviders(
+    { ...LOCAL_ONLY, ...env },
+    {
+      logger: createLogger('providers-test', { level: 'silent' }),
+      now: clock.now,
+      fetch: loopbackFetch,
+    },
+  );
   return { providers, clock };
 }
 

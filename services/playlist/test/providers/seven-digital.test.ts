@@ -86,7 +86,9 @@ describe('7digital provider against its stand-in', () => {
 
   it('signs preview clip urls that the clip server accepts', async () => {
     const clip = sevenDigital().previewUrl('11471325', { country: 'gb' });
-    expect(clip).toMatch(/\/clip\/11471325\?country=GB&oauth_consumer_key=7d-test-key&oauth_nonce=\w+&oauth_signature_method=HMAC-SHA1&oauth_timestamp=\d+&oauth_version=1\.0&oauth_signature=/);
+    expect(clip).toMatch(
+      /\/clip\/11471325\?country=GB&oauth_consumer_key=7d-test-key&oauth_nonce=\w+&oauth_signature_method=HMAC-SHA1&oauth_timestamp=\d+&oauth_version=1\.0&oauth_signature=/,
+    );
     const answer = await fetch(clip!);
     expect(answer.status).toBe(200);
     expect(await answer.text()).toBe('ID3-fake-mp3-bytes');
@@ -112,7 +114,11 @@ describe('7digital provider against its stand-in', () => {
   });
 
   it('fails with 502, once, when 7digital refuses the consumer key', async () => {
-    await expectAppError(sevenDigital({ SEVEN_DIGITAL_CONSUMER_KEY: 'wrong' }).search('brilliance'), 502, /^7digital did not answer as expected/);
+    await expectAppError(
+      sevenDigital({ SEVEN_DIGITAL_CONSUMER_KEY: 'wrong' }).search('brilliance'),
+      502,
+      /^7digital did not answer as expected/,
+    );
     expect(standIn.server.requests).toHaveLength(1);
   });
 

@@ -41,7 +41,13 @@ describe('SoundCloud provider against its stand-in', () => {
       },
     ]);
     const [search] = standIn.server.calls('/tracks');
-    expect(Object.fromEntries(search!.query)).toEqual({ q: 'kavinsky', access: 'playable', limit: '20', offset: '0', linked_partitioning: 'true' });
+    expect(Object.fromEntries(search!.query)).toEqual({
+      q: 'kavinsky',
+      access: 'playable',
+      limit: '20',
+      offset: '0',
+      linked_partitioning: 'true',
+    });
     expect(search!.headers.authorization).toMatch(/^OAuth soundcloud-/);
   });
 

@@ -60,7 +60,10 @@ describe('Spotify provider against its stand-in', () => {
 
   it('gets a track by id, and null for one Spotify does not know', async () => {
     const provider = spotify();
-    expect(await provider.track('2xLMifQCjDGFmkHkpNLD9h')).toMatchObject({ providerSongId: '2xLMifQCjDGFmkHkpNLD9h', trackName: 'SICKO MODE' });
+    expect(await provider.track('2xLMifQCjDGFmkHkpNLD9h')).toMatchObject({
+      providerSongId: '2xLMifQCjDGFmkHkpNLD9h',
+      trackName: 'SICKO MODE',
+    });
     expect(await provider.track('0000000000000000000000')).toBeNull();
     expect(await provider.track('not a spotify id')).toBeNull();
     expect(standIn.server.calls('/v1/tracks/')).toHaveLength(2);
@@ -141,7 +144,11 @@ describe('Spotify provider against its stand-in', () => {
 
   it("refuses a user's token that a header cannot carry as the caller's 400, not a 502 from fetch", async () => {
     // fetch throws "Cannot convert argument to a ByteString" on a non-Latin-1 header value.
-    await expectAppError(spotify().exportPlaylist('tøken-✓', 'Mix', '', ['0DiWol3AO6WpXZgp0goxAV']), 400, 'The credentials for Spotify must be printable ASCII');
+    await expectAppError(
+      spotify().exportPlaylist('tøken-✓', 'Mix', '', ['0DiWol3AO6WpXZgp0goxAV']),
+      400,
+      'The credentials for Spotify must be printable ASCII',
+    );
     expect(standIn.server.requests).toHaveLength(0);
   });
 });

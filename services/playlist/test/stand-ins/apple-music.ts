@@ -12,7 +12,11 @@ export const APPLE_SONGS = [
     type: 'songs',
     href: '/v1/catalog/us/songs/897072750',
     attributes: {
-      previews: [{ url: 'https://audio-ssl.itunes.apple.com/itunes-assets/Music6/v4/d0/fb/ac/d0fbac69-1a09-9e09-99d7-0ce20dca9a31/mzaf_3801033891693354111.plus.aac.p.m4a' }],
+      previews: [
+        {
+          url: 'https://audio-ssl.itunes.apple.com/itunes-assets/Music6/v4/d0/fb/ac/d0fbac69-1a09-9e09-99d7-0ce20dca9a31/mzaf_3801033891693354111.plus.aac.p.m4a',
+        },
+      ],
       artwork: {
         width: 1482,
         height: 1482,
@@ -38,8 +42,14 @@ export const APPLE_SONGS = [
       composerName: 'Bronisław Kaper',
     },
     relationships: {
-      artists: { href: '/v1/catalog/us/songs/897072750/artists', data: [{ id: '76328', type: 'artists', href: '/v1/catalog/us/artists/76328' }] },
-      albums: { href: '/v1/catalog/us/songs/897072750/albums', data: [{ id: '897072740', type: 'albums', href: '/v1/catalog/us/albums/897072740' }] },
+      artists: {
+        href: '/v1/catalog/us/songs/897072750/artists',
+        data: [{ id: '76328', type: 'artists', href: '/v1/catalog/us/artists/76328' }],
+      },
+      albums: {
+        href: '/v1/catalog/us/songs/897072750/albums',
+        data: [{ id: '897072740', type: 'albums', href: '/v1/catalog/us/albums/897072740' }],
+      },
     },
   },
   {
@@ -72,7 +82,11 @@ export const APPLE_SONGS = [
       isrc: 'QZL382406049',
       name: 'Gata Only',
       playParams: { id: '1727813561', kind: 'song' },
-      previews: [{ url: 'https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview116/v4/17/21/8c/17218cc9-83de-cd9a-6efc-141cd28492ca/mzaf_14294917035804339986.plus.aac.ep.m4a' }],
+      previews: [
+        {
+          url: 'https://audio-ssl.itunes.apple.com/itunes-assets/AudioPreview116/v4/17/21/8c/17218cc9-83de-cd9a-6efc-141cd28492ca/mzaf_14294917035804339986.plus.aac.ep.m4a',
+        },
+      ],
       releaseDate: '2024-02-02',
       trackNumber: 1,
       url: 'https://music.apple.com/us/album/gata-only/1727813560?i=1727813561',
@@ -111,7 +125,11 @@ export async function startAppleMusicStandIn(now: () => number) {
     const unauthorized: StandInReply = { status: 401, text: '' };
     if (!token || state.refuseAll || revoked.has(token)) return unauthorized;
     try {
-      const { payload, protectedHeader } = await jwtVerify(token, publicKey, { algorithms: ['ES256'], issuer: APPLE_TEAM_ID, currentDate: new Date(now()) });
+      const { payload, protectedHeader } = await jwtVerify(token, publicKey, {
+        algorithms: ['ES256'],
+        issuer: APPLE_TEAM_ID,
+        currentDate: new Date(now()),
+      });
       if (protectedHeader.kid !== APPLE_KEY_ID || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return unauthorized;
       if (payload.exp - payload.iat > 15_777_000) return unauthorized; // longer than the six months Apple allows
     } catch {
@@ -137,7 +155,8 @@ export async function startAppleMusicStandIn(now: () => number) {
           if (limit > 100) return appleError(400, 'Invalid Parameter Value', 'Value must be an integer less than or equal to 100', '40005');
           const offset = Number(request.query.get('offset') ?? 0);
           const data = ids.slice(offset, offset + limit).map((id) => APPLE_SONGS.find((s) => s.id === id)!);
-          const next = offset + limit < ids.length ? `/v1/catalog/${match[1]}/playlists/${match[2]}/tracks?offset=${offset + limit}` : undefined;
+          const next =
+            offset + limit < ids.length ? `/v1/catalog/${match[1]}/playlists/${match[2]}/tracks?offset=${offset + limit}` : undefined;
           return { json: { ...(next ? { next } : {}), data, meta: { total: ids.length } } };
         },
       },
@@ -150,14 +169,32 @@ export async function startAppleMusicStandIn(now: () => number) {
           if (request.headers['music-user-token'] !== APPLE_MUSIC_USER_TOKEN) {
             return appleError(403, 'Forbidden', 'Invalid authentication', '40300');
           }
-          const body = JSON.parse(request.body || '{}') as { attributes?: { name?: string }; relationships?: { tracks?: { data?: Array<{ id: string; type: string }> } } };
+          const body = JSON.parse(request.body || '{}') as {
+            attributes?: { name?: string };
+            relationships?: { tracks?: { data?: Array<{ id: string; type: string }> } };
+          };
           if (!body.attributes?.name) return appleError(400, 'Parameter Missing', 'attributes.name is required', '40006');
           const id = `p.${randomUUID().replace(/-/g, '').slice(0, 15)}`;
           const trackIds = (body.relationships?.tracks?.data ?? []).map((t) => t.id);
           created.push({ id, name: body.attributes.name, trackIds });
           return {
             status: 201,
-            json: { data: [{ id, type: 'library-playlists', href: `/v1/me/library/playlists/${id}`, attributes: { name: body.attributes.name, canEdit: true, isPublic: false, hasCatalog: false, playParams: { id, kind: 'playlist', isLibrary: true } } }] },
+            json: {
+              data: [
+                {
+                  id,
+                  type: 'library-playlists',
+                  href: `/v1/me/library/playlists/${id}`,
+                  attributes: {
+                    name: body.attributes.name,
+                    canEdit: true,
+                    isPublic: false,
+                    hasCatalog: false,
+                    playParams: { id, kind: 'playlist', isLibrary: true },
+                  },
+                },
+              ],
+            },
           };
         },
       },
@@ -177,7 +214,9 @@ export async function startAppleMusicStandIn(now: () => number) {
           const href = `/v1/catalog/${match[1]}/search?limit=${limit}&term=${encodeURIComponent(term)}&types=songs`;
           return {
             json: {
-              results: { songs: { href, ...(offset + limit < found.length ? { next: `${href}&offset=${offset + limit}` } : {}), data: page } },
+              results: {
+                songs: { href, ...(offset + limit < found.length ? { next: `${href}&offset=${offset + limit}` } : {}), data: page },
+              },
               meta: { results: { order: ['songs'], rawOrder: ['songs'] } },
             },
           };
@@ -190,7 +229,9 @@ export async function startAppleMusicStandIn(now: () => number) {
           const refused = await authorize(request);
           if (refused) return refused;
           const song = APPLE_SONGS.find((s) => s.id === match[2]);
-          return song ? { json: { data: [song] } } : appleError(404, 'Resource Not Found', 'Resource with requested id was not found', '40400');
+          return song
+            ? { json: { data: [song] } }
+            : appleError(404, 'Resource Not Found', 'Resource with requested id was not found', '40400');
         },
       },
       {
@@ -200,7 +241,8 @@ export async function startAppleMusicStandIn(now: () => number) {
           const refused = await authorize(request);
           if (refused) return refused;
           const isrc = request.query.get('filter[isrc]');
-          if (!isrc) return appleError(400, 'Parameter Missing', 'One of the following parameters must be provided: ids, filter[isrc]', '40006');
+          if (!isrc)
+            return appleError(400, 'Parameter Missing', 'One of the following parameters must be provided: ids, filter[isrc]', '40006');
           const songs = APPLE_SONGS.filter((s) => s.attributes.isrc === isrc);
           return {
             json: {

@@ -97,7 +97,9 @@ export async function startAudiusStandIn() {
         handle: (request) => {
           const isrcs = request.query.getAll('isrc');
           const ids = request.query.getAll('id');
-          const data = AUDIUS_TRACKS.filter((t) => ids.includes(t.id) || isrcs.some((isrc) => t.isrc?.replace(/-/g, '').toUpperCase() === isrc));
+          const data = AUDIUS_TRACKS.filter(
+            (t) => ids.includes(t.id) || isrcs.some((isrc) => t.isrc?.replace(/-/g, '').toUpperCase() === isrc),
+          );
           return { json: { data } };
         },
       },

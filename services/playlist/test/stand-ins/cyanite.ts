@@ -15,7 +15,11 @@ export interface StandInLibraryTrack {
 
 /** The body Cyanite posts to the webhook (its "new" format) and its Signature header. */
 export function cyaniteWebhook(libraryTrackId: string, status: 'finished' | 'failed', secret = CYANITE.webhookSecret) {
-  const body = JSON.stringify({ version: '2', resource: { type: 'LibraryTrack', id: libraryTrackId }, event: { type: 'AudioAnalysisV6', status } });
+  const body = JSON.stringify({
+    version: '2',
+    resource: { type: 'LibraryTrack', id: libraryTrackId },
+    event: { type: 'AudioAnalysisV6', status },
+  });
   return { body, signature: createHmac('sha512', secret).update(body).digest('hex') };
 }
 
@@ -39,22 +43,43 @@ export async function startCyaniteStandIn() {
           if (query?.includes('libraryTrackEnqueue(')) {
             const id = String((variables?.input as { libraryTrackId?: string } | undefined)?.libraryTrackId ?? '');
             if (!tracks.has(id)) {
-              return { json: { data: { libraryTrackEnqueue: { __typename: 'LibraryTrackEnqueueError', code: 'libraryTrackNotFound', message: 'The library track does not exist.' } } } };
+              return {
+                json: {
+                  data: {
+                    libraryTrackEnqueue: {
+                      __typename: 'LibraryTrackEnqueueError',
+                      code: 'libraryTrackNotFound',
+                      message: 'The library track does not exist.',
+                    },
+                  },
+                },
+              };
             }
             enqueued.push(id);
             return { json: { data: { libraryTrackEnqueue: { __typename: 'LibraryTrackEnqueueSuccess', enqueuedLibraryTrack: { id } } } } };
           }
           if (query?.includes('libraryTrack(')) {
             const track = tracks.get(String(variables?.libraryTrackId ?? ''));
-            if (!track) return { json: { data: { libraryTrack: { __typename: 'LibraryTrackNotFoundError', message: 'LibraryTrack not found.' } } } };
+            if (!track)
+              return { json: { data: { libraryTrack: { __typename: 'LibraryTrackNotFoundError', message: 'LibraryTrack not found.' } } } };
             const analysis =
               track.analysis === 'finished'
                 ? {
                     __typename: 'AudioAnalysisV6Finished',
-                    result: { genreTags: track.genreTags ?? [], moodTags: track.moodTags ?? [], bpmPrediction: { value: track.bpm ?? 120, confidence: 0.9 } },
+                    result: {
+                      genreTags: track.genreTags ?? [],
+                      moodTags: track.moodTags ?? [],
+                      bpmPrediction: { value: track.bpm ?? 120, confidence: 0.9 },
+                    },
                   }
                 : { __typename: track.analysis === 'failed' ? 'AudioAnalysisV6Failed' : 'AudioAnalysisV6Processing' };
-            return { json: { data: { libraryTrack: { __typename: 'LibraryTrack', id: track.id, externalId: track.externalId, audioAnalysisV6: analysis } } } };
+            return {
+              json: {
+                data: {
+                  libraryTrack: { __typename: 'LibraryTrack', id: track.id, externalId: track.externalId, audioAnalysisV6: analysis },
+                },
+              },
+            };
           }
           return error(400, 'Unknown operation');
         },

@@ -41,7 +41,18 @@ export const SEVEN_DIGITAL_TRACKS = [
     url: 'https://us.7digital.com/artist/a-day-for-honey/release/a-day-for-honey-1044021?partner=1401',
     discNumber: 1,
     number: 1,
-    download: { releaseDate: '2010-06-15T00:00:00Z', previewDate: '2010-06-15T00:00:00Z', packages: [{ id: 2, description: 'standard', price: { currencyCode: 'USD', sevendigitalPrice: 0.99, recommendedRetailPrice: 0.99 }, formats: [{ id: 17, description: 'MP3 320' }] }] },
+    download: {
+      releaseDate: '2010-06-15T00:00:00Z',
+      previewDate: '2010-06-15T00:00:00Z',
+      packages: [
+        {
+          id: 2,
+          description: 'standard',
+          price: { currencyCode: 'USD', sevendigitalPrice: 0.99, recommendedRetailPrice: 0.99 },
+          formats: [{ id: 17, description: 'MP3 320' }],
+        },
+      ],
+    },
     subscriptionStreaming: null,
   },
   {
@@ -86,7 +97,11 @@ function validSignature(request: StandInRequest, origin: string): boolean {
     .sort()
     .join('&');
   const base = `GET&${enc(origin + request.path)}&${enc(params)}`;
-  return createHmac('sha1', `${enc(SEVEN_DIGITAL_CONSUMER.secret)}&`).update(base).digest('base64') === signature;
+  return (
+    createHmac('sha1', `${enc(SEVEN_DIGITAL_CONSUMER.secret)}&`)
+      .update(base)
+      .digest('base64') === signature
+  );
 }
 
 /**
@@ -101,7 +116,10 @@ export async function startSevenDigitalStandIn() {
       return { status: 401, text: 'OAuth authentication error: Access to resource denied' };
     }
     if (!String(request.headers.accept ?? '').includes('application/json')) {
-      return { text: '<?xml version="1.0" encoding="utf-8"?><response status="ok" version="1.2"></response>', headers: { 'content-type': 'text/xml; charset=utf-8' } };
+      return {
+        text: '<?xml version="1.0" encoding="utf-8"?><response status="ok" version="1.2"></response>',
+        headers: { 'content-type': 'text/xml; charset=utf-8' },
+      };
     }
     return undefined;
   };
@@ -129,7 +147,9 @@ export async function startSevenDigitalStandIn() {
                 page,
                 pageSize,
                 totalItems: found.length,
-                searchResult: found.slice((page - 1) * pageSize, page * pageSize).map((track, i) => ({ type: 'track', score: 10 - i, track })),
+                searchResult: found
+                  .slice((page - 1) * pageSize, page * pageSize)
+                  .map((track, i) => ({ type: 'track', score: 10 - i, track })),
               },
             },
           };

@@ -112,17 +112,26 @@ export async function startSoundCloudStandIn() {
   const grant = (body: URLSearchParams, basic: { id: string; secret: string } | undefined): StandInReply => {
     const client = basic ?? { id: body.get('client_id') ?? '', secret: body.get('client_secret') ?? '' };
     if (client.id !== SOUNDCLOUD_CLIENT.id || client.secret !== SOUNDCLOUD_CLIENT.secret) {
-      return { status: 401, json: { code: 401, message: 'invalid_client', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' } };
+      return {
+        status: 401,
+        json: { code: 401, message: 'invalid_client', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' },
+      };
     }
     const type = body.get('grant_type') ?? '';
     state.grants.push(type);
     if (type === 'refresh_token') {
       const refresh = body.get('refresh_token') ?? '';
       if (!refreshTokens.delete(refresh)) {
-        return { status: 400, json: { code: 400, message: 'invalid_grant', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' } };
+        return {
+          status: 400,
+          json: { code: 400, message: 'invalid_grant', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' },
+        };
       }
     } else if (type !== 'client_credentials') {
-      return { status: 400, json: { code: 400, message: 'unsupported_grant', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' } };
+      return {
+        status: 400,
+        json: { code: 400, message: 'unsupported_grant', link: 'https://developers.soundcloud.com/docs/api/guide#authentication' },
+      };
     }
     const refreshToken = `refresh-${Math.random().toString(36).slice(2, 10)}`;
     refreshTokens.add(refreshToken);
@@ -155,7 +164,10 @@ export async function startSoundCloudStandIn() {
           const found = SOUNDCLOUD_TRACKS.filter((t) => `${t.title} ${t.user.username}`.toLowerCase().includes(q));
           const collection = found.slice(offset, offset + limit);
           if (request.query.get('linked_partitioning') !== 'true') return { json: collection };
-          const next = offset + limit < found.length ? `https://api.soundcloud.com/tracks?q=${encodeURIComponent(q)}&offset=${offset + limit}&limit=${limit}&linked_partitioning=true` : null;
+          const next =
+            offset + limit < found.length
+              ? `https://api.soundcloud.com/tracks?q=${encodeURIComponent(q)}&offset=${offset + limit}&limit=${limit}&linked_partitioning=true`
+              : null;
           return { json: { collection, next_href: next } };
         },
       },

@@ -7,7 +7,16 @@ export const SPOTIFY_TRACKS = [
   {
     album: {
       album_type: 'album',
-      artists: [{ external_urls: { spotify: 'https://open.spotify.com/artist/4tZwfgrHOc3mvqYlEYSvVi' }, href: 'https://api.spotify.com/v1/artists/4tZwfgrHOc3mvqYlEYSvVi', id: '4tZwfgrHOc3mvqYlEYSvVi', name: 'Daft Punk', type: 'artist', uri: 'spotify:artist:4tZwfgrHOc3mvqYlEYSvVi' }],
+      artists: [
+        {
+          external_urls: { spotify: 'https://open.spotify.com/artist/4tZwfgrHOc3mvqYlEYSvVi' },
+          href: 'https://api.spotify.com/v1/artists/4tZwfgrHOc3mvqYlEYSvVi',
+          id: '4tZwfgrHOc3mvqYlEYSvVi',
+          name: 'Daft Punk',
+          type: 'artist',
+          uri: 'spotify:artist:4tZwfgrHOc3mvqYlEYSvVi',
+        },
+      ],
       external_urls: { spotify: 'https://open.spotify.com/album/2noRn2Aes5aoNVsU6iWThc' },
       href: 'https://api.spotify.com/v1/albums/2noRn2Aes5aoNVsU6iWThc',
       id: '2noRn2Aes5aoNVsU6iWThc',
@@ -24,7 +33,16 @@ export const SPOTIFY_TRACKS = [
       type: 'album',
       uri: 'spotify:album:2noRn2Aes5aoNVsU6iWThc',
     },
-    artists: [{ external_urls: { spotify: 'https://open.spotify.com/artist/4tZwfgrHOc3mvqYlEYSvVi' }, href: 'https://api.spotify.com/v1/artists/4tZwfgrHOc3mvqYlEYSvVi', id: '4tZwfgrHOc3mvqYlEYSvVi', name: 'Daft Punk', type: 'artist', uri: 'spotify:artist:4tZwfgrHOc3mvqYlEYSvVi' }],
+    artists: [
+      {
+        external_urls: { spotify: 'https://open.spotify.com/artist/4tZwfgrHOc3mvqYlEYSvVi' },
+        href: 'https://api.spotify.com/v1/artists/4tZwfgrHOc3mvqYlEYSvVi',
+        id: '4tZwfgrHOc3mvqYlEYSvVi',
+        name: 'Daft Punk',
+        type: 'artist',
+        uri: 'spotify:artist:4tZwfgrHOc3mvqYlEYSvVi',
+      },
+    ],
     disc_number: 1,
     duration_ms: 320357,
     explicit: false,
@@ -125,18 +143,25 @@ export async function startSpotifyStandIn() {
           const items = ids.slice(offset, offset + limit).map((id) => ({
             added_at: '2024-05-01T10:00:00Z',
             is_local: false,
-            track: id === null ? null : id === 'episode'
-              ? { id: '512ojhOuo1ktJprKbVcKyQ', type: 'episode', name: 'A podcast episode', duration_ms: 1_800_000 }
-              : SPOTIFY_TRACKS.find((t) => t.id === id),
+            track:
+              id === null
+                ? null
+                : id === 'episode'
+                  ? { id: '512ojhOuo1ktJprKbVcKyQ', type: 'episode', name: 'A podcast episode', duration_ms: 1_800_000 }
+                  : SPOTIFY_TRACKS.find((t) => t.id === id),
           }));
-          const next = offset + limit < ids.length ? `${origin}/v1/playlists/${match[1]}/tracks?offset=${offset + limit}&limit=${limit}` : null;
+          const next =
+            offset + limit < ids.length ? `${origin}/v1/playlists/${match[1]}/tracks?offset=${offset + limit}&limit=${limit}` : null;
           return { json: { href: `${origin}${request.path}`, items, limit, next, offset, previous: null, total: ids.length } };
         },
       },
       {
         method: 'GET',
         path: /^\/v1\/me$/,
-        handle: (request) => asUser(request) ?? { json: { id: SPOTIFY_USER.id, display_name: 'Smedjan', type: 'user', uri: `spotify:user:${SPOTIFY_USER.id}` } },
+        handle: (request) =>
+          asUser(request) ?? {
+            json: { id: SPOTIFY_USER.id, display_name: 'Smedjan', type: 'user', uri: `spotify:user:${SPOTIFY_USER.id}` },
+          },
       },
       {
         method: 'POST',
@@ -144,7 +169,7 @@ export async function startSpotifyStandIn() {
         handle: (request, match) => {
           const refused = asUser(request);
           if (refused) return refused;
-          if (match[1] !== SPOTIFY_USER.id) return spotifyError(403, "You cannot create a playlist for another user");
+          if (match[1] !== SPOTIFY_USER.id) return spotifyError(403, 'You cannot create a playlist for another user');
           const body = JSON.parse(request.body || '{}') as { name?: string; description?: string; public?: boolean };
           if (!body.name) return spotifyError(400, 'Missing required field: name');
           const id = `3cEYpjA9oz9GiPac4AsH${String(created.length).padStart(2, '0')}`;
@@ -152,9 +177,16 @@ export async function startSpotifyStandIn() {
           return {
             status: 201,
             json: {
-              collaborative: false, description: body.description ?? '', external_urls: { spotify: `https://open.spotify.com/playlist/${id}` },
-              id, name: body.name, owner: { id: SPOTIFY_USER.id, type: 'user' }, public: body.public ?? true,
-              snapshot_id: 'MSw1ZmIyYjQ0', tracks: { href: `https://api.spotify.com/v1/playlists/${id}/tracks`, total: 0 }, type: 'playlist',
+              collaborative: false,
+              description: body.description ?? '',
+              external_urls: { spotify: `https://open.spotify.com/playlist/${id}` },
+              id,
+              name: body.name,
+              owner: { id: SPOTIFY_USER.id, type: 'user' },
+              public: body.public ?? true,
+              snapshot_id: 'MSw1ZmIyYjQ0',
+              tracks: { href: `https://api.spotify.com/v1/playlists/${id}/tracks`, total: 0 },
+              type: 'playlist',
             },
           };
         },
@@ -201,7 +233,9 @@ export async function startSpotifyStandIn() {
           const offset = Number(request.query.get('offset') ?? 0);
           const isrc = q.match(/^isrc:(\S+)$/i)?.[1];
           const matches = SPOTIFY_TRACKS.filter((track) =>
-            isrc ? track.external_ids.isrc === isrc.toUpperCase() : `${track.name} ${track.artists.map((a) => a.name).join(' ')}`.toLowerCase().includes(q.toLowerCase()) || q === '*',
+            isrc
+              ? track.external_ids.isrc === isrc.toUpperCase()
+              : `${track.name} ${track.artists.map((a) => a.name).join(' ')}`.toLowerCase().includes(q.toLowerCase()) || q === '*',
           );
           const items = matches.slice(offset, offset + limit);
           return {

@@ -9,7 +9,14 @@ const thumbnails = (id: string) => ({
   standard: { url: `https://i.ytimg.com/vi/${id}/sddefault.jpg`, width: 640, height: 480 },
 });
 
-const video = (id: string, title: string, channelTitle: string, duration: string, publishedAt: string, contentRating: Record<string, string> = {}) => ({
+const video = (
+  id: string,
+  title: string,
+  channelTitle: string,
+  duration: string,
+  publishedAt: string,
+  contentRating: Record<string, string> = {},
+) => ({
   kind: 'youtube#video',
   etag: `etag-${id}`,
   id,
@@ -25,7 +32,15 @@ const video = (id: string, title: string, channelTitle: string, duration: string
     liveBroadcastContent: 'none',
     localized: { title, description: `${title} on YouTube` },
   },
-  contentDetails: { duration, dimension: '2d', definition: 'hd', caption: 'false', licensedContent: true, contentRating, projection: 'rectangular' },
+  contentDetails: {
+    duration,
+    dimension: '2d',
+    definition: 'hd',
+    caption: 'false',
+    licensedContent: true,
+    contentRating,
+    projection: 'rectangular',
+  },
 });
 
 /** YouTube Data API v3 video resources (part=snippet,contentDetails). */
@@ -54,7 +69,13 @@ export async function startYouTubeStandIn() {
   };
 
   const server = await StandIn.start({
-    errorBody: (status, message) => googleError(status, message, status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION', status >= 500 ? 'backendError' : 'failedPrecondition'),
+    errorBody: (status, message) =>
+      googleError(
+        status,
+        message,
+        status >= 500 ? 'INTERNAL' : 'FAILED_PRECONDITION',
+        status >= 500 ? 'backendError' : 'failedPrecondition',
+      ),
     routes: [
       {
         method: 'GET',
@@ -91,7 +112,14 @@ export async function startYouTubeStandIn() {
           if (refused) return refused;
           const ids = (request.query.get('id') ?? '').split(',');
           const items = YOUTUBE_VIDEOS.filter((v) => ids.includes(v.id));
-          return { json: { kind: 'youtube#videoListResponse', etag: 'videos-etag', items, pageInfo: { totalResults: items.length, resultsPerPage: items.length } } };
+          return {
+            json: {
+              kind: 'youtube#videoListResponse',
+              etag: 'videos-etag',
+              items,
+              pageInfo: { totalResults: items.length, resultsPerPage: items.length },
+            },
+          };
         },
       },
     ],

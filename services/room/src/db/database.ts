@@ -3,4 +3,7 @@ import { RecentRoomEntity, RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } 
 import { migrations } from './migrations/index.js';
 
 /** The room service's tables; the service kit opens and migrates them. */
-export const roomDatabase: ServiceDatabase = { entities: [RoomEntity, RoomUserRoleEntity, RoomFavoriteEntity, RecentRoomEntity], migrations };
+export const roomDatabase: ServiceDatabase = {
+  entities: [RoomEntity, RoomUserRoleEntity, RoomFavoriteEntity, RecentRoomEntity],
+  migrations,
+};

@@ -46,7 +46,8 @@ export class PgRoomStore implements RoomStore {
 
   async find(ref: RoomRef, tx?: Tx, lock = false): Promise<Room | null> {
     const em = tx ? emOf(tx) : this.fork();
-    const where = 'uuid' in ref ? (isUuid(ref.uuid) ? { uuid: ref.uuid } : null) : 'slug' in ref ? { slug: ref.slug.toLowerCase() } : { id: ref.id };
+    const where =
+      'uuid' in ref ? (isUuid(ref.uuid) ? { uuid: ref.uuid } : null) : 'slug' in ref ? { slug: ref.slug.toLowerCase() } : { id: ref.id };
     if (!where) return null;
     return (await em.findOne(RoomEntity, where, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {})) as Room | null;
   }
@@ -70,7 +71,10 @@ export class PgRoomStore implements RoomStore {
 
   /** Slugs in use among `base` and `base-<n>`. */
   async slugsLike(base: string): Promise<Set<string>> {
-    const rows = await this.fork().execute<{ slug: string }[]>(`select "slug" from "room" where "slug" = ? or "slug" like ?`, [base, `${base}-%`]);
+    const rows = await this.fork().execute<{ slug: string }[]>(`select "slug" from "room" where "slug" = ? or "slug" like ?`, [
+      base,
+      `${base}-%`,
+    ]);
     return new Set(rows.map((r) => r.slug));
   }
 
@@ -100,11 +104,21 @@ export class PgRoomStore implements RoomStore {
   async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: Room[]; total: number }> {
     const { from, where, params, order } = listingSql(filter);
     const em = this.fork();
-    const [{ total }] = (await em.execute<{ total: number }[]>(`select count(*)::int as "total" ${from} where ${where}`, params)) as [{ total: number }];
+    const [{ total }] = (await em.execute<{ total: number }[]>(`select count(*)::int as "total" ${from} where ${where}`, params)) as [
+      { total: number },
+    ];
     const ids = await em.execute<{ id: number }[]>(`select r."id" ${from} where ${where} order by ${order} limit ? offset ?`, [
-      ...params, page.limit, page.offset,
+      ...params,
+      page.limit,
+      page.offset,
     ]);
-    return { rooms: await this.byIds(ids.map((r) => r.id), em), total };
+    return {
+      rooms: await this.byIds(
+        ids.map((r) => r.id),
+        em,
+      ),
+      total,
+    };
   }
 
   /** Rooms by slug or uuid, in the order asked, unknown ones left out. */
@@ -112,7 +126,9 @@ export class PgRoomStore implements RoomStore {
     if (refs.length === 0) return [];
     const lower = refs.map((r) => r.toLowerCase());
     const uuids = lower.filter(isUuid);
-    const found = (await this.fork().find(RoomEntity, { $or: [{ slug: { $in: lower } }, ...(uuids.length ? [{ uuid: { $in: uuids } }] : [])] })) as Room[];
+    const found = (await this.fork().find(RoomEntity, {
+      $or: [{ slug: { $in: lower } }, ...(uuids.length ? [{ uuid: { $in: uuids } }] : [])],
+    })) as Room[];
     const byKey = new Map(found.flatMap((r) => [[r.slug, r] as const, [r.uuid, r] as const]));
     return [...new Set(lower.map((k) => byKey.get(k)).filter((r): r is Room => r !== undefined))];
   }
@@ -175,7 +191,11 @@ export class PgRoomStore implements RoomStore {
   }
 
   /** Deletes a user's roles of the given kinds in every room; answers the rooms whose roles went. */
-  async deleteRolesOfUser(tx: Tx, userUuid: string, roles: RoomRoleName[]): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
+  async deleteRolesOfUser(
+    tx: Tx,
+    userUuid: string,
+    roles: RoomRoleName[],
+  ): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
     const em = emOf(tx);
     return em.execute(
       `delete from "room_user_role" u using "room" r where r."id" = u."room_id" and u."user_uuid" = ? and u."role" in (?) and ${ACTIVE.replaceAll('"expiration_time"', 'u."expiration_time"')}
@@ -258,7 +278,12 @@ function listingSql(filter: RoomFilter): { from: string; where: string; params: 
     case 'promoted':
       return filter.providers.length === 0
         ? { from: `from "room" r`, where: `r."promoted"`, params: [], order: newest }
-        : { from: `from "room" r`, where: `r."promoted" and exists (select 1 from jsonb_array_elements_text(r."promoted_providers") p where p in (?))`, params: [filter.providers], order: newest };
+        : {
+            from: `from "room" r`,
+            where: `r."promoted" and exists (select 1 from jsonb_array_elements_text(r."promoted_providers") p where p in (?))`,
+            params: [filter.providers],
+            order: newest,
+          };
     case 'withRole':
       return {
         from: `from "room" r`,
@@ -273,7 +298,12 @@ function listingSql(filter: RoomFilter): { from: string; where: string; params: 
     }
     case 'discordGuild': {
       const shown = visible(filter.visibleTo);
-      return { from: `from "room" r`, where: `r."discord_guild_id" = ? and ${shown.sql}`, params: [filter.guildId, ...shown.params], order: newest };
+      return {
+        from: `from "room" r`,
+        where: `r."discord_guild_id" = ? and ${shown.sql}`,
+        params: [filter.guildId, ...shown.params],
+        order: newest,
+      };
     }
     case 'favorites':
       return {

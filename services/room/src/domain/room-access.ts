@@ -64,7 +64,10 @@ export function hasDoor(room: DoorFields): boolean {
  * room's password, guest password or type closes it to those admitted before.
  */
 export function doorOf(room: DoorFields): string {
-  return createHash('sha256').update(`${room.type}\n${room.passwordHash ?? ''}\n${room.guestPasswordHash ?? ''}`).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(`${room.type}\n${room.passwordHash ?? ''}\n${room.guestPasswordHash ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** Room role holders and global roles are behind every door of the room. Pass active roles. */

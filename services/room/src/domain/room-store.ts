@@ -60,7 +60,11 @@ export interface RoomStore {
   /** False when the user did not hold the role. */
   deleteRole(tx: Tx, roomId: number, userUuid: string, role: RoomRoleName): Promise<boolean>;
   ownerOf(roomIds: number[], tx?: Tx): Promise<Map<number, string>>;
-  deleteRolesOfUser(tx: Tx, userUuid: string, roles: RoomRoleName[]): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>>;
+  deleteRolesOfUser(
+    tx: Tx,
+    userUuid: string,
+    roles: RoomRoleName[],
+  ): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>>;
   forgetUser(userUuid: string, roles: RoomRoleName[]): Promise<void>;
   recordRecent(userUuid: string, roomId: number, keep: number): Promise<void>;
   addFavorite(userUuid: string, roomId: number): Promise<RoomFavorite>;

@@ -121,8 +121,21 @@ export const ROOM_DEFAULTS = {
  * to the global roles (spec: "promote" is an admin tool).
  */
 const MODERATOR_SETTINGS: readonly SettingName[] = [
-  'description', 'vibe', 'design', 'numberOfDjs', 'songsPerDj', 'maxSongLengthSeconds', 'repeatWindowMinutes', 'afkLimitMinutes',
-  'waitlistEnabled', 'pinnedMessages', 'posterUrl', 'externalUrl', 'hasChat', 'isLive', 'liveAudio',
+  'description',
+  'vibe',
+  'design',
+  'numberOfDjs',
+  'songsPerDj',
+  'maxSongLengthSeconds',
+  'repeatWindowMinutes',
+  'afkLimitMinutes',
+  'waitlistEnabled',
+  'pinnedMessages',
+  'posterUrl',
+  'externalUrl',
+  'hasChat',
+  'isLive',
+  'liveAudio',
 ];
 const GLOBAL_SETTINGS: readonly SettingName[] = ['promoted', 'promotedProviders'];
 
@@ -139,9 +152,31 @@ export function settingsBeyond(actor: Authority, settings: RoomSettings): Settin
 
 /** Slugs that would shadow a fixed path under /rooms/. */
 export const RESERVED_SLUGS = new Set([
-  'admin', 'conversation', 'discord', 'dj-seats', 'dj-type', 'favorites', 'infrastructure', 'list', 'live-audio', 'live-state', 'mine',
-  'multiple', 'owned-rooms', 'private-count', 'promote', 'promoted-rooms', 'public', 'recent', 'rockset', 'room-played-time', 'room-state',
-  'service', 'user', 'users', 'uuid',
+  'admin',
+  'conversation',
+  'discord',
+  'dj-seats',
+  'dj-type',
+  'favorites',
+  'infrastructure',
+  'list',
+  'live-audio',
+  'live-state',
+  'mine',
+  'multiple',
+  'owned-rooms',
+  'private-count',
+  'promote',
+  'promoted-rooms',
+  'public',
+  'recent',
+  'rockset',
+  'room-played-time',
+  'room-state',
+  'service',
+  'user',
+  'users',
+  'uuid',
 ]);
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MAX_SLUG = 64;

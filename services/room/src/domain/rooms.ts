@@ -137,7 +137,17 @@ export class Rooms {
 
     for (const slug of candidates) {
       const view = await this.store.write(async (tx) => {
-        const room = await this.store.insert(tx, { ...ROOM_DEFAULTS, passwordHash: null, guestPasswordHash: null, posterUrl: null, externalUrl: null, discordGuildId: null, ...fields, name, slug } as NewRoom);
+        const room = await this.store.insert(tx, {
+          ...ROOM_DEFAULTS,
+          passwordHash: null,
+          guestPasswordHash: null,
+          posterUrl: null,
+          externalUrl: null,
+          discordGuildId: null,
+          ...fields,
+          name,
+          slug,
+        } as NewRoom);
         if (!room) return null;
         const owner = await this.store.upsertRole(tx, room.id, actor.userUuid, 'owner', null);
         tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));
@@ -198,7 +208,9 @@ export class Rooms {
    * rooms to services and global roles (room-access.ts).
    */
   async list(filter: RoomFilter, page: { limit: number; offset: number }, viewer: Actor): Promise<{ rooms: RoomView[]; total: number }> {
-    const visibleTo = seesEveryRoom(viewer.role) ? undefined : { userUuid: isUuid(viewer.userUuid) ? viewer.userUuid : NO_USER, roles: RANKED_ROLES };
+    const visibleTo = seesEveryRoom(viewer.role)
+      ? undefined
+      : { userUuid: isUuid(viewer.userUuid) ? viewer.userUuid : NO_USER, roles: RANKED_ROLES };
     const scoped = filter.kind === 'all' || filter.kind === 'discordGuild' ? { ...filter, visibleTo } : filter;
     const { rooms, total } = await this.store.list(scoped, page);
     return { rooms: await this.views(rooms, viewer), total };
@@ -264,7 +276,10 @@ export class Rooms {
   }
 
   /** A user's favourites (the caller's by default), newest first, optionally only for some rooms; a limit of 0 means 50. */
-  async favorites(actor: Actor, options: { userUuid?: string; limit: number; roomUuidIn?: string[] }): Promise<Array<{ favorite: RoomFavorite; room: Room }>> {
+  async favorites(
+    actor: Actor,
+    options: { userUuid?: string; limit: number; roomUuidIn?: string[] },
+  ): Promise<Array<{ favorite: RoomFavorite; room: Room }>> {
     if (actor.role === 'guest') throw forbidden(MESSAGES.guestFavorites);
     const limit = options.limit === 0 ? 50 : options.limit;
     if (limit < 1 || limit > MAX_PAGE_SIZE) throw badRequest(`limit must be 1 to ${MAX_PAGE_SIZE}`);
@@ -287,7 +302,11 @@ export class Rooms {
   /** Role holders and the users present (from the live engine), for a viewer who may see inside. */
   async users(viewer: Actor, ref: RoomRef): Promise<{ userUuids: string[]; usersInRoom: string[]; roles: RoomRole[] }> {
     const view = (await this.views([await this.requireRead(viewer, ref)]))[0]!;
-    return { userUuids: [...new Set([...view.usersInRoom, ...view.roles.map((r) => r.userUuid)])], usersInRoom: view.usersInRoom, roles: view.roles };
+    return {
+      userUuids: [...new Set([...view.usersInRoom, ...view.roles.map((r) => r.userUuid)])],
+      usersInRoom: view.usersInRoom,
+      roles: view.roles,
+    };
   }
 
   async noDancefloorUsers(viewer: Actor, ref: RoomRef): Promise<string[]> {
@@ -316,11 +335,27 @@ export class Rooms {
       const { actorAuthority, targetRoles, targetAuthority } = await this.sides(tx, room, actor, userUuid);
       checkGrant(actorAuthority, actor.userUuid, name, targetAuthority, userUuid);
       const granted = await this.store.upsertRole(tx, room.id, userUuid, name, expirationTime);
-      tx.stage(this.action(actor, room, userUuid, { actionType: grantActionType(name, expirationTime), previousRole: highestRole(targetRoles), role: name, expirationTime }));
+      tx.stage(
+        this.action(actor, room, userUuid, {
+          actionType: grantActionType(name, expirationTime),
+          previousRole: highestRole(targetRoles),
+          role: name,
+          expirationTime,
+        }),
+      );
       return { granted, room };
     });
     // A ban takes effect at once: out of the live room, as a kick.
-    if (name === 'banned') await this.live.onKicked({ roomUuid: room.uuid, userUuid, actorUuid: actor.userUuid, until: expirationTime ?? new Date(8.64e15), reason: 'banned' }).catch((error: unknown) => this.logger.warn({ err: error }, 'the live engine did not take the ban'));
+    if (name === 'banned')
+      await this.live
+        .onKicked({
+          roomUuid: room.uuid,
+          userUuid,
+          actorUuid: actor.userUuid,
+          until: expirationTime ?? new Date(8.64e15),
+          reason: 'banned',
+        })
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'the live engine did not take the ban'));
     else await this.liveFollows({ roomUuid: room.uuid, userUuids: [userUuid] });
     return granted;
   }
@@ -352,11 +387,25 @@ export class Rooms {
       if (previousOwner) {
         await this.store.deleteRole(tx, room.id, previousOwner, 'owner');
         await this.store.upsertRole(tx, room.id, previousOwner, 'coOwner', null);
-        tx.stage(this.action(actor, room, previousOwner, { actionType: 'grantRole', previousRole: 'owner', role: 'coOwner', expirationTime: null }));
+        tx.stage(
+          this.action(actor, room, previousOwner, {
+            actionType: 'grantRole',
+            previousRole: 'owner',
+            role: 'coOwner',
+            expirationTime: null,
+          }),
+        );
       }
       for (const restriction of RESTRICTIVE_ROLES) await this.store.deleteRole(tx, room.id, userUuid, restriction);
       await this.store.upsertRole(tx, room.id, userUuid, 'owner', null);
-      tx.stage(this.action(actor, room, userUuid, { actionType: 'grantRole', previousRole: highestRole(targetRoles), role: 'owner', expirationTime: null }));
+      tx.stage(
+        this.action(actor, room, userUuid, {
+          actionType: 'grantRole',
+          previousRole: highestRole(targetRoles),
+          role: 'owner',
+          expirationTime: null,
+        }),
+      );
       return { room, previousOwner };
     });
     await this.liveFollows({ roomUuid: room.room.uuid, userUuids: [userUuid, ...(room.previousOwner ? [room.previousOwner] : [])] });
@@ -365,7 +414,9 @@ export class Rooms {
 
   /** The live state follows a committed change; its failure is logged (the next change or join catches up). */
   private async liveFollows(change: { roomUuid: string; userUuids?: string[]; deleted?: boolean }): Promise<void> {
-    await this.live.onChanged(change).catch((error: unknown) => this.logger.warn({ err: error, roomUuid: change.roomUuid }, 'the live room did not follow a change'));
+    await this.live
+      .onChanged(change)
+      .catch((error: unknown) => this.logger.warn({ err: error, roomUuid: change.roomUuid }, 'the live room did not follow a change'));
   }
 
   /** Records a `kicked` role for KICK_DURATION_MS (a kickUser action), then tells the live engine. */
@@ -383,7 +434,10 @@ export class Rooms {
   async forgetUser(actor: Actor, userUuid: string): Promise<void> {
     if (actor.userUuid !== userUuid && !isGlobalRole(actor.role)) throw forbidden(MESSAGES.adminOnly);
     if (!isUuid(userUuid)) throw badRequest('userUuid must be a UUID');
-    await this.store.forgetUser(userUuid, ROOM_ROLES.filter((r) => r !== 'owner'));
+    await this.store.forgetUser(
+      userUuid,
+      ROOM_ROLES.filter((r) => r !== 'owner'),
+    );
   }
 
   /** Lifts a user's restrictions in every room (a globalUnBan action). Global roles only. */
@@ -393,7 +447,18 @@ export class Rooms {
     return this.store.write(async (tx) => {
       const lifted = await this.store.deleteRolesOfUser(tx, userUuid, [...RESTRICTIVE_ROLES]);
       if (lifted.length > 0) {
-        tx.stage(moderationAction({ actionType: 'globalUnBan', previousRole: null, role: null, roomUuid: null, actorUuid: actor.userUuid, actorTokenRole: actor.role, targetUuid: userUuid, expirationTime: null }));
+        tx.stage(
+          moderationAction({
+            actionType: 'globalUnBan',
+            previousRole: null,
+            role: null,
+            roomUuid: null,
+            actorUuid: actor.userUuid,
+            actorTokenRole: actor.role,
+            targetUuid: userUuid,
+            expirationTime: null,
+          }),
+        );
       }
       return lifted.length;
     });
@@ -439,10 +504,18 @@ export class Rooms {
   /** One user's access decisions in some rooms (the rule: room-access.ts); `roles` holds at least that user's active roles there. */
   private async decisions(rooms: Room[], roles: RoomRole[], who: Actor): Promise<AccessDecision[]> {
     const doors = rooms.filter(hasDoor);
-    const passed = doors.length > 0 && isUuid(who.userUuid) ? await this.admissions.passed(doors.map((r) => ({ roomUuid: r.uuid, userUuid: who.userUuid }))) : [];
+    const passed =
+      doors.length > 0 && isUuid(who.userUuid)
+        ? await this.admissions.passed(doors.map((r) => ({ roomUuid: r.uuid, userUuid: who.userUuid })))
+        : [];
     const passedIn = new Map(doors.map((r, i) => [r.id, passed[i] ?? null]));
     return rooms.map((room) =>
-      decideAccess({ room, roles: roles.filter((r) => r.roomId === room.id && r.userUuid === who.userUuid), tokenRole: who.role, passedDoor: passedIn.get(room.id) ?? null }),
+      decideAccess({
+        room,
+        roles: roles.filter((r) => r.roomId === room.id && r.userUuid === who.userUuid),
+        tokenRole: who.role,
+        passedDoor: passedIn.get(room.id) ?? null,
+      }),
     );
   }
 
@@ -455,7 +528,12 @@ export class Rooms {
     return room;
   }
 
-  private action(actor: Actor, room: Room, targetUuid: string, action: Pick<ModerationAction, 'actionType' | 'previousRole' | 'role' | 'expirationTime'>) {
+  private action(
+    actor: Actor,
+    room: Room,
+    targetUuid: string,
+    action: Pick<ModerationAction, 'actionType' | 'previousRole' | 'role' | 'expirationTime'>,
+  ) {
     return moderationAction({ ...action, roomUuid: room.uuid, actorUuid: actor.userUuid, actorTokenRole: actor.role, targetUuid });
   }
 
@@ -463,7 +541,10 @@ export class Rooms {
     const roles = await this.store.activeRoles([room.id], undefined, tx);
     const targetRoles = roles.filter((r) => r.userUuid === userUuid);
     return {
-      actorAuthority: authorityOf(roles.filter((r) => r.userUuid === actor.userUuid), actor.role),
+      actorAuthority: authorityOf(
+        roles.filter((r) => r.userUuid === actor.userUuid),
+        actor.role,
+      ),
       targetRoles,
       targetAuthority: authorityOf(targetRoles),
     };
@@ -490,7 +571,8 @@ export class Rooms {
       this.store.ownerOf(ids),
       Promise.all(rooms.map((r) => this.live.presentUserUuids(r.uuid))),
     ]);
-    const readable = viewer && viewer.role !== 'service' ? (await this.decisions(rooms, roles, viewer)).map((d) => d.mayRead) : rooms.map(() => true);
+    const readable =
+      viewer && viewer.role !== 'service' ? (await this.decisions(rooms, roles, viewer)).map((d) => d.mayRead) : rooms.map(() => true);
     return rooms.map((room, i) => ({
       room,
       roles: roles.filter((r) => r.roomId === room.id),

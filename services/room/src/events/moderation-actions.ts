@@ -5,7 +5,15 @@ export const MODERATION_ACTIONS_TOPIC = 'moderation-actions';
 export const MODERATION_ACTION_EVENT = 'moderation.action';
 
 /** Spec 002's moderation action types. */
-export type ModerationActionType = 'banUser' | 'kickUser' | 'grantRole' | 'removeRole' | 'globalKick' | 'globalBan' | 'globalUnBan' | 'temporaryBan';
+export type ModerationActionType =
+  | 'banUser'
+  | 'kickUser'
+  | 'grantRole'
+  | 'removeRole'
+  | 'globalKick'
+  | 'globalBan'
+  | 'globalUnBan'
+  | 'temporaryBan';
 
 export interface ModerationAction {
   actionType: ModerationActionType;

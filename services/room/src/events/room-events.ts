@@ -36,13 +36,28 @@ export function roomDeleted(room: Room, actorUuid: string): OutboxEntry {
 
 /** `room.song-played`, keyed by the room's uuid. */
 export function songPlayed(play: {
-  roomUuid: string; roomSlug: string; playId: string; djUuid: string; song: MinimalCrateSongJson;
-  startTime: number; endTime: number; voteCounts: { likes: number; dislikes: number; stars: number }; listeners: number;
+  roomUuid: string;
+  roomSlug: string;
+  playId: string;
+  djUuid: string;
+  song: MinimalCrateSongJson;
+  startTime: number;
+  endTime: number;
+  voteCounts: { likes: number; dislikes: number; stars: number };
+  listeners: number;
 }): OutboxEntry {
   const metadata = newEventMetadata('room.song-played');
   const payload = SongPlayed.encode({
-    metadata, roomUuid: play.roomUuid, roomSlug: play.roomSlug, playId: play.playId, djUuid: play.djUuid, song: songFromJson(play.song),
-    startedAt: new Date(play.startTime), endedAt: new Date(play.endTime), ...play.voteCounts, listeners: play.listeners,
+    metadata,
+    roomUuid: play.roomUuid,
+    roomSlug: play.roomSlug,
+    playId: play.playId,
+    djUuid: play.djUuid,
+    song: songFromJson(play.song),
+    startedAt: new Date(play.startTime),
+    endedAt: new Date(play.endTime),
+    ...play.voteCounts,
+    listeners: play.listeners,
   }).finish();
   return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };
 }

@@ -22,11 +22,22 @@ export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, 
       await playlists.addCrateSongs({
         crate: { special: SpecialCrate.SPECIAL_CRATE_LIKES, crateUuid: '', crateShortId: '' },
         append: true,
-        songs: [{
-          songId: catalogued ?? '', catalogueId: 0, musicProvider: catalogued ? '' : provider, providerSongId: catalogued ? '' : providerSongId,
-          artistName: song.artistName, trackName: song.trackName, duration: song.duration, isrc: song.isrc ?? '', genre: song.genre ?? '',
-          playbackToken: song.playbackToken ?? '', explicit: false, thumbnails: song.thumbnails,
-        }],
+        songs: [
+          {
+            songId: catalogued ?? '',
+            catalogueId: 0,
+            musicProvider: catalogued ? '' : provider,
+            providerSongId: catalogued ? '' : providerSongId,
+            artistName: song.artistName,
+            trackName: song.trackName,
+            duration: song.duration,
+            isrc: song.isrc ?? '',
+            genre: song.genre ?? '',
+            playbackToken: song.playbackToken ?? '',
+            explicit: false,
+            thumbnails: song.thumbnails,
+          },
+        ],
       });
     },
   };
@@ -38,7 +49,8 @@ export function userProfiles(users: PromiseClient<UserServiceClient>): Profiles 
     async of(caller: Caller) {
       const { profile } = await users.getOwnProfile({}, { token: caller.token, deadlineMs: 3_000 });
       if (!profile) return { uuid: caller.userUuid, nickname: 'ghost', avatarId: 'ghost', color: '#FFFFFF' };
-      if (caller.kind === 'guest') return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
+      if (caller.kind === 'guest')
+        return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
       return profileToJson(profile); // as other users see it (OtherUserProfileResDto), the REST mapping
     },
   };

@@ -92,7 +92,12 @@ export class LiveRooms {
     const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
     const { stored } = await this.change(roomUuid, (room) => live.join(room, { member, profile, position }), access);
     const { allUserData, ...state } = stored.room.client;
-    return { roomUuid, version: stored.version, stateJson: JSON.stringify({ ...state, allUserData: {} }), allUserDataJson: JSON.stringify(allUserData) };
+    return {
+      roomUuid,
+      version: stored.version,
+      stateJson: JSON.stringify({ ...state, allUserData: {} }),
+      allUserDataJson: JSON.stringify(allUserData),
+    };
   }
 
   /** A connection closed: the user leaves after the grace period unless they come back. */
@@ -145,7 +150,9 @@ export class LiveRooms {
    */
   private async followRoles(caller: Caller, roomUuid: string): Promise<void> {
     const access = await this.directory.access(roomUuid, caller);
-    await this.change(roomUuid, (room) => live.withMember(room, { uuid: caller.userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now()));
+    await this.change(roomUuid, (room) =>
+      live.withMember(room, { uuid: caller.userUuid, highestRole: access.highestRole, canDj: access.canDj }, this.now()),
+    );
   }
 
   leaveAfterSong(caller: Caller, roomUuid: string, enabled: boolean): Promise<number> {
@@ -178,15 +185,23 @@ export class LiveRooms {
       await this.serialized(roomUuid, async () => {
         const fresh = await this.loaded(roomUuid);
         const touched = live.touch(fresh.room, caller.userUuid, this.now());
-        if (touched) await this.store.save(fresh, touched, { name: null, due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
+        if (touched)
+          await this.store.save(fresh, touched, { name: null, due: live.nextDue(touched, this.config.afkGraceMs), now: this.now() });
       });
     }
-    await this.store.publish(roomUuid, [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }], this.now());
+    await this.store.publish(
+      roomUuid,
+      [{ name: 'playedOneTimeAnimation', params: { userUuid: caller.userUuid, animation, ...(emoji ? { emoji } : {}) } }],
+      this.now(),
+    );
   }
 
   /** A user was kicked or banned: they hear so, their connections close, and they leave the room now. */
   async kick(roomUuid: string, userUuid: string, reason: string): Promise<void> {
-    await this.store.publishFrame(roomUuid, closingFrame(roomUuid, 'k', { name: 'kickedFromRoom', params: { reason } }, this.now(), userUuid));
+    await this.store.publishFrame(
+      roomUuid,
+      closingFrame(roomUuid, 'k', { name: 'kickedFromRoom', params: { reason } }, this.now(), userUuid),
+    );
     await this.leave(roomUuid, userUuid);
   }
 
@@ -298,7 +313,10 @@ export class LiveRooms {
   private serialized<T>(roomUuid: string, work: () => Promise<T>): Promise<T> {
     const previous = this.pending.get(roomUuid) ?? Promise.resolve();
     const run = previous.then(work, work);
-    const tail = run.then(() => undefined, () => undefined);
+    const tail = run.then(
+      () => undefined,
+      () => undefined,
+    );
     this.pending.set(roomUuid, tail);
     void tail.then(() => {
       if (this.pending.get(roomUuid) === tail) this.pending.delete(roomUuid);
@@ -306,7 +324,11 @@ export class LiveRooms {
     return run;
   }
 
-  private async changeNow(roomUuid: string, rule: (room: LiveRoom) => live.Transition | null, known?: RoomAccess): Promise<{ stored: StoredRoom }> {
+  private async changeNow(
+    roomUuid: string,
+    rule: (room: LiveRoom) => live.Transition | null,
+    known?: RoomAccess,
+  ): Promise<{ stored: StoredRoom }> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       let stored = await this.store.load(roomUuid);
       if (!stored) {
@@ -327,11 +349,17 @@ export class LiveRooms {
   /** Stores a transition; on success runs its effects and, if the clock is already due, ticks. */
   private async save(stored: StoredRoom, transition: live.Transition): Promise<StoredRoom | null> {
     const due = live.nextDue(transition.room, this.config.afkGraceMs);
-    const result = await this.store.save(stored, transition.room, { name: transition.name, stateless: transition.stateless, due, now: this.now() });
+    const result = await this.store.save(stored, transition.room, {
+      name: transition.name,
+      stateless: transition.stateless,
+      due,
+      now: this.now(),
+    });
     if (!result) return null;
     const saved = { room: transition.room, rev: stored.rev + 1, version: result.version };
     void this.runEffects(transition.room.roomUuid, transition.effects);
-    if (due !== null && due <= this.now()) void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
+    if (due !== null && due <= this.now())
+      void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
     return saved;
   }
 

@@ -1,4 +1,11 @@
-import { encodeFeedFrame, feedChannel, roomMessageJson, type Redis, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
+import {
+  encodeFeedFrame,
+  feedChannel,
+  roomMessageJson,
+  type Redis,
+  type StatefulFeedMessageName,
+  type StatelessFeedMessage,
+} from '@spinroom/platform';
 import type { Operation } from 'fast-json-patch';
 import { diffClientState } from '../domain/live/patch.js';
 import type { StatelessMessage } from '../domain/live/transitions.js';
@@ -83,20 +90,36 @@ export class LiveStore {
     /** `name` null: a change of the server's part alone (clients see nothing, no patch is sent). */
     input: { name: StatefulFeedMessageName | null; stateless?: StatelessMessage[]; due: number | null; now: number },
   ): Promise<{ version: number; patched: boolean } | null> {
-    const patch = input.name === null ? [] : diffClientState((previous?.room.client ?? {}) as Record<string, unknown>, next.client as unknown as Record<string, unknown>);
+    const patch =
+      input.name === null
+        ? []
+        : diffClientState((previous?.room.client ?? {}) as Record<string, unknown>, next.client as unknown as Record<string, unknown>);
     let version = previous?.version ?? 0;
     const frames: string[] = [];
     for (const message of input.name === null ? [] : splitSongChange(input.name, patch)) {
       version += 1;
-      frames.push(encodeFeedFrame({
-        kind: 's', version, userUuid: '',
-        json: roomMessageJson({ roomUuid: next.roomUuid, sentAt: input.now, message, version }),
-      }));
+      frames.push(
+        encodeFeedFrame({
+          kind: 's',
+          version,
+          userUuid: '',
+          json: roomMessageJson({ roomUuid: next.roomUuid, sentAt: input.now, message, version }),
+        }),
+      );
     }
     for (const message of input.stateless ?? []) frames.push(statelessFrame(next.roomUuid, message, input.now));
     const result = (await this.redis.eval(
-      SAVE, 3, liveKeys.room(next.roomUuid), liveKeys.clock, feedChannel(next.roomUuid),
-      String(previous?.rev ?? 0), JSON.stringify(next), String(version), input.due === null ? '' : String(input.due), next.roomUuid, ...frames,
+      SAVE,
+      3,
+      liveKeys.room(next.roomUuid),
+      liveKeys.clock,
+      feedChannel(next.roomUuid),
+      String(previous?.rev ?? 0),
+      JSON.stringify(next),
+      String(version),
+      input.due === null ? '' : String(input.due),
+      next.roomUuid,
+      ...frames,
     )) as number;
     if (result < 0) return null;
     this.remember({ room: next, rev: (previous?.rev ?? 0) + 1, version });
@@ -104,7 +127,15 @@ export class LiveStore {
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
-    await this.redis.eval(SET_DUE, 2, liveKeys.room(stored.room.roomUuid), liveKeys.clock, String(stored.rev), due === null ? '' : String(due), stored.room.roomUuid);
+    await this.redis.eval(
+      SET_DUE,
+      2,
+      liveKeys.room(stored.room.roomUuid),
+      liveKeys.clock,
+      String(stored.rev),
+      due === null ? '' : String(due),
+      stored.room.roomUuid,
+    );
   }
 
   /** Publishes messages that change no state (animations, warnings). */
@@ -207,9 +238,13 @@ const SONG_PATHS = /^\/(nowPlaying|voteCounts|vibeMeter|songsRemainingForDj)(\/|
  * learn of every change of `nowPlaying` from `playedSong` (ROOM-FEED.md).
  * The two parts touch different paths, so applying them in turn equals the whole.
  */
-export function splitSongChange(name: StatefulFeedMessageName, patch: Operation[]): Array<{ name: StatefulFeedMessageName; statePatch: Operation[] }> {
+export function splitSongChange(
+  name: StatefulFeedMessageName,
+  patch: Operation[],
+): Array<{ name: StatefulFeedMessageName; statePatch: Operation[] }> {
   if (patch.length === 0) return [];
-  if (name === 'playedSong' || !patch.some((op) => op.path === '/nowPlaying' || op.path.startsWith('/nowPlaying/'))) return [{ name, statePatch: patch }];
+  if (name === 'playedSong' || !patch.some((op) => op.path === '/nowPlaying' || op.path.startsWith('/nowPlaying/')))
+    return [{ name, statePatch: patch }];
   const song = patch.filter((op) => SONG_PATHS.test(op.path));
   const rest = patch.filter((op) => !SONG_PATHS.test(op.path));
   return [...(rest.length > 0 ? [{ name, statePatch: rest }] : []), { name: 'playedSong', statePatch: song }];
@@ -222,7 +257,11 @@ function statelessFrame(roomUuid: string, { to, ...message }: StatelessMessage, 
 
 /** A frame to one user that closes their connections (kicked) or to all (room reset). */
 export function closingFrame(
-  roomUuid: string, kind: 'k' | 'r', message: StatelessFeedMessage<'kickedFromRoom' | 'roomReset'>, now: number, userUuid = '',
+  roomUuid: string,
+  kind: 'k' | 'r',
+  message: StatelessFeedMessage<'kickedFromRoom' | 'roomReset'>,
+  now: number,
+  userUuid = '',
 ): string {
   return encodeFeedFrame({ kind, version: 0, userUuid, json: roomMessageJson({ roomUuid, sentAt: now, message }) });
 }

@@ -15,8 +15,18 @@ export class PgPlayLog implements PlayLog {
       const inserted = (await tx.em.execute(
         `insert into "room_play" ("play_id", "room_uuid", "dj_uuid", "song", "started_at", "ended_at", "likes", "dislikes", "stars", "listeners")
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("play_id") do nothing returning "play_id"`,
-        [play.playId, play.roomUuid, play.djUuid, JSON.stringify(play.song), new Date(play.startTime), new Date(Math.max(play.startTime, play.endTime)),
-          play.voteCounts.likes, play.voteCounts.dislikes, play.voteCounts.stars, play.listeners],
+        [
+          play.playId,
+          play.roomUuid,
+          play.djUuid,
+          JSON.stringify(play.song),
+          new Date(play.startTime),
+          new Date(Math.max(play.startTime, play.endTime)),
+          play.voteCounts.likes,
+          play.voteCounts.dislikes,
+          play.voteCounts.stars,
+          play.listeners,
+        ],
       )) as unknown[];
       if (inserted.length === 0) return;
       const [room] = (await tx.em.execute(`select "slug" from "room" where "uuid" = ?`, [play.roomUuid])) as Array<{ slug: string }>;
@@ -26,10 +36,12 @@ export class PgPlayLog implements PlayLog {
 
   /** Seconds of music played in the room so far (in every room without one). */
   async playedSeconds(roomUuid?: string): Promise<number> {
-    const [row] = (await this.store.fork().execute(
-      `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play"${roomUuid ? ` where "room_uuid" = ?` : ''}`,
-      roomUuid ? [roomUuid] : [],
-    )) as Array<{ seconds: number }>;
+    const [row] = (await this.store
+      .fork()
+      .execute(
+        `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play"${roomUuid ? ` where "room_uuid" = ?` : ''}`,
+        roomUuid ? [roomUuid] : [],
+      )) as Array<{ seconds: number }>;
     return Math.round(Number(row?.seconds ?? 0));
   }
 }

@@ -34,7 +34,11 @@ export class RoomClock {
     this.running = true;
     try {
       const due = await this.rooms.dueRooms();
-      await Promise.all(due.map((roomUuid) => this.rooms.tick(roomUuid).catch((error: unknown) => this.logger.error({ err: error, roomUuid }, 'room tick failed'))));
+      await Promise.all(
+        due.map((roomUuid) =>
+          this.rooms.tick(roomUuid).catch((error: unknown) => this.logger.error({ err: error, roomUuid }, 'room tick failed')),
+        ),
+      );
       await this.rooms.sweepDepartures();
       if (Date.now() - this.lastSweep >= this.options.staleSweepMs) {
         this.lastSweep = Date.now();

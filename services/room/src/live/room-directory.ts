@@ -14,8 +14,13 @@ export function roomDto(view: RoomView): RoomJson {
 function stageRules(view: RoomView): StageRules {
   const { room } = view;
   return {
-    numberOfDjs: room.numberOfDjs, songsPerDj: room.songsPerDj, roomSize: room.roomSize, maxSongLengthSeconds: room.maxSongLengthSeconds,
-    repeatWindowMinutes: room.repeatWindowMinutes, afkLimitMinutes: room.afkLimitMinutes, waitlistEnabled: room.waitlistEnabled,
+    numberOfDjs: room.numberOfDjs,
+    songsPerDj: room.songsPerDj,
+    roomSize: room.roomSize,
+    maxSongLengthSeconds: room.maxSongLengthSeconds,
+    repeatWindowMinutes: room.repeatWindowMinutes,
+    afkLimitMinutes: room.afkLimitMinutes,
+    waitlistEnabled: room.waitlistEnabled,
   };
 }
 
@@ -24,7 +29,12 @@ export function roomDirectory(rooms: Rooms): RoomDirectory {
   // The live engine is part of this service: it reads the room by the internal path, posing as nobody.
   const access = async (roomUuid: string, user?: Pick<Caller, 'userUuid' | 'role'>): Promise<RoomAccess> => {
     const found = await rooms.standing(roomUuid, user);
-    return { settings: roomDto(found.view), rules: stageRules(found.view), highestRole: found.highestRole ?? undefined, canDj: found.canDj };
+    return {
+      settings: roomDto(found.view),
+      rules: stageRules(found.view),
+      highestRole: found.highestRole ?? undefined,
+      canDj: found.canDj,
+    };
   };
   return {
     async enter(caller, roomUuid, password) {
@@ -32,7 +42,12 @@ export function roomDirectory(rooms: Rooms): RoomDirectory {
       // The view carries the room's unexpired roles: what the caller may do follows without reading them again.
       if (view.room.djType === 'VERIFIED_ONLY') return access(roomUuid, caller);
       const mine = view.roles.filter((r) => r.userUuid === caller.userUuid);
-      return { settings: roomDto(view), rules: stageRules(view), highestRole: highestRole(mine) ?? undefined, canDj: canDj(view.room, mine, caller.role) };
+      return {
+        settings: roomDto(view),
+        rules: stageRules(view),
+        highestRole: highestRole(mine) ?? undefined,
+        canDj: canDj(view.room, mine, caller.role),
+      };
     },
     access,
     room: (roomUuid) => access(roomUuid),

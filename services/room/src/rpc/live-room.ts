@@ -52,31 +52,42 @@ export function liveRoomHandlers(deps: {
       const action = required(req.action, 'action');
       const run = async (): Promise<number> => {
         switch (action.$case) {
-          case 'addDj': return live.addDj(caller, room, action.value.song && songToJson(action.value.song));
-          case 'removeDj': return live.removeDj(caller, room, optionalUuid(action.value.djUuid, 'djUuid'));
-          case 'updateNextSong': return live.updateNextSong(caller, room, songToJson(required(action.value.song, 'song')));
-          case 'skipSong': return live.skipSong(caller, room);
-          case 'voteOnSong': return live.voteOnSong(caller, room, required(action.value.songVotes, 'songVotes'));
+          case 'addDj':
+            return live.addDj(caller, room, action.value.song && songToJson(action.value.song));
+          case 'removeDj':
+            return live.removeDj(caller, room, optionalUuid(action.value.djUuid, 'djUuid'));
+          case 'updateNextSong':
+            return live.updateNextSong(caller, room, songToJson(required(action.value.song, 'song')));
+          case 'skipSong':
+            return live.skipSong(caller, room);
+          case 'voteOnSong':
+            return live.voteOnSong(caller, room, required(action.value.songVotes, 'songVotes'));
           case 'playOneTimeAnimation': {
             const { animation, emoji } = action.value;
             if (animation !== 'jump' && animation !== 'emoji') throw badRequest('animation: must be jump or emoji');
             await live.playOneTimeAnimation(caller, room, animation, emoji);
             return 0;
           }
-          case 'joinWaitlist': return live.joinWaitlist(caller, room);
-          case 'leaveWaitlist': return live.leaveWaitlist(caller, room, optionalUuid(action.value.targetUserUuid, 'targetUserUuid'));
+          case 'joinWaitlist':
+            return live.joinWaitlist(caller, room);
+          case 'leaveWaitlist':
+            return live.leaveWaitlist(caller, room, optionalUuid(action.value.targetUserUuid, 'targetUserUuid'));
           case 'moveInWaitlist': {
             const { targetUserUuid, position } = action.value;
             return live.moveInWaitlist(caller, room, required(optionalUuid(targetUserUuid, 'targetUserUuid'), 'targetUserUuid'), position);
           }
-          case 'leaveAfterSong': return live.leaveAfterSong(caller, room, action.value.enabled);
+          case 'leaveAfterSong':
+            return live.leaveAfterSong(caller, room, action.value.enabled);
         }
       };
       return { version: await run() };
     }),
     leaveLiveRoom: unary(async (req, ctx) => {
       requireService(ctx.caller);
-      const closed = [...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []), ...req.connections.slice(0, 5000)];
+      const closed = [
+        ...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []),
+        ...req.connections.slice(0, 5000),
+      ];
       for (const c of closed) {
         if (!Uuid.safeParse(c.roomUuid).success) throw badRequest('room_uuid must be a uuid');
       }

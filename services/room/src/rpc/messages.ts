@@ -80,7 +80,13 @@ export function toBareRoomMessage(room: Room): RoomMessage {
 }
 
 export function toFavoriteMessage(favorite: RoomFavorite, room: Room): RoomFavoriteMessage {
-  return { id: favorite.id, userUuid: favorite.userUuid, roomUuid: room.uuid, createdAt: favorite.createdAt, room: toBareRoomMessage(room) };
+  return {
+    id: favorite.id,
+    userUuid: favorite.userUuid,
+    roomUuid: room.uuid,
+    createdAt: favorite.createdAt,
+    room: toBareRoomMessage(room),
+  };
 }
 
 /** Proto settings to the domain's: unset fields stay undefined; an empty string clears a password. */

@@ -12,7 +12,10 @@ function actor(ctx: CallContext): Actor {
 }
 
 /** The listing a ListRooms request asks for, for this caller. */
-function filterOf(req: { listing: RoomListing; providers: string[]; discordGuildId: string; userUuid: string; includePrivate: boolean }, who: Actor): RoomFilter {
+function filterOf(
+  req: { listing: RoomListing; providers: string[]; discordGuildId: string; userUuid: string; includePrivate: boolean },
+  who: Actor,
+): RoomFilter {
   switch (req.listing) {
     case RoomListing.ROOM_LISTING_PUBLIC:
       return { kind: 'public' };
@@ -40,7 +43,10 @@ function filterOf(req: { listing: RoomListing; providers: string[]; discordGuild
 export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive' | 'getRoomServiceInfo';
 
 /** gRPC handlers of spinroom.room.v1.RoomService: the caller comes from the token; rules live in domain/. */
-export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<typeof createUnaryFactory> }): Omit<RoomServiceServer, LiveRoomCalls> {
+export function roomServiceHandlers(deps: {
+  rooms: Rooms;
+  unary: ReturnType<typeof createUnaryFactory>;
+}): Omit<RoomServiceServer, LiveRoomCalls> {
   const { rooms, unary } = deps;
   return {
     createRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.create(actor(ctx), toRoomSettings(req.settings))) })),
@@ -68,7 +74,9 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
     countPrivateRooms: unary(async (_req, ctx) => {
       return { count: await rooms.countPrivate() };
     }),
-    matchRoomPassword: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.matchPassword(actor(ctx), toRoomRef(req.room), req.password)) })),
+    matchRoomPassword: unary(async (req, ctx) => ({
+      room: toRoomMessage(await rooms.matchPassword(actor(ctx), toRoomRef(req.room), req.password)),
+    })),
     joinRoom: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.join(actor(ctx), toRoomRef(req.room), req.password)) })),
     addRecentRoom: unary(async (req, ctx) => {
       await rooms.addRecent(actor(ctx), toRoomRef(req.room));
@@ -105,7 +113,9 @@ export function roomServiceHandlers(deps: { rooms: Rooms; unary: ReturnType<type
       await rooms.remove(actor(ctx), toRoomRef(req.room), req.userUuid, req.role);
       return {};
     }),
-    changeRoomOwner: unary(async (req, ctx) => ({ room: toRoomMessage(await rooms.changeOwner(actor(ctx), toRoomRef(req.room), req.userUuid)) })),
+    changeRoomOwner: unary(async (req, ctx) => ({
+      room: toRoomMessage(await rooms.changeOwner(actor(ctx), toRoomRef(req.room), req.userUuid)),
+    })),
     kickUser: unary(async (req, ctx) => ({ role: toRoleMessage(await rooms.kick(actor(ctx), toRoomRef(req.room), req.userUuid)) })),
     forgetUser: unary(async (req, ctx) => {
       await rooms.forgetUser(actor(ctx), req.userUuid);

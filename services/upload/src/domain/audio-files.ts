@@ -43,7 +43,12 @@ export const AUDIO_FAMILIES: readonly AudioFamily[] = [
   { label: 'AAC', contentTypes: ['audio/aac', 'audio/x-aac', 'audio/aacp'], extensions: ['aac'], containers: ['aac', MP4_CONTAINER] },
   { label: 'WAV', contentTypes: ['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave'], extensions: ['wav'], containers: ['wav'] },
   { label: 'FLAC', contentTypes: ['audio/flac', 'audio/x-flac'], extensions: ['flac'], containers: ['flac'] },
-  { label: 'OGG', contentTypes: ['audio/ogg', 'audio/opus', 'audio/vorbis', 'application/ogg'], extensions: ['ogg', 'oga', 'opus'], containers: ['ogg'] },
+  {
+    label: 'OGG',
+    contentTypes: ['audio/ogg', 'audio/opus', 'audio/vorbis', 'application/ogg'],
+    extensions: ['ogg', 'oga', 'opus'],
+    containers: ['ogg'],
+  },
   { label: 'AIFF', contentTypes: ['audio/aiff', 'audio/x-aiff'], extensions: ['aif', 'aiff'], containers: ['aiff'] },
   { label: 'WebM', contentTypes: ['audio/webm'], extensions: ['webm', 'weba'], containers: ['matroska,webm'] },
 ];

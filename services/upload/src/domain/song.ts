@@ -83,7 +83,11 @@ const CATALOGUE_FIELDS = ['trackName', 'artistName', 'genre', 'isrc', 'durationM
  * change makes. Becoming VERIFIED (or a verified song's catalogue fields
  * changing) announces `verified`; leaving VERIFIED announces `withdrawn`.
  */
-export function changeSong(song: Song, changes: Partial<Pick<Song, 'transcode' | 'unverified' | keyof SongTags | 'durationMs'>>, now = new Date()): {
+export function changeSong(
+  song: Song,
+  changes: Partial<Pick<Song, 'transcode' | 'unverified' | keyof SongTags | 'durationMs'>>,
+  now = new Date(),
+): {
   song: Song;
   announcements: Announcement[];
 } {

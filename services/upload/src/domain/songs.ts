@@ -46,10 +46,7 @@ export interface AudioProbe {
 }
 
 /** A change to a song's transcoding job, written with the song's change. */
-export type JobChange =
-  | { state: 'done' }
-  | { state: 'queued'; runAfter: Date; error: string }
-  | { state: 'failed'; error: string };
+export type JobChange = { state: 'done' } | { state: 'queued'; runAfter: Date; error: string } | { state: 'failed'; error: string };
 
 export interface SongChange {
   song: Song;
@@ -135,7 +132,11 @@ export class Songs {
           form = { ...form, ...checkTagEdit(part.fields) };
         } else if (part.kind === 'file') {
           if (file) throw badRequest('Only one file can be uploaded at a time');
-          file = { fileName: part.fileName.slice(0, 255), contentType: part.contentType, family: familyOf(part.contentType, part.fileName) };
+          file = {
+            fileName: part.fileName.slice(0, 255),
+            contentType: part.contentType,
+            family: familyOf(part.contentType, part.fileName),
+          };
           // Named by its family's extension: ffprobe weighs it when sniffing raw formats (ADTS AAC, bare MP3).
           incoming = await this.incoming.incomingFile(songId, file.family.extensions[0]!);
         } else {
@@ -206,11 +207,7 @@ export class Songs {
   }
 
   /** Edits tags (owner or moderator) and, for moderators, whether the song is withdrawn. */
-  async update(
-    caller: Caller,
-    songId: string,
-    input: Partial<Record<keyof SongTags, string>> & { unverified?: boolean },
-  ): Promise<Song> {
+  async update(caller: Caller, songId: string, input: Partial<Record<keyof SongTags, string>> & { unverified?: boolean }): Promise<Song> {
     const song = isUuid(songId) ? await this.store.find(songId) : null;
     if (!song) throw notFound(SONG_NOT_FOUND);
     checkCanEditTags(caller, song);
@@ -285,7 +282,10 @@ export class Songs {
       songId,
       (song) =>
         plan.retry
-          ? { ...changeSong(song, { transcode: 'postponed' }), job: { state: 'queued', runAfter: new Date(now.getTime() + plan.delayMs), error } }
+          ? {
+              ...changeSong(song, { transcode: 'postponed' }),
+              job: { state: 'queued', runAfter: new Date(now.getTime() + plan.delayMs), error },
+            }
           : { ...changeSong(song, { transcode: 'failed' }), job: { state: 'failed', error } },
       worker,
     );
@@ -295,7 +295,11 @@ export class Songs {
    * An external transcoder's notice. COMPLETE needs the playlist in the
    * object store; repeating a notice, or an ERROR after success, changes nothing.
    */
-  async recordTranscoderNotification(input: { body: Buffer; timestamp: string; signature: string }): Promise<{ song: Song; changed: boolean }> {
+  async recordTranscoderNotification(input: {
+    body: Buffer;
+    timestamp: string;
+    signature: string;
+  }): Promise<{ song: Song; changed: boolean }> {
     const notice = readNotification(this.options.transcoderSecret, input);
     const song = await this.store.find(notice.songId);
     if (!song) throw notFound(SONG_NOT_FOUND);
@@ -307,10 +311,12 @@ export class Songs {
         return current.transcode === 'ready' ? null : { ...changeSong(current, { transcode: 'ready' }), job: { state: 'done' } };
       }
       if (current.transcode === 'ready' || current.transcode === 'failed') return null;
-      return { ...changeSong(current, { transcode: 'failed' }), job: { state: 'failed', error: notice.error ?? 'external transcoder failed' } };
+      return {
+        ...changeSong(current, { transcode: 'failed' }),
+        job: { state: 'failed', error: notice.error ?? 'external transcoder failed' },
+      };
     });
     if (!result) throw notFound(SONG_NOT_FOUND);
     return result;
   }
 }
-

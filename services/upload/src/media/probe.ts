@@ -68,7 +68,23 @@ export class FfmpegProbe implements AudioProbe {
   private async decodes(path: string, signal?: AbortSignal): Promise<boolean> {
     const { code } = await runProcess(
       this.ffmpegPath,
-      ['-nostdin', '-hide_banner', '-v', 'error', '-max_error_rate', String(MAX_ERROR_RATE), '-t', String(DECODE_CHECK_SECONDS), '-i', path, '-map', '0:a:0', '-f', 'null', '-'],
+      [
+        '-nostdin',
+        '-hide_banner',
+        '-v',
+        'error',
+        '-max_error_rate',
+        String(MAX_ERROR_RATE),
+        '-t',
+        String(DECODE_CHECK_SECONDS),
+        '-i',
+        path,
+        '-map',
+        '0:a:0',
+        '-f',
+        'null',
+        '-',
+      ],
       { signal, timeoutMs: this.timeoutMs },
     );
     return code === 0;

@@ -49,7 +49,9 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     };
     const onAbort = () => kill(options.signal!.reason);
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = options.timeoutMs ? setTimeout(() => kill(new Error(`${command} timed out after ${options.timeoutMs} ms`)), options.timeoutMs) : undefined;
+    const timer = options.timeoutMs
+      ? setTimeout(() => kill(new Error(`${command} timed out after ${options.timeoutMs} ms`)), options.timeoutMs)
+      : undefined;
     child.stdout.on('data', (chunk: Buffer) => {
       if (options.onStdout) options.onStdout(chunk);
       else if (stdout.length < 4 * 1024 * 1024) stdout += chunk.toString('utf8');

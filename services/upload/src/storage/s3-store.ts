@@ -99,7 +99,9 @@ export class S3Store implements ObjectStore {
     const { size } = await stat(localPath);
     const body: Buffer | Readable = size <= this.inMemoryPutBytes ? await readFile(localPath) : createReadStream(localPath);
     try {
-      await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size, ContentType: contentTypeFor(key) }));
+      await this.client.send(
+        new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size, ContentType: contentTypeFor(key) }),
+      );
     } finally {
       if (!Buffer.isBuffer(body)) body.destroy();
     }
@@ -171,7 +173,9 @@ export class S3Store implements ObjectStore {
       );
       const failed = answer.Errors ?? [];
       if (failed.length > 0) {
-        throw new Error(`could not delete ${failed.length} object(s) under ${listed}: ${failed[0]!.Key} ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim());
+        throw new Error(
+          `could not delete ${failed.length} object(s) under ${listed}: ${failed[0]!.Key} ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`.trim(),
+        );
       }
     }
   }

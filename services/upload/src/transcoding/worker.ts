@@ -81,12 +81,15 @@ export class TranscodeWorker {
     const log = this.logger.child({ songId: job.songId, attempt: job.attempt });
     const controller = new AbortController();
     this.running.add(controller);
-    const renewal = setInterval(() => {
-      this.queue
-        .renew(job.songId, this.id, this.options.leaseMs)
-        .then((held) => held || controller.abort(new LeaseLost('the job was claimed by another worker')))
-        .catch((error: unknown) => log.warn({ err: error }, 'lease renewal failed'));
-    }, Math.max(250, Math.floor(this.options.leaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        this.queue
+          .renew(job.songId, this.id, this.options.leaseMs)
+          .then((held) => held || controller.abort(new LeaseLost('the job was claimed by another worker')))
+          .catch((error: unknown) => log.warn({ err: error }, 'lease renewal failed'));
+      },
+      Math.max(250, Math.floor(this.options.leaseMs / 3)),
+    );
     let work: { path: string; remove(): Promise<void> } | undefined;
     try {
       if (job.attempt > this.options.maxAttempts) {

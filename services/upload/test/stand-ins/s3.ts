@@ -69,7 +69,8 @@ class S3Error extends Error {
   }
 }
 
-const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const xmlEscape = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const xmlUnescape = (s: string) =>
   s
     .replace(/&lt;/g, '<')
@@ -125,12 +126,14 @@ function decodeAwsChunked(body: Buffer): { data: Buffer; trailers: Record<string
   };
   for (;;) {
     const size = parseInt(line().split(';')[0]!, 16);
-    if (!Number.isFinite(size) || size < 0) throw new S3Error(400, 'InvalidChunkSizeError', 'Only the last chunk is allowed to have a size less than 8192 bytes');
+    if (!Number.isFinite(size) || size < 0)
+      throw new S3Error(400, 'InvalidChunkSizeError', 'Only the last chunk is allowed to have a size less than 8192 bytes');
     if (size === 0) break;
     if (pos + size + 2 > body.length) throw new S3Error(400, 'IncompleteBody', 'The request body terminated unexpectedly');
     chunks.push(body.subarray(pos, pos + size));
     pos += size;
-    if (body.subarray(pos, pos + 2).toString('latin1') !== '\r\n') throw new S3Error(400, 'IncompleteBody', 'Chunk is not followed by CRLF');
+    if (body.subarray(pos, pos + 2).toString('latin1') !== '\r\n')
+      throw new S3Error(400, 'IncompleteBody', 'Chunk is not followed by CRLF');
     pos += 2;
   }
   while (pos < body.length) {
@@ -152,24 +155,36 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
   function authenticate(req: IncomingMessage, rawPath: string, query: Array<[string, string]>) {
     const header = req.headers.authorization;
     if (!header) throw new S3Error(403, 'AccessDenied', 'Access Denied');
-    const match = /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(header);
+    const match =
+      /^AWS4-HMAC-SHA256 Credential=([^/,\s]+)\/(\d{8})\/([^/,\s]+)\/([^/,\s]+)\/aws4_request,\s*SignedHeaders=([a-z0-9;-]+),\s*Signature=([0-9a-f]{64})$/.exec(
+        header,
+      );
     if (!match) throw new S3Error(400, 'AuthorizationHeaderMalformed', 'The authorization header is malformed.');
     const [, accessKey, date, scopeRegion, service, signedHeaders, signature] = match as unknown as string[];
     if (accessKey !== options.accessKeyId) {
-      throw new S3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', { AWSAccessKeyId: accessKey! });
+      throw new S3Error(403, 'InvalidAccessKeyId', 'The AWS Access Key Id you provided does not exist in our records.', {
+        AWSAccessKeyId: accessKey!,
+      });
     }
     if (scopeRegion !== region || service !== 's3') {
-      throw new S3Error(400, 'AuthorizationHeaderMalformed', `The authorization header is malformed; the region '${scopeRegion}' is wrong; expecting '${region}'`, { Region: region });
+      throw new S3Error(
+        400,
+        'AuthorizationHeaderMalformed',
+        `The authorization header is malformed; the region '${scopeRegion}' is wrong; expecting '${region}'`,
+        { Region: region },
+      );
     }
     const amzDate = String(req.headers['x-amz-date'] ?? '');
     const when = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(amzDate);
-    if (!when || !amzDate.startsWith(date!)) throw new S3Error(403, 'AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header');
+    if (!when || !amzDate.startsWith(date!))
+      throw new S3Error(403, 'AccessDenied', 'AWS authentication requires a valid Date or x-amz-date header');
     const time = Date.UTC(+when[1]!, +when[2]! - 1, +when[3]!, +when[4]!, +when[5]!, +when[6]!);
     if (Math.abs(Date.now() - time) > 15 * 60_000) {
       throw new S3Error(403, 'RequestTimeTooSkewed', 'The difference between the request time and the current time is too large.');
     }
     const payloadHash = req.headers['x-amz-content-sha256'];
-    if (typeof payloadHash !== 'string') throw new S3Error(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
+    if (typeof payloadHash !== 'string')
+      throw new S3Error(400, 'InvalidRequest', 'Missing required header for this request: x-amz-content-sha256');
     const names = signedHeaders!.split(';');
     if (!names.includes('host')) throw new S3Error(403, 'AccessDenied', 'Host must be a signed header');
     const canonicalHeaders = names
@@ -190,11 +205,16 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     const signingKey = hmac(hmac(hmac(hmac(`AWS4${options.secretAccessKey}`, date!), scopeRegion!), 's3'), 'aws4_request');
     const expected = hmac(signingKey, stringToSign);
     if (!timingSafeEqual(expected, Buffer.from(signature!, 'hex'))) {
-      throw new S3Error(403, 'SignatureDoesNotMatch', 'The request signature we calculated does not match the signature you provided. Check your key and signing method.', {
-        AWSAccessKeyId: accessKey!,
-        StringToSign: stringToSign,
-        CanonicalRequest: canonicalRequest,
-      });
+      throw new S3Error(
+        403,
+        'SignatureDoesNotMatch',
+        'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+        {
+          AWSAccessKeyId: accessKey!,
+          StringToSign: stringToSign,
+          CanonicalRequest: canonicalRequest,
+        },
+      );
     }
     return payloadHash;
   }
@@ -206,21 +226,33 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     }
     let data = raw;
     let trailers: Record<string, string> = {};
-    const chunked = String(req.headers['content-encoding'] ?? '').split(',').some((e) => e.trim() === 'aws-chunked') || payloadHash.startsWith('STREAMING-');
+    const chunked =
+      String(req.headers['content-encoding'] ?? '')
+        .split(',')
+        .some((e) => e.trim() === 'aws-chunked') || payloadHash.startsWith('STREAMING-');
     if (chunked) {
       ({ data, trailers } = decodeAwsChunked(raw));
       const declared = req.headers['x-amz-decoded-content-length'];
       if (declared === undefined) throw new S3Error(411, 'MissingContentLength', 'You must provide the Content-Length HTTP header.');
-      if (Number(declared) !== data.length) throw new S3Error(400, 'IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header');
+      if (Number(declared) !== data.length)
+        throw new S3Error(400, 'IncompleteBody', 'You did not provide the number of bytes specified by the Content-Length HTTP header');
       const announced = String(req.headers['x-amz-trailer'] ?? '').toLowerCase();
-      if (announced && !(announced in trailers)) throw new S3Error(400, 'MalformedTrailerError', 'The request contained trailing data that was not well-formed or did not conform to our published schema.');
+      if (announced && !(announced in trailers))
+        throw new S3Error(
+          400,
+          'MalformedTrailerError',
+          'The request contained trailing data that was not well-formed or did not conform to our published schema.',
+        );
     }
     const crc = trailers['x-amz-checksum-crc32'] ?? (req.headers['x-amz-checksum-crc32'] as string | undefined);
-    if (crc !== undefined && crc !== crc32Base64(data)) throw new S3Error(400, 'BadDigest', 'The CRC32 you specified did not match the calculated checksum.');
+    if (crc !== undefined && crc !== crc32Base64(data))
+      throw new S3Error(400, 'BadDigest', 'The CRC32 you specified did not match the calculated checksum.');
     const sha = trailers['x-amz-checksum-sha256'] ?? (req.headers['x-amz-checksum-sha256'] as string | undefined);
-    if (sha !== undefined && sha !== createHash('sha256').update(data).digest('base64')) throw new S3Error(400, 'BadDigest', 'The SHA256 you specified did not match the calculated checksum.');
+    if (sha !== undefined && sha !== createHash('sha256').update(data).digest('base64'))
+      throw new S3Error(400, 'BadDigest', 'The SHA256 you specified did not match the calculated checksum.');
     const md5 = req.headers['content-md5'];
-    if (typeof md5 === 'string' && md5 !== createHash('md5').update(data).digest('base64')) throw new S3Error(400, 'BadDigest', 'The Content-MD5 you specified did not match what we received.');
+    if (typeof md5 === 'string' && md5 !== createHash('md5').update(data).digest('base64'))
+      throw new S3Error(400, 'BadDigest', 'The Content-MD5 you specified did not match what we received.');
     return { data, crc32: crc };
   }
 
@@ -261,7 +293,13 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
 
     if (!key && method === 'PUT' && Object.keys(query).filter((n) => n !== 'x-id').length === 0) {
       // CreateBucket
-      if (buckets.has(bucketName)) throw new S3Error(409, 'BucketAlreadyOwnedByYou', 'Your previous request to create the named bucket succeeded and you already own it.', { BucketName: bucketName });
+      if (buckets.has(bucketName))
+        throw new S3Error(
+          409,
+          'BucketAlreadyOwnedByYou',
+          'Your previous request to create the named bucket succeeded and you already own it.',
+          { BucketName: bucketName },
+        );
       buckets.set(bucketName, new Map());
       res.writeHead(200, { location: `/${bucketName}`, 'content-length': 0 });
       res.end();
@@ -320,20 +358,26 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
       res.end();
       return;
     }
-    throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.', { Method: method, ResourceType: 'OBJECT', Resource: resource });
+    throw new S3Error(405, 'MethodNotAllowed', 'The specified method is not allowed against this resource.', {
+      Method: method,
+      ResourceType: 'OBJECT',
+      Resource: resource,
+    });
   }
 
   function listObjectsV2(res: ServerResponse, name: string, bucket: Map<string, StoredObject>, query: Record<string, string>) {
     if (query.delimiter) throw new S3Error(501, 'NotImplemented', 'delimiter is not supported by this stand-in');
     const prefix = query.prefix ?? '';
     const asked = query['max-keys'] === undefined ? 1000 : Number(query['max-keys']);
-    if (!Number.isInteger(asked) || asked < 0) throw new S3Error(400, 'InvalidArgument', 'Provided max-keys not an integer or within integer range', { ArgumentName: 'max-keys' });
+    if (!Number.isInteger(asked) || asked < 0)
+      throw new S3Error(400, 'InvalidArgument', 'Provided max-keys not an integer or within integer range', { ArgumentName: 'max-keys' });
     const maxKeys = Math.min(asked, cap);
     let after = query['start-after'] ?? '';
     const token = query['continuation-token'];
     if (token !== undefined) {
       const decoded = Buffer.from(token, 'base64url').toString('utf8');
-      if (!decoded.startsWith('t1:')) throw new S3Error(400, 'InvalidArgument', 'The continuation token provided is incorrect', { ArgumentName: 'continuation-token' });
+      if (!decoded.startsWith('t1:'))
+        throw new S3Error(400, 'InvalidArgument', 'The continuation token provided is incorrect', { ArgumentName: 'continuation-token' });
       after = decoded.slice(3);
     }
     const matching = [...bucket.keys()].filter((k) => k.startsWith(prefix) && k > after).sort();
@@ -362,14 +406,19 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
   }
 
   function deleteObjects(req: IncomingMessage, res: ServerResponse, bucket: Map<string, StoredObject>, raw: Buffer, payloadHash: string) {
-    const hasChecksum = req.headers['content-md5'] !== undefined || Object.keys(req.headers).some((h) => h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-mode');
+    const hasChecksum =
+      req.headers['content-md5'] !== undefined ||
+      Object.keys(req.headers).some((h) => h.startsWith('x-amz-checksum-') && h !== 'x-amz-checksum-mode');
     const trailer = String(req.headers['x-amz-trailer'] ?? '').startsWith('x-amz-checksum-');
-    if (!hasChecksum && !trailer) throw new S3Error(400, 'InvalidRequest', 'Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
+    if (!hasChecksum && !trailer)
+      throw new S3Error(400, 'InvalidRequest', 'Missing required header for this request: Content-MD5 OR x-amz-checksum-*');
     const { data } = payload(req, raw, payloadHash);
     const text = data.toString('utf8');
-    if (!/<Delete[\s>]/.test(text)) throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
+    if (!/<Delete[\s>]/.test(text))
+      throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
     const keys = [...text.matchAll(/<Object>\s*<Key>([\s\S]*?)<\/Key>[\s\S]*?<\/Object>/g)].map((m) => xmlUnescape(m[1]!));
-    if (keys.length === 0 || keys.length > 1000) throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
+    if (keys.length === 0 || keys.length > 1000)
+      throw new S3Error(400, 'MalformedXML', 'The XML you provided was not well-formed or did not validate against our published schema');
     const quiet = /<Quiet>\s*true\s*<\/Quiet>/i.test(text);
     for (const k of keys) bucket.delete(k);
     const deleted = quiet ? '' : keys.map((k) => `<Deleted><Key>${xmlEscape(k)}</Key></Deleted>`).join('');
@@ -381,7 +430,15 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     res.setHeader('x-amz-request-id', requestId);
     res.setHeader('x-amz-id-2', randomBytes(24).toString('base64'));
     res.setHeader('server', 'AmazonS3');
-    const record: RecordedRequest = { method: req.method ?? '', path: '', query: {}, headers: { ...req.headers }, rawBytes: 0, bodyBytes: 0, status: 0 };
+    const record: RecordedRequest = {
+      method: req.method ?? '',
+      path: '',
+      query: {},
+      headers: { ...req.headers },
+      rawBytes: 0,
+      bodyBytes: 0,
+      status: 0,
+    };
     requests.push(record);
     res.on('finish', () => (record.status = res.statusCode));
     handle(req, res, record).catch((error: unknown) => {
@@ -395,7 +452,11 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
       const extra = Object.entries(e.extra)
         .map(([name, value]) => `<${name}>${xmlEscape(value)}</${name}>`)
         .join('');
-      xml(res, e.status, `<Error><Code>${e.code}</Code><Message>${xmlEscape(e.message)}</Message>${extra}<RequestId>${requestId}</RequestId><HostId>${res.getHeader('x-amz-id-2')}</HostId></Error>`);
+      xml(
+        res,
+        e.status,
+        `<Error><Code>${e.code}</Code><Message>${xmlEscape(e.message)}</Message>${extra}<RequestId>${requestId}</RequestId><HostId>${res.getHeader('x-amz-id-2')}</HostId></Error>`,
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

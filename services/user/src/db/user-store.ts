@@ -7,9 +7,22 @@ import type { User } from '../domain/user.js';
 import { UserEntity } from './user-entity.js';
 
 const EMPTY_PROFILE = {
-  discord: null, discordNickname: null, firstName: null, lastName: null, pronoun: null, displayPronouns: false,
-  songOfTheWeek: null, song: null, coverPicture: null, facebook: null, instagram: null, twitter: null,
-  snapchat: null, tiktok: null, priceForGig: null, zodiac: null,
+  discord: null,
+  discordNickname: null,
+  firstName: null,
+  lastName: null,
+  pronoun: null,
+  displayPronouns: false,
+  songOfTheWeek: null,
+  song: null,
+  coverPicture: null,
+  facebook: null,
+  instagram: null,
+  twitter: null,
+  snapchat: null,
+  tiktok: null,
+  priceForGig: null,
+  zodiac: null,
 };
 
 /** The user service's PostgreSQL store. */
@@ -45,7 +58,9 @@ export class PgUserStore implements UserStore {
 
   async findManyByUuid(uuids: string[]): Promise<User[]> {
     if (uuids.length === 0) return [];
-    const rows = await this.read('users-by-uuid', `select ${this.userColumns()} from "user_account" where "uuid" = any($1::uuid[])`, [uuids]);
+    const rows = await this.read('users-by-uuid', `select ${this.userColumns()} from "user_account" where "uuid" = any($1::uuid[])`, [
+      uuids,
+    ]);
     return rows.map(toUser);
   }
 

@@ -9,13 +9,28 @@ export const NICKNAME_MAX_LENGTH = 32;
 export type ProfilePatch = Partial<Omit<ProfileFields, 'song'>> & { song?: ProfileSong | null };
 
 const TEXT_FIELDS = [
-  'discord', 'discordNickname', 'firstName', 'lastName', 'pronoun', 'songOfTheWeek', 'coverPicture',
-  'facebook', 'instagram', 'twitter', 'snapchat', 'tiktok', 'priceForGig', 'zodiac',
+  'discord',
+  'discordNickname',
+  'firstName',
+  'lastName',
+  'pronoun',
+  'songOfTheWeek',
+  'coverPicture',
+  'facebook',
+  'instagram',
+  'twitter',
+  'snapchat',
+  'tiktok',
+  'priceForGig',
+  'zodiac',
 ] as const satisfies readonly (keyof ProfileFields)[];
 
 /** The nickname a new account gets when none is given: the email's local part, tidied. */
 export function defaultNickname(email: string): string {
-  const local = email.split('@')[0]!.replace(/[^A-Za-z0-9_.-]/g, '').slice(0, NICKNAME_MAX_LENGTH);
+  const local = email
+    .split('@')[0]!
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .slice(0, NICKNAME_MAX_LENGTH);
   return local.length > 0 ? local : 'user';
 }
 

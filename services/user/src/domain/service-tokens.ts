@@ -25,7 +25,10 @@ export class ServiceTokens {
     if (!SERVICE_NAME.test(serviceName)) throw badRequest('service_name must be a kebab-case service name');
     const given = Buffer.from(clientSecret);
     if (given.length !== this.secret.length || !timingSafeEqual(given, this.secret)) throw unauthorized();
-    const accessToken = await this.tokens.sign({ sub: `service:${serviceName}`, role: 'service', capabilities: [] }, SERVICE_TOKEN_TTL_SECONDS);
+    const accessToken = await this.tokens.sign(
+      { sub: `service:${serviceName}`, role: 'service', capabilities: [] },
+      SERVICE_TOKEN_TTL_SECONDS,
+    );
     return { accessToken, expiresInSeconds: SERVICE_TOKEN_TTL_SECONDS };
   }
 }
@@ -39,6 +42,9 @@ export const CHAT_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
  */
 export async function issueChatToken(tokens: TokenIssuer, caller: Caller): Promise<{ chatToken: string; expiresInSeconds: number }> {
   if (caller.role === 'service') throw forbidden('Services have no chat identity');
-  const chatToken = await tokens.sign({ sub: caller.userUuid, role: caller.role, capabilities: caller.capabilities, use: 'chat' }, CHAT_TOKEN_TTL_SECONDS);
+  const chatToken = await tokens.sign(
+    { sub: caller.userUuid, role: caller.role, capabilities: caller.capabilities, use: 'chat' },
+    CHAT_TOKEN_TTL_SECONDS,
+  );
   return { chatToken, expiresInSeconds: CHAT_TOKEN_TTL_SECONDS };
 }

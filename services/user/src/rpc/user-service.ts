@@ -1,9 +1,4 @@
-import {
-  UserKind,
-  type UserProfile,
-  type UserServiceServer,
-  type UpdateOwnProfileRequest,
-} from '@spinroom/contracts/user/v1/user_service';
+import { UserKind, type UserProfile, type UserServiceServer, type UpdateOwnProfileRequest } from '@spinroom/contracts/user/v1/user_service';
 import { forbidden, type createUnaryFactory, type TokenIssuer } from '@spinroom/platform';
 import type { Accounts } from '../domain/accounts.js';
 import type { LoginLockout } from '../domain/login-lockout.js';

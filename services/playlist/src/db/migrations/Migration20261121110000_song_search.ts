@@ -4,7 +4,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261121110000_song_search extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create extension if not exists pg_trgm`);
-    this.addSql(`alter table "song" add column "search_text" text generated always as (lower("track_name" || ' ' || "artist_name" || ' ' || "album_name")) stored`);
+    this.addSql(
+      `alter table "song" add column "search_text" text generated always as (lower("track_name" || ' ' || "artist_name" || ' ' || "album_name")) stored`,
+    );
     this.addSql(`alter table "song" add column "search_vector" tsvector generated always as (
       setweight(to_tsvector('simple', "track_name"), 'A') || setweight(to_tsvector('simple', "artist_name"), 'A') ||
       setweight(to_tsvector('simple', "album_name"), 'B') || setweight(to_tsvector('simple', "genre"), 'C')) stored`);

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { badRequest, ERROR_CODES, forbidden, isGlobalRole, ROOM_STAFF_ROLES, type StatefulFeedMessageName, type StatelessFeedMessage } from '@spinroom/platform';
+import {
+  badRequest,
+  ERROR_CODES,
+  forbidden,
+  isGlobalRole,
+  ROOM_STAFF_ROLES,
+  type StatefulFeedMessageName,
+  type StatelessFeedMessage,
+} from '@spinroom/platform';
 import {
   EMPTY_VOTES,
   songKey,
@@ -29,12 +37,25 @@ export const WAITLIST_OFF = 'This room has no waitlist.';
 
 /** Whether a member moderates the room: room staff and the global roles above them. */
 export function isModerator(member: Pick<Member, 'tokenRole' | 'highestRole'>): boolean {
-  return isGlobalRole(member.tokenRole) || (member.highestRole !== undefined && (ROOM_STAFF_ROLES as readonly string[]).includes(member.highestRole));
+  return (
+    isGlobalRole(member.tokenRole) ||
+    (member.highestRole !== undefined && (ROOM_STAFF_ROLES as readonly string[]).includes(member.highestRole))
+  );
 }
 
 /** A change the live service carries out after the new state is stored (once, by whoever stored it). */
 export type Effect =
-  | { type: 'songPlayed'; roomUuid: string; playId: string; djUuid: string; song: MinimalCrateSong; startTime: number; endTime: number; voteCounts: { likes: number; dislikes: number; stars: number }; listeners: number }
+  | {
+      type: 'songPlayed';
+      roomUuid: string;
+      playId: string;
+      djUuid: string;
+      song: MinimalCrateSong;
+      startTime: number;
+      endTime: number;
+      voteCounts: { likes: number; dislikes: number; stars: number };
+      listeners: number;
+    }
   | { type: 'requeue'; djUuid: string; crateSongUuid: string }
   | { type: 'refreshNextSong'; djUuid: string }
   | { type: 'snag'; userUuid: string; song: MinimalCrateSong };
@@ -73,7 +94,12 @@ function isDj(room: LiveRoom, userUuid: string): boolean {
 }
 
 // No key holds `undefined`: the state must diff the same in memory as after a JSON round trip.
-const asUser = (m: Member): ClientRoomUser => ({ uuid: m.uuid, tokenRole: m.tokenRole, ...(m.highestRole ? { highestRole: m.highestRole } : {}), canDj: m.canDj });
+const asUser = (m: Member): ClientRoomUser => ({
+  uuid: m.uuid,
+  tokenRole: m.tokenRole,
+  ...(m.highestRole ? { highestRole: m.highestRole } : {}),
+  canDj: m.canDj,
+});
 
 /** Recomputes the lists that follow from the members and the stage. */
 export function derive(room: LiveRoom): void {
@@ -152,7 +178,8 @@ export function join(
     Object.assign(room.server.members.find((m) => m.uuid === input.member.uuid)!, input.member);
     return next(room, 'updatedUserData');
   }
-  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member)) throw forbidden(ROOM_FULL, ERROR_CODES.roomFull);
+  if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member))
+    throw forbidden(ROOM_FULL, ERROR_CODES.roomFull);
   room.server.members.push({ ...input.member });
   room.client.allUserData[input.member.uuid] = { userProfile: input.profile, position: input.position, songVotes: {} };
   return next(room, 'userJoined');
@@ -409,10 +436,19 @@ export function advance(current: LiveRoom, options: AdvanceOptions): Transition 
       effects.push(...stepOff(room, dj.uuid, now));
       continue;
     }
-    const capsMs = [song.duration * 1000, options.maxPlayMs ?? Infinity, room.rules.maxSongLengthSeconds > 0 ? room.rules.maxSongLengthSeconds * 1000 : Infinity];
+    const capsMs = [
+      song.duration * 1000,
+      options.maxPlayMs ?? Infinity,
+      room.rules.maxSongLengthSeconds > 0 ? room.rules.maxSongLengthSeconds * 1000 : Infinity,
+    ];
     const lengthMs = Math.max(1000, Math.min(...capsMs));
     room.client.nowPlaying = { song, startTime: now, endTime: now + lengthMs };
-    room.server.play = { playId: options.playId ?? randomUUID(), djUuid: dj.uuid, songKey: songKey(song), ...(song.crateSongUuid && !pinned ? { crateSongUuid: song.crateSongUuid } : {}) };
+    room.server.play = {
+      playId: options.playId ?? randomUUID(),
+      djUuid: dj.uuid,
+      songKey: songKey(song),
+      ...(song.crateSongUuid && !pinned ? { crateSongUuid: song.crateSongUuid } : {}),
+    };
     room.server.pinnedNextSong = room.server.pinnedNextSong.filter((u) => u !== dj.uuid);
     // What they play next: the song after this one in their queue (refreshed once it is requeued).
     dj.nextSong = pinned ? null : (playable.find((s) => s !== song && s.crateSongUuid !== song.crateSongUuid) ?? null);
@@ -495,4 +531,3 @@ export function touch(current: LiveRoom, userUuid: string, now: number): LiveRoo
   delete room.server.afkWarned[userUuid];
   return room;
 }
-
