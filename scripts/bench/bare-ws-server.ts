@@ -12,7 +12,7 @@
 // 25 s). Environment: PORT, REDIS_URL.
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
-import { WebSocket, WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 
 const port = Number(process.env.PORT ?? 8381);
 const joined = new Set<WebSocket>();

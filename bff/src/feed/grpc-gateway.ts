@@ -12,7 +12,7 @@ const LEAVE_BATCH_SIZE = 1000;
  */
 export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, serviceToken: ServiceTokenSource): LiveRoomGateway {
   // Closed connections are reported in batches: a restart or a network blip closes thousands at once.
-  let closed: Array<{ roomUuid: string; connectionId: string; userUuid: string }> = [];
+  const closed: Array<{ roomUuid: string; connectionId: string; userUuid: string }> = [];
   let flushing: Promise<void> | undefined;
   const flush = async () => {
     await new Promise((resolve) => setTimeout(resolve, LEAVE_BATCH_MS));

@@ -1,4 +1,4 @@
-import { extendZodWithOpenApi, OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
+import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
 import { AppError, nameHttpRoute, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
 import type { Request, Router } from 'express';
 import { z } from 'zod';

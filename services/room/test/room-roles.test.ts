@@ -1,4 +1,4 @@
-import { AppError } from '@spinroom/platform';
+import type { AppError } from '@spinroom/platform';
 import { describe, expect, it } from 'vitest';
 import {
   activeRoles,

@@ -8,7 +8,7 @@ import {
   CrateSongSchema,
   CreateCrateSchema,
   PageQuerySchema,
-  SongToAddSchema,
+  type SongToAddSchema,
   UpdateCrateSchema,
 } from './schemas.js';
 import { crateJson, crateSongJson } from './views.js';

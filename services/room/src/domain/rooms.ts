@@ -1,5 +1,5 @@
 import { badRequest, conflict, ERROR_CODES, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
-import { type NewRoom, type RoomFavorite, type RoomFilter, type RoomRef, type RoomStore, type Tx } from './room-store.js';
+import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx } from './room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
 import type { LiveRoomPort } from './live-room-port.js';
