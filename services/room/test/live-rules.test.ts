@@ -309,7 +309,7 @@ describe('the patch of a change', () => {
 
 describe('feed messages of a change', () => {
   it('sends a change that stops the song as its own message, then playedSong', async () => {
-    const { splitSongChange } = await import('../src/live/live-store.js');
+    const { splitSongChange } = await import('../src/live-rooms/live-store.js');
     let room = roomWith({}, user('a'), user('b'));
     room = live.addDj(room, 'a', song('a1'), false, 0).room;
     room = live.advance(room, { now: 0, queues: { a: [song('a1')] } })!.room;

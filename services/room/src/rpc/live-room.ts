@@ -3,8 +3,8 @@ import { songToJson } from '@spinroom/contracts/songs';
 import { badRequest, requireService, type createUnaryFactory } from '@spinroom/platform';
 import { z } from 'zod';
 import { requireGlobalRole } from '../domain/room-roles.js';
-import type { LiveRooms } from '../live/live-rooms.js';
-import type { PgPlayLog } from '../live/play-log.js';
+import type { LiveRooms } from '../live-rooms/live-rooms.js';
+import type { PgPlayLog } from '../live-rooms/play-log.js';
 import type { LiveRoomCalls } from './room-service.js';
 
 const Uuid = z.uuid();
