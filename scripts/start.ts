@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@spinroom/platform/core';
-import { ensureSecret, infraUp, localDir, repoRoot } from './lib/infra.js';
+import { infraUp, localDir, repoRoot } from './lib/infra.js';
 import { startServiceProcess, waitForHttp } from './lib/processes.js';
-import { serviceAddresses, serviceEnvironment, type LocalServices } from './lib/services.js';
+import { bffEnvironment, serviceEnvironment, type LocalServices } from './lib/services.js';
 import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
@@ -51,12 +51,8 @@ const supervise = (name: string, entry: string, env: Record<string, string>) =>
 for (const [index, name] of SERVICE_NAMES.entries())
   supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) });
 supervise('bff', 'bff/src/main.ts', {
-  ...common,
+  ...bffEnvironment(local, port),
   ...metrics(SERVICE_NAMES.length),
-  ...serviceAddresses(grpcPorts),
-  REDIS_URL: infra.REDIS_URL,
-  SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
-  PORT: port,
   HTTP_HOST: process.env.HTTP_HOST ?? '127.0.0.1',
   WEB_DIR: webDir,
 });

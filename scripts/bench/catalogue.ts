@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { apiClient } from '../lib/http.js';
-import { ensureSecret, infraUp, localDir } from '../lib/infra.js';
+import { infraUp, localDir } from '../lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { serviceAddresses, startLocalService, type LocalServices } from '../lib/services.js';
+import { bffEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
 import { SERVICE_NAMES } from '@spinroom/platform/core';
 import { BENCH_LIMIT_ENV } from './run.js';
 
@@ -39,19 +39,7 @@ async function main() {
   const local: LocalServices = { infra, ports, suffix: '_bench_catalogue', common };
   children.push(
     ...SERVICE_NAMES.map((name) => startLocalService(name, local, { bundled: true })),
-    startServiceProcess(
-      'bff',
-      'bff/src/main.ts',
-      {
-        ...common,
-        ...serviceAddresses(ports),
-        REDIS_URL: infra.REDIS_URL,
-        SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
-        PORT: String(ports.bff),
-        HTTP_HOST: '127.0.0.1',
-      },
-      { bundled: true },
-    ),
+    startServiceProcess('bff', 'bff/src/main.ts', bffEnvironment(local, ports.bff), { bundled: true }),
   );
   const bff = `http://127.0.0.1:${ports.bff}`;
   const call = apiClient(bff);

@@ -36,9 +36,9 @@ import { join } from 'node:path';
 import { createRedis, feedChannel, type Redis } from '@spinroom/platform';
 import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
-import { ensureSecret, infraUp, localDir, repoRoot } from '../lib/infra.js';
+import { infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { serviceAddresses, startLocalService, type LocalServices } from '../lib/services.js';
+import { bffEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 import { machineBusyOver, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { HISTOGRAM_MS, type ClientCommand, type ClientReply } from './feed-clients.js';
@@ -410,12 +410,7 @@ async function main(): Promise<void> {
     'bff',
     'bff/src/main.ts',
     {
-      ...common,
-      ...serviceAddresses(ports),
-      REDIS_URL: infra.REDIS_URL,
-      SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
-      PORT: String(ports.bff),
-      HTTP_HOST: '127.0.0.1',
+      ...bffEnvironment(local, ports.bff),
       ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(cpuProfileDir, 'bff')}` } : {}),
     },
     { bundled: true },

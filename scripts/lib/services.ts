@@ -50,6 +50,18 @@ export function serviceEnvironment(name: ServiceName, local: LocalServices): Rec
   return { ...env, ...LOCAL_EXTRAS[name]?.(suffix) };
 }
 
+/** The BFF's environment: every service's address, Redis (the feed's channels, the limits), the shared service secret, its port. */
+export function bffEnvironment(local: LocalServices, port: number | string): Record<string, string> {
+  return {
+    ...local.common,
+    ...serviceAddresses(local.ports),
+    REDIS_URL: local.infra.REDIS_URL,
+    SERVICE_CLIENT_SECRET: ensureSecret('dev', 'service-client-secret'),
+    PORT: String(port),
+    HTTP_HOST: '127.0.0.1',
+  };
+}
+
 /** Starts one service as its own process (services/<name>/src/main.ts). */
 export function startLocalService(
   name: ServiceName,
