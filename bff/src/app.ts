@@ -12,9 +12,7 @@ import type { RouteDeps } from './http/route.js';
 import { chatRoutes } from './routes/chat/index.js';
 import type { ChatClient } from './routes/chat/clients.js';
 import { chatErrorHandler, chatNotFoundHandler } from './routes/chat/cometchat.js';
-import { authRoutes } from './routes/user/auth.js';
-import { cometChatRoutes } from './routes/user/comet-chat.js';
-import type { UserClient } from './routes/user/clients.js';
+import { userServiceRoutes, type UserClients } from './routes/user/index.js';
 import { catalogueRoutes } from './routes/playlist/catalogue.js';
 import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
 import { roomChatRoutes } from './routes/room/cometchat.js';
@@ -23,12 +21,11 @@ import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
 import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
-import { profileRoutes } from './routes/user/profile.js';
 import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
-import { usersRoutes } from './routes/user/users.js';
 
 export interface Upstreams {
-  users: UserClient;
+  /** The user service's clients, one per area (routes/user/clients.ts). */
+  user: UserClients;
   playlists: PlaylistClient;
   uploads: UploadClient;
   /** The chat service; /chat answers 503 without it. */
@@ -97,9 +94,7 @@ export function createApp(options: {
         throw new AppError(503, 'Sign-in is not available yet, please try again');
       })(),
   };
-  authRoutes(deps, upstreams.users, options.limits);
-  usersRoutes(deps, upstreams.users, options.limits);
-  profileRoutes(deps, upstreams.users);
+  userServiceRoutes(deps, upstreams.user, options.limits);
   crateTransferRoutes(deps, upstreams.playlists);
   crateRoutes(deps, upstreams.playlists);
   songDataRoutes(deps, upstreams.playlists);
@@ -108,9 +103,8 @@ export function createApp(options: {
   recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
   roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
-  cometChatRoutes(deps, upstreams.users);
   const chatRouter = express.Router();
-  if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.users, upstreams.chat);
+  if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -2,7 +2,6 @@ import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
-import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import {
   closeOnSignals,
   createGrpcClient,
@@ -17,22 +16,27 @@ import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
+import { closeUserClients, createUserClients } from './routes/user/index.js';
 
 const config = loadConfigOrExit(bffConfig);
 const logger = createLogger('bff', { level: config.LOG_LEVEL });
-const users = createGrpcClient(UserServiceClient, config.USER_ADDR);
+const user = createUserClients(config.USER_ADDR);
 const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const chat = createGrpcClient(ChatServiceClient, config.CHAT_ADDR);
 const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
-const keys = new PublicKeyCache(async () => (await users.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem, config.JWT_ISSUER, logger);
+const keys = new PublicKeyCache(
+  async () => (await user.accounts.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem,
+  config.JWT_ISSUER,
+  logger,
+);
 keys.start();
 const health = new GrpcHealthChecker();
 const limitsRedis = createRedis(config.REDIS_URL);
 
 const app = createApp({
   config,
-  upstreams: { users, playlists, uploads, rooms, chat },
+  upstreams: { user, playlists, uploads, rooms, chat },
   verifier: () => keys.verifier,
   // Ready when every upstream service answers SERVING.
   ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR]),
@@ -43,7 +47,7 @@ const server = app.listen(config.PORT, config.HTTP_HOST, () => {
 });
 server.keepAliveTimeout = 65_000;
 const serviceToken = new ServiceTokenSource(() =>
-  users.issueServiceToken({ serviceName: 'bff', clientSecret: config.SERVICE_CLIENT_SECRET }, { deadlineMs: 3_000 }),
+  user.accounts.issueServiceToken({ serviceName: 'bff', clientSecret: config.SERVICE_CLIENT_SECRET }, { deadlineMs: 3_000 }),
 );
 const feed = startFeed({
   server,
@@ -59,7 +63,7 @@ closeOnSignals(logger, async () => {
   keys.stop();
   await feed.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  users.close();
+  closeUserClients(user);
   playlists.close();
   uploads.close();
   chat.close();

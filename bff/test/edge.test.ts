@@ -7,7 +7,7 @@ import { bffLimits } from '../src/http/limits.js';
 import type { PlaylistClient } from '../src/routes/playlist/crates.js';
 import type { RoomClient } from '../src/routes/room/clients.js';
 import type { UploadClient } from '../src/routes/upload/clients.js';
-import type { UserClient } from '../src/routes/user/clients.js';
+import type { UserClients } from '../src/routes/user/clients.js';
 
 // The edge alone, before the user service's key is known: nothing here may
 // reach an upstream, so the client refuses every call.
@@ -23,7 +23,7 @@ describe('BFF before the user service answers', () => {
     const app = createApp({
       config: { CORS_ORIGINS: ['https://app.spinroom.example'], JSON_BODY_LIMIT: '1kb', WEB_DIR: undefined },
       upstreams: {
-        users: unreachable as UserClient,
+        user: { accounts: unreachable } as unknown as UserClients,
         playlists: unreachable as PlaylistClient,
         uploads: unreachable as UploadClient,
         rooms: unreachable as RoomClient,

@@ -9,7 +9,6 @@ import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
-import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { randomUUID } from 'node:crypto';
 import {
   createGrpcClient,
@@ -42,6 +41,7 @@ import { playlistServiceConfig, type PlaylistServiceConfig } from '../../service
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
 import { uploadServiceConfig, type UploadServiceConfig } from '../../services/upload/src/config.js';
+import { closeUserClients, createUserClients } from '../../bff/src/routes/user/index.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
 import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
@@ -185,7 +185,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const redisUrl = await isolatedRedisUrl();
   const userService = userServiceOnFreshDatabase(options.user);
   const running = await userService.start();
-  const users = createGrpcClient(UserServiceClient, `127.0.0.1:${running.port}`);
+  const user = createUserClients(`127.0.0.1:${running.port}`);
+  const users = user.accounts;
   const playlistDatabaseUrl = uniqueDatabaseUrl('e2e_playlist');
   const peers: Partial<Record<ServiceName, string>> = { user: `127.0.0.1:${running.port}` };
   const playlistService = await startPlaylistService(
@@ -238,7 +239,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
       config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-      upstreams: { users, playlists, uploads, rooms, chat },
+      upstreams: { user, playlists, uploads, rooms, chat },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
       limits,
@@ -285,7 +286,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         await new Promise<void>((resolve) => bff.server.close(() => resolve()));
       }
       limitsRedis.disconnect();
-      users.close();
+      closeUserClients(user);
       playlists.close();
       uploads.close();
       chat.close();

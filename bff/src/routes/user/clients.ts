@@ -1,4 +1,20 @@
-import type { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import type { PromiseClient } from '@spinroom/platform/core';
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
 export type UserClient = PromiseClient<UserServiceClient>;
+
+/**
+ * One client per gRPC service the user service serves, all on its one address.
+ * A new user-service area (its own proto service) adds one line here.
+ */
+export function createUserClients(address: string) {
+  return {
+    accounts: createGrpcClient(UserServiceClient, address) as UserClient,
+  };
+}
+
+export type UserClients = ReturnType<typeof createUserClients>;
+
+export function closeUserClients(clients: UserClients): void {
+  for (const client of Object.values(clients)) client.close();
+}

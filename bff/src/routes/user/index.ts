@@ -1,0 +1,18 @@
+import type { BffLimits } from '../../http/limits.js';
+import type { RouteDeps } from '../../http/route.js';
+import { authRoutes } from './auth.js';
+import type { UserClients } from './clients.js';
+import { cometChatRoutes } from './comet-chat.js';
+import { profileRoutes } from './profile.js';
+import { usersRoutes } from './users.js';
+
+export type { UserClients } from './clients.js';
+export { closeUserClients, createUserClients } from './clients.js';
+
+/** /api/user-service: every area of the user service, one line each. */
+export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: BffLimits): void {
+  authRoutes(deps, user.accounts, limits);
+  usersRoutes(deps, user.accounts, limits);
+  profileRoutes(deps, user.accounts);
+  cometChatRoutes(deps, user.accounts);
+}
