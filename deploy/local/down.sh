@@ -17,6 +17,7 @@ lock_profile
 kafka_down_begin
 pg_down
 redis_down
+mailpit_down
 kafka_down
 rm -f "$INFRA_ENV"     # its presence means "up"
 log "profile $PROFILE down"

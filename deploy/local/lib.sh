@@ -49,17 +49,19 @@ fail() { show_tail "$1" "$2"; die "$1: $3"; }
 # select_profile [dev|test]: sets PROFILE, ports and directories.
 select_profile() {
   PROFILE="${1:-dev}"
-  local pg redis kafka
+  local pg redis kafka smtp inbox
   case "$PROFILE" in
-    dev)  pg=15432 redis=16379 kafka=19092 ;;
-    test) pg=25432 redis=26379 kafka=29092 ;;
+    dev)  pg=15432 redis=16379 kafka=19092 smtp=11025 inbox=18025 ;;
+    test) pg=25432 redis=26379 kafka=29092 smtp=21025 inbox=28025 ;;
     *) die "unknown profile '$PROFILE' (expected: dev or test)" ;;
   esac
   PG_PORT="${SPINROOM_PG_PORT:-$pg}"
   REDIS_PORT="${SPINROOM_REDIS_PORT:-$redis}"
   KAFKA_PORT="${SPINROOM_KAFKA_PORT:-$kafka}"
+  SMTP_PORT="${SPINROOM_SMTP_PORT:-$smtp}"
+  MAILPIT_PORT="${SPINROOM_MAILPIT_PORT:-$inbox}"
   local p
-  for p in "$PG_PORT" "$REDIS_PORT" "$KAFKA_PORT"; do
+  for p in "$PG_PORT" "$REDIS_PORT" "$KAFKA_PORT" "$SMTP_PORT" "$MAILPIT_PORT"; do
     [[ $p =~ ^[0-9]+$ ]] && (( p > 0 && p < 65535 )) || die "bad port '$p'"
   done
   KAFKA_CONTROLLER_PORT=$((KAFKA_PORT + 1))
@@ -68,6 +70,7 @@ select_profile() {
   PROFILE_DIR="$LOCAL_DIR/$PROFILE"
   REDIS_DIR="$PROFILE_DIR/redis"
   KAFKA_DIR="$PROFILE_DIR/kafka"
+  MAILPIT_DIR="$PROFILE_DIR/mailpit"
   # Where PostgreSQL's data went (see pg_resolve_dir); down.sh reads it back.
   PG_LOCATION_FILE="$PROFILE_DIR/postgres.location"
   KAFKA_DIST_DIR="$LOCAL_DIR/kafka-dist/$KAFKA_VERSION"
@@ -76,7 +79,7 @@ select_profile() {
 
 # Our own dirs only; 755 so the postgres user can pass through them.
 make_local_dirs() {
-  mkdir -p "$PROFILE_DIR" "$REDIS_DIR" "$KAFKA_DIR" "$LOCAL_DIR/kafka-dist"
+  mkdir -p "$PROFILE_DIR" "$REDIS_DIR" "$KAFKA_DIR" "$MAILPIT_DIR" "$LOCAL_DIR/kafka-dist"
   chmod 755 "$LOCAL_DIR" "$PROFILE_DIR"
 }
 
@@ -378,6 +381,44 @@ redis_up() {
 }
 
 redis_down() { stop_pid redis "$REDIS_DIR/redis.pid" redis-server 20; }
+
+# -------------------------------------------------------------- Mailpit ---
+
+# Mailpit catches every mail the services send (SMTP) and shows it in a web
+# inbox with a REST API (/api/v1/messages), which the tests read. It is a Go
+# program that deploy/tools/install.sh builds once into .local/tools/bin.
+mailpit_bin() { printf '%s/tools/bin/mailpit' "$LOCAL_DIR"; }
+
+mailpit_ready() { port_open "$SMTP_PORT" && port_open "$MAILPIT_PORT"; }
+
+mailpit_up() {
+  local pidfile="$MAILPIT_DIR/mailpit.pid" logf="$MAILPIT_DIR/mailpit.log" t0 i
+  t0=$(now_ms)
+  if pid_matches "$(read_pid "$pidfile")" "$MAILPIT_DIR/mailpit.db"; then
+    for ((i = 0; i < 50; i++)); do mailpit_ready && break; sleep 0.1; done
+    mailpit_ready || fail mailpit "$logf" "running (pid $(read_pid "$pidfile")) but not answering on ports $SMTP_PORT/$MAILPIT_PORT (other ports? run down.sh $PROFILE first)"
+    MAILPIT_STATUS="already running"
+    return 0
+  fi
+  SPINROOM_LOCAL_DIR="$LOCAL_DIR" bash "$SPINROOM_REPO_DIR/deploy/tools/install.sh" mailpit >/dev/null 8>&- ||
+    die "mailpit: could not be built (deploy/tools/install.sh mailpit)"
+  local p
+  for p in "$SMTP_PORT" "$MAILPIT_PORT"; do
+    port_open "$p" && die "mailpit: port $p is already taken by another process (set SPINROOM_SMTP_PORT / SPINROOM_MAILPIT_PORT)"
+  done
+  rm -f "$pidfile"
+  # Its own session (setsid), like Kafka's broker; the newest 2000 mails are kept.
+  setsid nohup bash -c 'echo $$ >"$1"; shift; exec "$@"' _ "$pidfile" \
+    "$(mailpit_bin)" --database "$MAILPIT_DIR/mailpit.db" --max 2000 \
+    --smtp "127.0.0.1:$SMTP_PORT" --listen "127.0.0.1:$MAILPIT_PORT" \
+    --disable-version-check --smtp-disable-rdns --quiet \
+    </dev/null >>"$logf" 2>&1 8>&- &
+  for ((i = 0; i < 100; i++)); do mailpit_ready && break; sleep 0.1; done
+  mailpit_ready || fail mailpit "$logf" "not answering on 127.0.0.1:$SMTP_PORT/$MAILPIT_PORT after 10s"
+  MAILPIT_STATUS="started in $(secs_since "$t0")"
+}
+
+mailpit_down() { stop_pid mailpit "$MAILPIT_DIR/mailpit.pid" "$MAILPIT_DIR/mailpit.db" 20; }
 
 # ---------------------------------------------------------------- Kafka ---
 

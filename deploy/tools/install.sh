@@ -4,14 +4,17 @@
 # $SPINROOM_LOCAL_DIR/tools/bin (.local/tools/bin by default):
 #   helm  (helm lint / helm template of helm/spinroom in `npm test`)
 #   k6    (the load scenarios in deploy/k6, `npm run bench:k6`)
+#   mailpit (the mail catcher deploy/local/up.sh starts: SMTP and a web inbox;
+#         built with `go build` from the module's source, see install_mailpit)
 # and, from PyPI into a virtualenv, $SPINROOM_LOCAL_DIR/tools/schemathesis:
 #   schemathesis  (the REST fuzzer in `npm test`, test/fuzz/openapi.test.ts)
 # Idempotent: a tool already built at the pinned version is kept.
-#   bash deploy/tools/install.sh [helm] [k6] [schemathesis]      (default: helm and k6)
+#   bash deploy/tools/install.sh [helm] [k6] [mailpit] [schemathesis]      (default: helm and k6)
 set -euo pipefail
 
 HELM_VERSION=v3.22.0
 K6_VERSION=v1.8.1
+MAILPIT_VERSION=v1.27.11
 SCHEMATHESIS_VERSION=4.32.5
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -29,6 +32,29 @@ install_tool() { # name version module-path
   echo "building $name $version with go install (a few minutes the first time)..." >&2
   # One build at a time on small machines; the module cache makes rebuilds quick.
   GOBIN="$bin" GOFLAGS="${GOFLAGS:-} -buildvcs=false" CGO_ENABLED=0 go install "$module@$version"
+  echo "$version" >"$stamp"
+}
+
+# Mailpit embeds its web inbox (server/ui/dist), which its git ignores, so the
+# module proxy's copy lacks it and a plain `go install` serves an empty page
+# (the REST API works). So: the module's source from the proxy, its inbox built
+# with its own package-lock (npm registry) and esbuild config, then go build.
+install_mailpit() {
+  local version=$MAILPIT_VERSION module=github.com/axllent/mailpit stamp="$bin/.mailpit.version" src work
+  if [[ -x "$bin/mailpit" && "$(cat "$stamp" 2>/dev/null)" == "$version" ]]; then return 0; fi
+  command -v npm >/dev/null || { echo "deploy/tools/install.sh: npm is needed to build Mailpit's web inbox" >&2; exit 1; }
+  echo "building mailpit $version (its web inbox with npm, then go build; a few minutes the first time)..." >&2
+  src="$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
+  [[ -d $src ]] || { echo "deploy/tools/install.sh: go mod download $module@$version failed" >&2; exit 1; }
+  work="$local_dir/tools/mailpit-src"
+  rm -rf "$work"
+  cp -r "$src" "$work"
+  chmod -R u+w "$work" # the module cache is read-only
+  (cd "$work" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >&2 && MINIFY=true node esbuild.config.mjs >&2)
+  [[ -s $work/server/ui/dist/app.js ]] || { echo "deploy/tools/install.sh: Mailpit's web inbox did not build" >&2; exit 1; }
+  (cd "$work" && GOFLAGS="${GOFLAGS:-} -buildvcs=false" CGO_ENABLED=0 \
+    go build -ldflags "-s -w -X github.com/axllent/mailpit/config.Version=$version" -o "$bin/mailpit" .)
+  rm -rf "$work"
   echo "$version" >"$stamp"
 }
 
@@ -54,8 +80,9 @@ for tool in "${tools[@]}"; do
   case "$tool" in
     helm) install_tool helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm ;;
     k6) install_tool k6 "$K6_VERSION" go.k6.io/k6 ;;
+    mailpit) install_mailpit ;;
     schemathesis) install_schemathesis ;;
-    *) echo "unknown tool: $tool (helm, k6, schemathesis)" >&2; exit 2 ;;
+    *) echo "unknown tool: $tool (helm, k6, mailpit, schemathesis)" >&2; exit 2 ;;
   esac
 done
 echo "$bin"

@@ -11,9 +11,12 @@ export interface Infra {
   PG_ADMIN_URL: string;
   REDIS_URL: string;
   KAFKA_BROKERS: string;
+  /** Mailpit, the mail catcher: where services send mail, and its inbox (web and REST API). */
+  SMTP_URL: string;
+  MAILPIT_URL: string;
 }
 
-/** Starts (or finds running) PostgreSQL, Redis and Kafka for a profile through deploy/local/up.sh. */
+/** Starts (or finds running) PostgreSQL, Redis, Kafka and Mailpit for a profile through deploy/local/up.sh. */
 export function infraUp(profile: 'dev' | 'test'): Infra {
   execFileSync('bash', [join(repoRoot, 'deploy/local/up.sh'), profile], { stdio: 'inherit' });
   return readInfraEnv(profile);
