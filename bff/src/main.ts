@@ -11,6 +11,7 @@ import {
   loadConfigOrExit,
   PublicKeyCache,
   ServiceTokenSource,
+  SessionRevocations,
 } from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
@@ -25,14 +26,17 @@ const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const chat = createGrpcClient(ChatServiceClient, config.CHAT_ADDR);
 const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
-const keys = new PublicKeyCache(
-  async () => (await user.accounts.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem,
-  config.JWT_ISSUER,
-  logger,
-);
-keys.start();
 const health = new GrpcHealthChecker();
 const limitsRedis = createRedis(config.REDIS_URL);
+// Ended sessions are read from the same Redis (sessions.ts): every token check refuses them.
+const sessions = new SessionRevocations(limitsRedis);
+const keys = new PublicKeyCache({
+  fetch: () => user.accounts.getPublicKey({}, { deadlineMs: 2_000 }),
+  issuer: config.JWT_ISSUER,
+  logger,
+  sessions,
+});
+keys.start();
 
 const app = createApp({
   config,
@@ -55,6 +59,7 @@ const feed = startFeed({
   rooms,
   serviceToken,
   verifier: () => keys.verifier,
+  sessions,
   allowedOrigins: config.CORS_ORIGINS,
   logger,
 });

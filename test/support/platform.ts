@@ -21,6 +21,7 @@ import {
   peerAddressVariable,
   PublicKeyCache,
   ServiceTokenSource,
+  SessionRevocations,
   TokenIssuer,
   type ConfigOf,
   type Role,
@@ -183,7 +184,8 @@ export interface PlatformOptions {
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
   const redisUrl = await isolatedRedisUrl();
-  const userService = userServiceOnFreshDatabase(options.user);
+  // Every verifier reads ended sessions from the user service's Redis: the platform's own database.
+  const userService = userServiceOnFreshDatabase({ REDIS_URL: redisUrl, ...options.user });
   const running = await userService.start();
   const user = createUserClients(`127.0.0.1:${running.port}`);
   const users = user.accounts;
@@ -191,6 +193,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const peers: Partial<Record<ServiceName, string>> = { user: `127.0.0.1:${running.port}` };
   const playlistService = await startPlaylistService(
     testServiceConfig('playlist', playlistServiceConfig, playlistDatabaseUrl, peers, {
+      REDIS_URL: redisUrl,
       KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
       ...options.playlist,
     }),
@@ -225,15 +228,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }),
   );
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
-  const keys = new PublicKeyCache(
-    async () => (await users.getPublicKey({})).publicKeyPem,
-    'spinroom',
-    createLogger('bff', { level: 'silent' }),
-  );
+  const limitsRedis = createRedis(redisUrl);
+  const sessions = new SessionRevocations(limitsRedis);
+  const keys = new PublicKeyCache({
+    fetch: () => users.getPublicKey({}),
+    issuer: 'spinroom',
+    logger: createLogger('bff', { level: 'silent' }),
+    sessions,
+  });
   keys.start();
   await eventually(async () => keys.verifier);
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
-  const limitsRedis = createRedis(redisUrl);
   const limits = bffLimits(limitsRedis, { ...TEST_LIMITS.bff, ...options.bffLimits });
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
@@ -253,6 +258,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       rooms,
       serviceToken,
       verifier: () => keys.verifier,
+      sessions,
       allowedOrigins: [],
       logger: createLogger('bff', { level: 'silent' }),
       limits: options.feed,

@@ -9,6 +9,7 @@ import {
   type Caller,
   type FeedFrame,
   type Logger,
+  type SessionsEnded,
   type StatefulFeedMessageName,
   type TokenVerifier,
 } from '@spinroom/platform/core';
@@ -102,6 +103,13 @@ export class FeedServer {
 
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** Closes the sockets whose token an ended session refuses (they reconnect, and their token is refused). */
+  endSessions(ended: SessionsEnded): void {
+    for (const connection of [...this.connections]) {
+      if (connection.openedBefore(ended)) connection.close('primus::server::close');
+    }
   }
 
   /** Closes every socket (clients reconnect elsewhere) and stops the clocks. */
@@ -247,6 +255,11 @@ class FeedConnection implements FrameListener {
         this.close('primus::server::close');
         return;
     }
+  }
+
+  /** Whether an ended session covers this socket's token. */
+  openedBefore(ended: SessionsEnded): boolean {
+    return ended.userUuid === this.caller.userUuid && (this.caller.issuedAtMs ?? 0) < ended.validAfterMs;
   }
 
   close(lastWords: string): void {

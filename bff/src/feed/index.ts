@@ -1,6 +1,15 @@
 import type { Server } from 'node:http';
 import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
-import { createRedis, type Logger, type PromiseClient, type ServiceTokenSource, type TokenVerifier } from '@spinroom/platform/core';
+import {
+  createRedis,
+  parseSessionsEnded,
+  SESSIONS_ENDED_CHANNEL,
+  type Logger,
+  type PromiseClient,
+  type ServiceTokenSource,
+  type SessionRevocations,
+  type TokenVerifier,
+} from '@spinroom/platform/core';
 import { FeedServer, type FeedLimits } from './feed-server.js';
 import { grpcLiveRoomGateway } from './grpc-gateway.js';
 import { RoomChannels } from './room-channels.js';
@@ -17,6 +26,8 @@ export function startFeed(options: {
   rooms: PromiseClient<RoomServiceClient>;
   serviceToken: ServiceTokenSource;
   verifier: () => TokenVerifier | undefined;
+  /** The verifier's ended sessions: told at once of each end announced, as the sockets it covers close. */
+  sessions: SessionRevocations;
   allowedOrigins: string[];
   logger: Logger;
   limits?: Partial<FeedLimits>;
@@ -31,6 +42,17 @@ export function startFeed(options: {
     limits: options.limits,
   });
   feed.attach(options.server);
+  // A user's sessions ended (logout, password, ban...): their open sockets close now, not at their next action.
+  subscriber.on('message', (channel: string, raw: string) => {
+    if (channel !== SESSIONS_ENDED_CHANNEL) return;
+    const ended = parseSessionsEnded(raw);
+    if (!ended) return;
+    options.sessions.learn(ended);
+    feed.endSessions(ended);
+  });
+  subscriber
+    .subscribe(SESSIONS_ENDED_CHANNEL)
+    .catch((error: unknown) => options.logger.warn({ err: error }, 'subscribe to ended sessions failed'));
   return {
     feed,
     async close() {

@@ -1,6 +1,7 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, jwtVerify, SignJWT } from 'jose';
 import { unauthorized } from './errors.js';
+import type { SessionRevocations } from './sessions.js';
 import { ROLES, type Role } from './vocabulary/roles.js';
 export type CallerKind = 'user' | 'guest' | 'bot' | 'service';
 
@@ -12,6 +13,8 @@ export interface Caller {
   capabilities: string[];
   /** The raw token, so it can be passed on to other services unchanged. */
   token: string;
+  /** When the token was issued (milliseconds): a session ended later refuses it. */
+  issuedAtMs?: number;
 }
 
 export interface AccessClaims {
@@ -30,89 +33,185 @@ export interface AccessClaims {
 /** The `use` claim of a token that is not an access token. */
 export type TokenUse = 'chat';
 
+/** The `aud` claim by use: each verifier accepts its own audience only. */
+export function tokenAudience(use: TokenUse | undefined): string {
+  return use === 'chat' ? 'spinroom-chat' : 'spinroom-api';
+}
+
+/** A public key as the user service publishes it: its `kid` (RFC 7638 thumbprint) and SPKI PEM. */
+export interface PublishedKey {
+  kid: string;
+  publicKeyPem: string;
+}
+
+/** The RFC 7638 thumbprint of a public key, which is its `kid`. */
+export async function keyIdOf(publicKey: KeyObject): Promise<string> {
+  return calculateJwkThumbprint(await exportJWK(publicKey));
+}
+
+/** Every PEM block of a text (several keys in one variable, one after the other). */
+export function splitPemBlocks(text: string): string[] {
+  return text.match(/-----BEGIN ([A-Z ]+)-----[\s\S]+?-----END \1-----/g) ?? [];
+}
+
 export function kindOfRole(role: Role): CallerKind {
   return role === 'guest' || role === 'bot' || role === 'service' ? role : 'user';
 }
 
 const ALG = 'RS256';
 
-/** Signs access tokens with the user service's private key (RS256, with a `kid`). */
+/**
+ * Signs access tokens with the user service's current private key (RS256, with
+ * a `kid`), and publishes that key with the previous ones still trusted, so a
+ * rotation leaves the tokens signed before it valid until they expire.
+ */
 export class TokenIssuer {
   private constructor(
     private readonly privateKey: KeyObject,
     readonly publicKeyPem: string,
     readonly keyId: string,
+    /** Every published key, the current one first. */
+    readonly publishedKeys: PublishedKey[],
     private readonly issuer: string,
     private readonly ttlSeconds: number,
   ) {}
 
-  static async fromPem(privateKeyPem: string, options: { issuer: string; ttlSeconds: number }) {
+  /** `previousPublicKeysPem`: the public keys of earlier signing keys (PEM blocks one after the other). */
+  static async fromPem(privateKeyPem: string, options: { issuer: string; ttlSeconds: number; previousPublicKeysPem?: string }) {
     const privateKey = createPrivateKey(privateKeyPem);
     if (privateKey.asymmetricKeyType !== 'rsa') throw new Error('JWT key must be an RSA private key');
     const publicKey = createPublicKey(privateKey);
-    const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
+    const keyId = await keyIdOf(publicKey);
     const publicKeyPem = publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    return new TokenIssuer(privateKey, publicKeyPem, keyId, options.issuer, options.ttlSeconds);
+    const published: PublishedKey[] = [{ kid: keyId, publicKeyPem }];
+    for (const pem of splitPemBlocks(options.previousPublicKeysPem ?? '')) {
+      const previous = createPublicKey(pem);
+      if (previous.asymmetricKeyType !== 'rsa') throw new Error('JWT previous keys must be RSA public keys');
+      const kid = await keyIdOf(previous);
+      if (!published.some((key) => key.kid === kid)) {
+        published.push({ kid, publicKeyPem: previous.export({ type: 'spki', format: 'pem' }).toString() });
+      }
+    }
+    return new TokenIssuer(privateKey, publicKeyPem, keyId, published, options.issuer, options.ttlSeconds);
   }
 
+  /**
+   * `iat` keeps milliseconds (a NumericDate may be fractional, RFC 7519 §2), so
+   * a session ended in the same second as a sign-in tells the two apart.
+   */
   sign(claims: AccessClaims, ttlSeconds = this.ttlSeconds): Promise<string> {
     const { sub, ...rest } = claims;
+    const issuedAt = Date.now() / 1000;
     return new SignJWT({ ...rest, subscriptionId: claims.subscriptionId ?? null })
       .setProtectedHeader({ alg: ALG, kid: this.keyId, typ: 'JWT' })
       .setSubject(sub)
       .setIssuer(this.issuer)
-      .setIssuedAt()
-      .setExpirationTime(`${ttlSeconds}s`)
+      .setAudience(tokenAudience(claims.use))
+      .setJti(randomUUID())
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(issuedAt + ttlSeconds)
       .sign(this.privateKey);
   }
 }
 
+export interface TokenVerifierOptions {
+  issuer: string;
+  /** Unset: access tokens only (no `use` claim); set: only tokens with that `use`. */
+  use?: TokenUse;
+  /** Refuses tokens of ended sessions (every verifier in a running platform has it). */
+  sessions?: SessionRevocations;
+  /** Asked once when a token names a `kid` not held yet (a key published since the last load). */
+  onUnknownKey?: () => Promise<void>;
+}
+
 /**
- * Verifies access tokens with the public key alone. Only RS256 is accepted, so
- * `alg: none` and HMAC tokens made with the public key as secret are refused.
+ * Verifies tokens with the published public keys alone, by `kid`. Only RS256
+ * is accepted, so `alg: none` and HMAC tokens made with a public key as secret
+ * are refused; `iss`, `aud` and the use are checked, then (with `sessions`)
+ * that the user's sessions did not end after the token was issued.
  */
 export class TokenVerifier {
   // Every request carries its token through the BFF and a service: each
   // checks it, and an RS256 check costs more than the rest of a read. A token
-  // that verified once is remembered until it expires (bounded, oldest out).
+  // that verified once is remembered until it expires (bounded, oldest out);
+  // its session is still checked on every use.
   private readonly verified = new Map<string, { caller: Caller; expiresAtMs: number }>();
+  private keys = new Map<string, KeyObject>();
+  private currentKeyId = '';
 
   private constructor(
-    private readonly publicKey: KeyObject,
-    private readonly keyId: string,
-    private readonly issuer: string,
-    private readonly use: TokenUse | undefined,
+    private readonly options: TokenVerifierOptions,
     private readonly cacheSize = 10_000,
   ) {}
 
-  /** `use` unset: access tokens only (no `use` claim); set: only tokens with that `use`. */
-  static async fromPem(publicKeyPem: string, options: { issuer: string; use?: TokenUse }) {
-    const publicKey = createPublicKey(publicKeyPem);
-    const keyId = await calculateJwkThumbprint(await exportJWK(publicKey));
-    return new TokenVerifier(publicKey, keyId, options.issuer, options.use);
+  static async fromPem(publicKeyPem: string, options: TokenVerifierOptions) {
+    return TokenVerifier.fromKeys([publicKeyPem], options);
+  }
+
+  /** The published keys' PEMs, the current one first (a token without `kid` is checked with it). */
+  static async fromKeys(publicKeyPems: string[], options: TokenVerifierOptions) {
+    const verifier = new TokenVerifier(options);
+    await verifier.useKeys(publicKeyPems);
+    return verifier;
+  }
+
+  /** Replaces the trusted keys (a reload of the published ones). */
+  async useKeys(publicKeyPems: string[]): Promise<void> {
+    if (publicKeyPems.length === 0) throw new Error('no public key to verify tokens with');
+    const keys = new Map<string, KeyObject>();
+    for (const pem of publicKeyPems) {
+      const key = createPublicKey(pem);
+      keys.set(await keyIdOf(key), key);
+    }
+    this.keys = keys;
+    this.currentKeyId = keys.keys().next().value!;
   }
 
   /** The caller a bearer token proves, or a 401. */
   async verify(token: string): Promise<Caller> {
     const known = this.verified.get(token);
-    if (known && known.expiresAtMs > Date.now()) return known.caller;
-    if (known) this.verified.delete(token);
-    return this.verifySignature(token);
+    let caller: Caller;
+    if (known && known.expiresAtMs > Date.now()) caller = known.caller;
+    else {
+      if (known) this.verified.delete(token);
+      caller = await this.verifySignature(token);
+    }
+    const sessions = this.options.sessions;
+    // Service tokens are no user's session; they live minutes.
+    if (sessions && caller.kind !== 'service' && !(await sessions.isCurrent(caller.userUuid, caller.issuedAtMs ?? 0))) {
+      throw unauthorized();
+    }
+    return caller;
+  }
+
+  private async keyFor(kid: string | undefined): Promise<KeyObject> {
+    if (kid === undefined) return this.keys.get(this.currentKeyId)!;
+    if (!this.keys.has(kid)) await this.options.onUnknownKey?.();
+    const key = this.keys.get(kid);
+    if (!key) throw new Error('unknown kid');
+    return key;
   }
 
   private async verifySignature(token: string): Promise<Caller> {
     try {
-      const { payload, protectedHeader } = await jwtVerify(token, this.publicKey, {
+      const { payload } = await jwtVerify(token, async (header) => this.keyFor(header.kid), {
         algorithms: [ALG],
-        issuer: this.issuer,
-        requiredClaims: ['sub', 'exp', 'role'],
+        issuer: this.options.issuer,
+        audience: tokenAudience(this.options.use),
+        requiredClaims: ['sub', 'exp', 'role', 'iat'],
       });
-      if (protectedHeader.kid !== undefined && protectedHeader.kid !== this.keyId) throw new Error('unknown kid');
-      if ((payload.use ?? undefined) !== this.use) throw new Error('token made for another use');
+      if ((payload.use ?? undefined) !== this.options.use) throw new Error('token made for another use');
       const role = payload.role as Role;
       if (!ROLES.includes(role)) throw new Error('unknown role');
       const capabilities = Array.isArray(payload.capabilities) ? payload.capabilities.map(String) : [];
-      const caller: Caller = { userUuid: payload.sub!, role, kind: kindOfRole(role), capabilities, token };
+      const caller: Caller = {
+        userUuid: payload.sub!,
+        role,
+        kind: kindOfRole(role),
+        capabilities,
+        token,
+        issuedAtMs: Math.round(payload.iat! * 1000),
+      };
       if (this.verified.size >= this.cacheSize) this.verified.delete(this.verified.keys().next().value!);
       this.verified.set(token, { caller, expiresAtMs: payload.exp! * 1000 });
       return caller;

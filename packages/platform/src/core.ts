@@ -16,6 +16,7 @@ export * from './grpc/health.js';
 export * from './lifecycle.js';
 export * from './public-key-cache.js';
 export * from './service-token.js';
+export * from './sessions.js';
 export * from './telemetry/metrics.js';
 export * from './telemetry/http-route.js';
 export * from './kit/service-list.js';

@@ -1,9 +1,31 @@
-import { TokenVerifier, type TokenUse } from './auth.js';
+import { TokenVerifier, type PublishedKey, type TokenUse } from './auth.js';
 import type { Logger } from './logging.js';
+import type { SessionRevocations } from './sessions.js';
+
+/** What the user service publishes (its GetPublicKey answer): the current key, and every key it trusts by `kid`. */
+export interface PublishedKeys {
+  publicKeyPem: string;
+  keys?: PublishedKey[];
+}
+
+export interface PublicKeyCacheOptions {
+  fetch: () => Promise<PublishedKeys>;
+  issuer: string;
+  logger: Logger;
+  refreshMs?: number;
+  /** The token use the verifier accepts (see TokenVerifier); access tokens when unset. */
+  use?: TokenUse;
+  /** Refuses tokens of ended sessions. */
+  sessions?: SessionRevocations;
+}
+
+/** A token naming an unknown `kid` reloads the keys, at most this often. */
+const UNKNOWN_KEY_RELOAD_MS = 5_000;
 
 /**
- * Keeps a token verifier for the user service's public key: fetched at start,
- * retried until the user service answers, refreshed now and then so a rotated
+ * Keeps a token verifier for the user service's published keys: fetched at
+ * start, retried until the user service answers, refreshed now and then, and
+ * at once (rate-limited) when a token names a key not held yet, so a rotated
  * key is picked up. `verifier` is undefined until the first fetch succeeds.
  */
 export class PublicKeyCache {
@@ -11,31 +33,45 @@ export class PublicKeyCache {
   private timer: NodeJS.Timeout | undefined;
   private firstLoad: Promise<void>;
   private resolveFirstLoad!: () => void;
+  private lastUnknownKeyReload = 0;
 
-  constructor(
-    private readonly fetchPublicKeyPem: () => Promise<string>,
-    private readonly issuer: string,
-    private readonly logger: Logger,
-    private readonly refreshMs = 5 * 60_000,
-    /** The token use the verifier accepts (see TokenVerifier.fromPem); access tokens when unset. */
-    private readonly use?: TokenUse,
-  ) {
+  constructor(private readonly options: PublicKeyCacheOptions) {
     this.firstLoad = new Promise((resolve) => (this.resolveFirstLoad = resolve));
   }
 
   start(): void {
     const load = async () => {
       try {
-        this.verifier = await TokenVerifier.fromPem(await this.fetchPublicKeyPem(), { issuer: this.issuer, use: this.use });
+        await this.load();
         this.resolveFirstLoad();
-        this.timer = setTimeout(load, this.refreshMs);
+        this.timer = setTimeout(load, this.options.refreshMs ?? 5 * 60_000);
       } catch (error) {
-        this.logger.warn({ reason: (error as Error).message }, 'user service public key not available yet; retrying');
+        this.options.logger.warn({ reason: (error as Error).message }, 'user service public key not available yet; retrying');
         this.timer = setTimeout(load, 500);
       }
       this.timer.unref();
     };
     void load();
+  }
+
+  private async load(): Promise<void> {
+    const published = await this.options.fetch();
+    const pems = [published.publicKeyPem, ...(published.keys ?? []).map((key) => key.publicKeyPem)];
+    if (this.verifier) await this.verifier.useKeys(pems);
+    else {
+      this.verifier = await TokenVerifier.fromKeys(pems, {
+        issuer: this.options.issuer,
+        use: this.options.use,
+        sessions: this.options.sessions,
+        onUnknownKey: () => this.reloadForUnknownKey(),
+      });
+    }
+  }
+
+  private async reloadForUnknownKey(): Promise<void> {
+    if (Date.now() - this.lastUnknownKeyReload < UNKNOWN_KEY_RELOAD_MS) return;
+    this.lastUnknownKeyReload = Date.now();
+    await this.load().catch((error: Error) => this.options.logger.warn({ reason: error.message }, 'reloading the public keys failed'));
   }
 
   /** Resolves once a key is known. */

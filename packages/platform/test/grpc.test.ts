@@ -25,7 +25,7 @@ describe('gRPC server bootstrap and client factory', () => {
     const implementation = {
       // Authenticated by default: the handler reads the caller without checking for one.
       getSession: unary(async (_req, ctx) => ({ userUuid: ctx.caller.userUuid, kind: UserKind.USER_KIND_USER, roles: [ctx.caller.role] })),
-      getPublicKey: unary.public(async (_req, ctx) => ({ publicKeyPem: ctx.caller?.userUuid ?? 'anyone', keyId: '' })),
+      getPublicKey: unary.public(async (_req, ctx) => ({ publicKeyPem: ctx.caller?.userUuid ?? 'anyone', keyId: '', keys: [] })),
       signUp: unary.public(async () => {
         throw forbidden('This email is already registered');
       }),
@@ -70,9 +70,9 @@ describe('gRPC server bootstrap and client factory', () => {
   });
 
   it('runs a public handler without a caller, with the caller when there is a token, and refuses a bad token', async () => {
-    expect(await client.getPublicKey({})).toEqual({ publicKeyPem: 'anyone', keyId: '' });
+    expect(await client.getPublicKey({})).toEqual({ publicKeyPem: 'anyone', keyId: '', keys: [] });
     const token = await issuer.sign({ sub: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', role: 'user', capabilities: [] });
-    expect(await client.getPublicKey({}, { token })).toEqual({ publicKeyPem: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', keyId: '' });
+    expect(await client.getPublicKey({}, { token })).toEqual({ publicKeyPem: '0b9e2a35-3c4d-4e5f-8a9b-0c1d2e3f4a5b', keyId: '', keys: [] });
     await expect(client.getPublicKey({}, { token: 'not-a-jwt' })).rejects.toMatchObject({ status: 401 });
   });
 

@@ -92,7 +92,7 @@ describe('RED metrics for Prometheus', () => {
           name: 'spinroom.user.v1.UserService',
           definition: UserServiceService,
           implementation: {
-            getPublicKey: unary.public(async () => ({ publicKeyPem: 'pem' })),
+            getPublicKey: unary.public(async () => ({ publicKeyPem: 'pem', keyId: '', keys: [] })),
             getProfile: unary.public(async () => {
               throw notFound('No such user');
             }),

@@ -47,9 +47,12 @@ describe('service config: the base, what the entry in the list needs, then its o
 
   it('lets a service add and replace variables', () => {
     const shape = serviceConfig('playlist', { GRPC_HOST: serviceConfig('chat', {}).JWT_ISSUER });
-    expect(Object.keys(shape)).toEqual(expect.arrayContaining(['DATABASE_URL', 'KAFKA_BROKERS', 'USER_ADDR', 'GRPC_HOST']));
+    expect(Object.keys(shape)).toEqual(expect.arrayContaining(['DATABASE_URL', 'REDIS_URL', 'KAFKA_BROKERS', 'USER_ADDR', 'GRPC_HOST']));
     expect(Object.keys(shape)).not.toContain('OUTBOX_POLL_MS'); // playlist publishes no events
-    expect(loadConfig(shape, { DATABASE_URL: 'postgres://db/x', KAFKA_BROKERS: 'k:9092', USER_ADDR: 'u:1' }).GRPC_HOST).toBe('spinroom');
+    expect(
+      loadConfig(shape, { DATABASE_URL: 'postgres://db/x', REDIS_URL: 'redis://r:6379', KAFKA_BROKERS: 'k:9092', USER_ADDR: 'u:1' })
+        .GRPC_HOST,
+    ).toBe('spinroom');
   });
 });
 
@@ -77,7 +80,7 @@ describe('a service built by the kit', () => {
       const implementation = {
         getPublicKey: unary.public(async () => {
           if (!keyAvailable) throw new Error('not yet');
-          return { publicKeyPem: issuer.publicKeyPem, keyId: '' };
+          return { publicKeyPem: issuer.publicKeyPem, keyId: '', keys: [] };
         }),
       };
       return {

@@ -16,6 +16,7 @@ describe('the catalogue follows upload-events', () => {
     service = await startPlaylistService({
       DATABASE_URL: databaseUrl,
       KAFKA_BROKERS: testInfra().kafkaBrokers,
+      REDIS_URL: testInfra().redisUrl,
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 0,
       USER_ADDR: '127.0.0.1:1', // no caller in this test: only the consumer works

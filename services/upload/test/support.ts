@@ -27,7 +27,9 @@ export async function fakeUserService() {
       {
         name: 'spinroom.user.v1.UserService',
         definition: UserServiceService,
-        implementation: { getPublicKey: unary.public(async () => ({ publicKeyPem: issuer.publicKeyPem, keyId: issuer.keyId })) },
+        implementation: {
+          getPublicKey: unary.public(async () => ({ publicKeyPem: issuer.publicKeyPem, keyId: issuer.keyId, keys: issuer.publishedKeys })),
+        },
       },
     ],
   });

@@ -9,6 +9,9 @@ import { PasswordHasher } from './domain/passwords.js';
 import { ServiceTokens } from './domain/service-tokens.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
+import { ProvidersServiceService } from '@spinroom/contracts/user/v1/providers';
+import { buildProviders } from './adapters/providers.js';
+import { providersHandlers } from './rpc/providers.js';
 
 /**
  * The user service signs every token, so it verifies its callers with its own
@@ -25,8 +28,14 @@ export const userService = defineService('user', {
     const accounts = new Accounts(store, new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY), tokens, userSignedUp);
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
+    const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     return {
       services: [
+        {
+          name: 'spinroom.user.v1.ProvidersService',
+          definition: ProvidersServiceService,
+          implementation: providersHandlers({ ...providers, accounts, tokens, unary }),
+        },
         {
           name: 'spinroom.user.v1.UserService',
           definition: UserServiceService,

@@ -1,5 +1,6 @@
 import { env, serviceConfig, type ConfigOf } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { providersConfig } from './providers-config.js';
 
 /**
  * The user service's environment, read once at start-up: the base and what its
@@ -20,6 +21,7 @@ export const userServiceConfig = serviceConfig('user', {
   SERVICE_CLIENT_SECRET: z.string().min(32).optional(),
   /** Failed logins per account before the lockout: 100 an hour, then locked for an hour (README, Limits). */
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: env.limit('100/1h/1h'),
+  ...providersConfig,
 });
 
 export type UserServiceConfig = ConfigOf<typeof userServiceConfig>;

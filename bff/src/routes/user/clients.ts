@@ -1,4 +1,5 @@
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { ProvidersServiceClient } from '@spinroom/contracts/user/v1/providers';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
 export type UserClient = PromiseClient<UserServiceClient>;
@@ -10,6 +11,7 @@ export type UserClient = PromiseClient<UserServiceClient>;
 export function createUserClients(address: string) {
   return {
     accounts: createGrpcClient(UserServiceClient, address) as UserClient,
+    providers: createGrpcClient(ProvidersServiceClient, address),
   };
 }
 

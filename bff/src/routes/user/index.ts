@@ -4,6 +4,7 @@ import { authRoutes } from './auth.js';
 import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
 import { profileRoutes } from './profile.js';
+import { providersRoutes } from './providers.js';
 import { usersRoutes } from './users.js';
 
 export type { UserClients } from './clients.js';
@@ -15,4 +16,5 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   usersRoutes(deps, user.accounts, limits);
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
+  providersRoutes(deps, user.providers);
 }

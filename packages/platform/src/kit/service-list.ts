@@ -12,7 +12,7 @@ export interface ServiceEntry {
   grpcPort: number;
   /** Its own PostgreSQL database (DATABASE_URL, migrations on start and in a Job). */
   database?: string;
-  /** It uses Redis (REDIS_URL). */
+  /** It uses Redis (REDIS_URL); every service that verifies tokens does (ended sessions, sessions.ts). */
   redis?: boolean;
   /** It uses Kafka (KAFKA_BROKERS). */
   kafka?: boolean;
@@ -26,7 +26,7 @@ export interface ServiceEntry {
 
 export const SERVICES = {
   user: { grpcPort: 50051, database: 'spinroom_user', redis: true, kafka: true, outbox: true, peers: [] },
-  playlist: { grpcPort: 50052, database: 'spinroom_playlist', kafka: true, peers: ['user'] },
+  playlist: { grpcPort: 50052, database: 'spinroom_playlist', redis: true, kafka: true, peers: ['user'] },
   upload: { grpcPort: 50053, database: 'spinroom_upload', redis: true, kafka: true, outbox: true, peers: ['user'] },
   room: {
     grpcPort: 50054,

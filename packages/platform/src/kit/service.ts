@@ -12,9 +12,10 @@ import { KafkaClient } from '../kafka/client.js';
 import { OutboxMessage, OutboxRelay } from '../kafka/outbox.js';
 import { closeOnSignals } from '../lifecycle.js';
 import { createLogger, type Logger } from '../logging.js';
-import { PublicKeyCache } from '../public-key-cache.js';
+import { PublicKeyCache, type PublishedKeys } from '../public-key-cache.js';
 import { createRedis } from '../redis.js';
 import { ServiceTokenSource } from '../service-token.js';
+import { SessionRevocations } from '../sessions.js';
 import { peerAddressVariable, SERVICES, type ConfigOf, type ServiceEntry, type ServiceName } from './service-list.js';
 
 /** A service's tables: its entities and its checked-in migrations, in order. */
@@ -59,7 +60,7 @@ type PeerClients<N extends ServiceName, C extends PeerConstructors<N>> = {
 
 /** What the user service answers other services with: its public key and their `service` tokens. */
 interface UserPeer {
-  getPublicKey(request: object, options?: { deadlineMs?: number }): Promise<{ publicKeyPem: string }>;
+  getPublicKey(request: object, options?: { deadlineMs?: number }): Promise<PublishedKeys>;
   issueServiceToken(
     request: { serviceName: string; clientSecret: string },
     options?: { deadlineMs?: number },
@@ -186,6 +187,14 @@ export function defineService<
         closers.push(() => orm.close());
         set('orm', orm);
       }
+      // Redis also holds the users' "valid after" (sessions.ts), which the verifier reads.
+      let revocations: SessionRevocations | undefined;
+      if (entry.redis) {
+        const redis = createRedis(values.REDIS_URL);
+        closers.push(() => redis.disconnect());
+        set('redis', redis);
+        revocations = new SessionRevocations(redis);
+      }
       const peers: Record<string, PromiseClient<Client>> = {};
       for (const peer of entry.peers) {
         const Peer = (definition.peers as Record<string, GrpcClientConstructor<Client>>)[peer]!;
@@ -199,13 +208,14 @@ export function defineService<
       // (refreshed now and then); the user service gives its own verifier.
       let verifier: () => TokenVerifier | undefined = () => undefined;
       if (user) {
-        const keys = new PublicKeyCache(
-          async () => (await user.getPublicKey({}, { deadlineMs: 2_000 })).publicKeyPem,
-          values.JWT_ISSUER,
+        if (!revocations) throw new Error(`${name}: it verifies tokens, so its entry needs Redis (ended sessions are kept there)`);
+        const keys = new PublicKeyCache({
+          fetch: () => user.getPublicKey({}, { deadlineMs: 2_000 }),
+          issuer: values.JWT_ISSUER,
           logger,
-          undefined,
-          definition.tokenUse,
-        );
+          use: definition.tokenUse,
+          sessions: revocations,
+        });
         keys.start();
         closers.push(() => keys.stop());
         verifier = () => keys.verifier;
@@ -227,11 +237,6 @@ export function defineService<
           closers.push(() => relay.stop());
           set('relay', relay);
         }
-      }
-      if (entry.redis) {
-        const redis = createRedis(values.REDIS_URL);
-        closers.push(() => redis.disconnect());
-        set('redis', redis);
       }
       kit.unary = createUnaryFactory({ verifier: () => verifier(), logger });
       kit.clientStream = createClientStreamingFactory({ verifier: () => verifier(), logger });

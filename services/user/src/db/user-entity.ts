@@ -20,6 +20,8 @@ export const UserEntity = defineEntity({
     avatarId: p.string(),
     discord: p.string().nullable(),
     discordNickname: p.string().nullable(),
+    /** The linked Discord account's id (providers area: Discord sign-in). */
+    discordId: p.string().nullable().unique(),
     firstName: p.string().nullable(),
     lastName: p.string().nullable(),
     pronoun: p.string().nullable(),

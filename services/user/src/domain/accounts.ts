@@ -7,7 +7,8 @@ import { tokenRole, type User, type UserKind } from './user.js';
 export interface NewAccount {
   kind: Exclude<UserKind, 'guest'>;
   email: string;
-  passwordHash: string;
+  /** Null for accounts that sign in another way (Discord). */
+  passwordHash: string | null;
   nickname: string;
   roles: Role[];
 }
@@ -123,7 +124,8 @@ export class Accounts {
     return this.store.saveProfile(applyProfilePatch(user, patch));
   }
 
-  private async grant(user: User): Promise<AccessGrant> {
+  /** A token for the account (also Discord sign-in's way in). */
+  async grant(user: User): Promise<AccessGrant> {
     const accessToken = await this.tokens.sign({ sub: user.uuid, role: tokenRole(user), capabilities: user.capabilities });
     return { accessToken, userUuid: user.uuid };
   }

@@ -67,7 +67,7 @@ export function userServiceHandlers(deps: {
       const user = await accounts.session(context.caller.userUuid);
       return { userUuid: user.uuid, kind: KIND[user.kind], roles: user.roles };
     }),
-    getPublicKey: unary.public(async () => ({ publicKeyPem: tokens.publicKeyPem, keyId: tokens.keyId })),
+    getPublicKey: unary.public(async () => ({ publicKeyPem: tokens.publicKeyPem, keyId: tokens.keyId, keys: tokens.publishedKeys })),
     getOwnProfile: unary(async (_request, context) => ({
       profile: toProfileMessage(await accounts.profile(context.caller.userUuid)),
     })),

@@ -1,0 +1,88 @@
+import type { Redis } from 'ioredis';
+
+/** Redis key of a user's "valid after" (milliseconds since the epoch): their tokens issued before it are refused. */
+export function sessionsValidAfterKey(userUuid: string): string {
+  return `session:valid-after:${userUuid}`;
+}
+
+/** Channel on which ended sessions are announced (`{userUuid, validAfterMs}`), so open sockets close at once. */
+export const SESSIONS_ENDED_CHANNEL = 'session:ended';
+
+export interface SessionsEnded {
+  userUuid: string;
+  validAfterMs: number;
+}
+
+/** How long a "valid after" read is trusted in-process: a revocation reaches every verifier within this. */
+export const SESSION_CHECK_CACHE_MS = 500;
+
+/**
+ * Revocable sessions: a per-user "valid after" kept in Redis. Ending a user's
+ * sessions refuses every token of theirs issued before that instant, in every
+ * verifier (BFF, services, feed, chat). A check is one Redis GET at most,
+ * remembered for SESSION_CHECK_CACHE_MS per user, so a busy user costs one
+ * read per half second per process, whatever their request rate.
+ */
+export class SessionRevocations {
+  private readonly cache = new Map<string, { validAfterMs: number; readAtMs: number }>();
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: { cacheMs?: number; cacheSize?: number } = {},
+  ) {}
+
+  /**
+   * Ends every session of the user opened until now. `keepSeconds` must cover
+   * the longest-lived token: after it, every token issued before has expired.
+   */
+  async endSessions(userUuid: string, keepSeconds: number): Promise<SessionsEnded> {
+    const ended: SessionsEnded = { userUuid, validAfterMs: Date.now() };
+    await this.redis
+      .multi()
+      .set(sessionsValidAfterKey(userUuid), String(ended.validAfterMs), 'EX', Math.ceil(keepSeconds))
+      .publish(SESSIONS_ENDED_CHANNEL, JSON.stringify(ended))
+      .exec();
+    this.remember(userUuid, ended.validAfterMs);
+    return ended;
+  }
+
+  /** Whether a token of the user issued at `issuedAtMs` still stands. */
+  async isCurrent(userUuid: string, issuedAtMs: number): Promise<boolean> {
+    return issuedAtMs >= (await this.validAfterMs(userUuid));
+  }
+
+  /** The user's "valid after" (0 when their sessions never ended), cached briefly. */
+  async validAfterMs(userUuid: string): Promise<number> {
+    const known = this.cache.get(userUuid);
+    if (known && Date.now() - known.readAtMs < (this.options.cacheMs ?? SESSION_CHECK_CACHE_MS)) return known.validAfterMs;
+    const stored = await this.redis.get(sessionsValidAfterKey(userUuid));
+    const validAfterMs = stored ? Number(stored) : 0;
+    this.remember(userUuid, validAfterMs);
+    return validAfterMs;
+  }
+
+  /** Takes an announced end (SESSIONS_ENDED_CHANNEL) at once, ahead of the cache's expiry. */
+  learn(ended: SessionsEnded): void {
+    const known = this.cache.get(ended.userUuid);
+    if (!known || known.validAfterMs < ended.validAfterMs) this.remember(ended.userUuid, ended.validAfterMs);
+  }
+
+  private remember(userUuid: string, validAfterMs: number): void {
+    this.cache.delete(userUuid);
+    if (this.cache.size >= (this.options.cacheSize ?? 100_000)) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(userUuid, { validAfterMs, readAtMs: Date.now() });
+  }
+}
+
+/** Parses a SESSIONS_ENDED_CHANNEL message; undefined when it is not one. */
+export function parseSessionsEnded(message: string): SessionsEnded | undefined {
+  try {
+    const value = JSON.parse(message) as Partial<SessionsEnded>;
+    if (typeof value.userUuid === 'string' && typeof value.validAfterMs === 'number') {
+      return { userUuid: value.userUuid, validAfterMs: value.validAfterMs };
+    }
+  } catch {
+    // not ours
+  }
+  return undefined;
+}
