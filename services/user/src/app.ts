@@ -1,12 +1,15 @@
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
-import { defineService, Limit, TokenIssuer, TokenVerifier } from '@spinroom/platform';
+import { defineService, Limit, SessionRevocations, TokenIssuer, TokenVerifier } from '@spinroom/platform';
 import { userServiceConfig } from './config.js';
 import { userDatabase } from './db/database.js';
 import { PgUserStore } from './db/user-store.js';
 import { Accounts } from './domain/accounts.js';
 import { LOGIN_FAILURES_PER_ACCOUNT, LoginLockout } from './domain/login-lockout.js';
 import { PasswordHasher } from './domain/passwords.js';
-import { ServiceTokens } from './domain/service-tokens.js';
+import { CHAT_TOKEN_TTL_SECONDS, ServiceTokens } from './domain/service-tokens.js';
+import { Sessions } from './domain/sessions.js';
+import { SessionsServiceService } from '@spinroom/contracts/user/v1/sessions';
+import { sessionsHandlers } from './rpc/sessions.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
 import { ProvidersServiceService } from '@spinroom/contracts/user/v1/providers';
@@ -23,7 +26,13 @@ export const userService = defineService('user', {
   database: userDatabase,
   topics: [USER_EVENTS_TOPIC],
   async build({ config, orm, redis, relay, unary }) {
-    const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, { issuer: config.JWT_ISSUER, ttlSeconds: config.JWT_TTL_SECONDS });
+    const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, {
+      issuer: config.JWT_ISSUER,
+      ttlSeconds: config.JWT_TTL_SECONDS,
+      previousPublicKeysPem: config.JWT_PREVIOUS_PUBLIC_KEYS,
+    });
+    const revocations = new SessionRevocations(redis);
+    const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS));
     const store = new PgUserStore(orm, () => relay.nudge());
     const accounts = new Accounts(store, new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY), tokens, userSignedUp);
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
@@ -31,6 +40,11 @@ export const userService = defineService('user', {
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     return {
       services: [
+        {
+          name: 'spinroom.user.v1.SessionsService',
+          definition: SessionsServiceService,
+          implementation: sessionsHandlers({ sessions, unary }),
+        },
         {
           name: 'spinroom.user.v1.ProvidersService',
           definition: ProvidersServiceService,
@@ -42,7 +56,10 @@ export const userService = defineService('user', {
           implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens, unary }),
         },
       ],
-      verifier: await TokenVerifier.fromPem(tokens.publicKeyPem, { issuer: config.JWT_ISSUER }),
+      verifier: await TokenVerifier.fromKeys(
+        tokens.publishedKeys.map((key) => key.publicKeyPem),
+        { issuer: config.JWT_ISSUER, sessions: revocations },
+      ),
     };
   },
 });

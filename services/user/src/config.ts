@@ -10,6 +10,16 @@ import { providersConfig } from './providers-config.js';
 export const userServiceConfig = serviceConfig('user', {
   /** RS256 signing key (PKCS#8 PEM, 3072 bits or more). */
   JWT_PRIVATE_KEY: env.pem('PRIVATE KEY'),
+  /**
+   * Public keys of earlier signing keys (PEM blocks one after the other), still
+   * published and trusted by `kid` so a rotation logs nobody out; drop one once
+   * the tokens it signed have expired (the longest lives 30 days: chat tokens).
+   */
+  JWT_PREVIOUS_PUBLIC_KEYS: z
+    .string()
+    .transform((v) => v.replace(/\\n/g, '\n'))
+    .refine((v) => v.includes('-----BEGIN PUBLIC KEY-----'), 'must hold PEM PUBLIC KEY blocks')
+    .optional(),
   JWT_TTL_SECONDS: z.coerce
     .number()
     .int()

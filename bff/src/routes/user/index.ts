@@ -4,6 +4,7 @@ import { authRoutes } from './auth.js';
 import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
 import { profileRoutes } from './profile.js';
+import { sessionsRoutes } from './sessions.js';
 import { providersRoutes } from './providers.js';
 import { usersRoutes } from './users.js';
 
@@ -16,5 +17,6 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   usersRoutes(deps, user.accounts, limits);
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
+  sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers);
 }
