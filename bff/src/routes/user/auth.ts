@@ -59,10 +59,16 @@ export function authRoutes(deps: RouteDeps, users: UserClient, limits: Pick<BffL
   route(deps, {
     method: 'get',
     path: `${BASE}/pub-key`,
-    summary: 'The PEM public key that verifies every access token (RS256)',
+    summary: 'The PEM public key that signs access tokens now (RS256), and every key a token may carry by kid (rotation)',
     tags: ['auth'],
     auth: 'public',
-    response: z.object({ publicKey: z.string() }).openapi('PublicKey'),
-    handler: async () => ({ publicKey: (await users.getPublicKey({})).publicKeyPem }),
+    response: z.object({ publicKey: z.string(), keys: z.array(z.object({ kid: z.string(), publicKey: z.string() })) }).openapi('PublicKey'),
+    handler: async () => {
+      const published = await users.getPublicKey({});
+      return {
+        publicKey: published.publicKeyPem,
+        keys: published.keys.map((key) => ({ kid: key.kid, publicKey: key.publicKeyPem })),
+      };
+    },
   });
 }

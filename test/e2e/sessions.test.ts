@@ -1,0 +1,175 @@
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { createGrpcClient, createRedis, generateSigningKeyPem, SessionRevocations, TokenIssuer, type Redis } from '@spinroom/platform';
+import { testInfra } from '@spinroom/platform/testing';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sessions } from '../../services/user/src/domain/sessions.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+
+type Json = any;
+
+/** A raw WebSocket to the feed: its opening, and its closing (with when it closed). */
+async function feedSocket(url: string) {
+  const { WebSocket } = await import('ws');
+  const ws = new WebSocket(url);
+  const closed = new Promise<number>((resolve) => ws.once('close', () => resolve(Date.now())));
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+  return { ws, opened, closed };
+}
+
+/** Milliseconds from `since` until `refused()` holds, polling; fails past two seconds. */
+async function refusedAfter(since: number, refused: () => Promise<boolean>): Promise<number> {
+  while (Date.now() - since < 2_000) {
+    if (await refused()) return Date.now() - since;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('still accepted two seconds after the sessions ended');
+}
+
+const claimsOf = (token: string): Json => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString());
+
+describe('sessions that end: logout and endSessions refuse earlier tokens everywhere within a second', () => {
+  const { call, platform } = usePlatform();
+  let redis: Redis;
+  beforeAll(() => {
+    redis = createRedis(platform().chat.redisUrl);
+  });
+  afterAll(() => redis.disconnect());
+
+  const signUp = async () => {
+    const email = freshEmail();
+    const { body } = await call('POST', '/api/user-service/users/sign-up', { body: { email, password: 'correct horse battery' } });
+    const chatToken = (await call('GET', '/api/user-service/comet-chat/user-token', { token: body.accessToken })).body
+      .cometAuthToken as string;
+    return { email, uuid: body.userUuid as string, token: body.accessToken as string, chatToken };
+  };
+  const feedUrl = (token: string) => `${platform().baseUrl.replace('http', 'ws')}/primus?_primuscb=x&token=${token}`;
+  const chatMe = (chatToken: string) => call('GET', '/chat/v3.0/me', { headers: { appid: 'spinroom', authtoken: chatToken } });
+
+  /** Every place a token is checked, and whether it refuses `who`'s tokens now. */
+  const everywhere = (who: { token: string; chatToken: string }) => {
+    const playlists = createGrpcClient(PlaylistServiceClient, platform().grpc.playlist);
+    return {
+      bff: async () => (await call('GET', '/api/user-service/auth/session', { token: who.token })).status === 401,
+      playlistService: () =>
+        playlists.listOwnCrates({ limit: 5, offset: 0 }, { token: who.token }).then(
+          () => false,
+          (error: { status?: number }) => error.status === 401,
+        ),
+      chatApi: async () => (await chatMe(who.chatToken)).status === 401,
+      close: () => playlists.close(),
+    };
+  };
+
+  const expectAllRefusedWithinASecond = async (who: { token: string; chatToken: string }, end: () => Promise<void>) => {
+    const places = everywhere(who);
+    const socket = await feedSocket(feedUrl(who.token));
+    await socket.opened;
+    expect(await places.bff()).toBe(false);
+    expect(await places.playlistService()).toBe(false);
+    expect(await places.chatApi()).toBe(false);
+    await end();
+    const ended = Date.now();
+    const delays = await Promise.all([
+      refusedAfter(ended, places.bff),
+      refusedAfter(ended, places.playlistService),
+      refusedAfter(ended, places.chatApi),
+      Promise.race([socket.closed, new Promise<number>((resolve) => setTimeout(() => resolve(Number.NaN), 2_000))]).then(
+        (at) => at - ended,
+      ),
+    ]);
+    places.close();
+    for (const delay of delays) expect(delay).toBeLessThanOrEqual(1_000);
+    // The feed socket is closed, and reconnecting with the same token is refused.
+    await expect((await feedSocket(feedUrl(who.token))).opened).rejects.toThrow('HTTP 401');
+  };
+
+  it('tokens carry aud and jti, and a token for another audience is refused', async () => {
+    const me = await signUp();
+    const claims = claimsOf(me.token);
+    expect(claims).toMatchObject({ aud: 'spinroom-api', sub: me.uuid, iss: 'spinroom' });
+    expect(claims.jti).toMatch(/^[0-9a-f-]{36}$/);
+    expect(claimsOf(me.chatToken)).toMatchObject({ aud: 'spinroom-chat', use: 'chat' });
+    expect(claimsOf((await signUp()).token).jti).not.toBe(claims.jti);
+    const key = createPrivateKey(testInfra().signingKeyPem);
+    const issuer = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 60 });
+    const otherAudience = await new SignJWT({ role: 'user', capabilities: [] })
+      .setProtectedHeader({ alg: 'RS256', kid: issuer.keyId })
+      .setSubject(me.uuid)
+      .setIssuer('spinroom')
+      .setAudience('another-api')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(key);
+    expect((await call('GET', '/api/user-service/auth/session', { token: otherAudience })).status).toBe(401);
+    expect((await call('GET', '/api/user-service/auth/session', { token: me.token })).status).toBe(200);
+  });
+
+  it("logout ends the caller's sessions on BFF REST, a gRPC service, the feed and the chat API; a new sign-in works", async () => {
+    const me = await signUp();
+    const other = await signUp();
+    await expectAllRefusedWithinASecond(me, async () => {
+      const out = await call('POST', '/api/user-service/auth/logout', { token: me.token });
+      expect(out).toMatchObject({ status: 200, body: {} });
+    });
+    // Someone else's sessions stand.
+    expect((await call('GET', '/api/user-service/auth/session', { token: other.token })).status).toBe(200);
+    const again = await call('POST', '/api/user-service/auth/login', { body: { email: me.email, password: 'correct horse battery' } });
+    expect(again.status).toBe(200);
+    expect((await call('GET', '/api/user-service/auth/session', { token: again.body.accessToken })).body).toMatchObject({
+      userUuid: me.uuid,
+      kind: 'user',
+    });
+    expect((await call('POST', '/api/user-service/auth/logout')).status).toBe(401);
+  });
+
+  it('endSessions (what a password change, a ban or a deactivation call) refuses the tokens issued before it', async () => {
+    const me = await signUp();
+    const sessions = new Sessions(new SessionRevocations(redis), 3600);
+    await expectAllRefusedWithinASecond(me, () => sessions.endSessions(me.uuid));
+    // A token issued after the end stands.
+    const after = await signedToken('user', me.uuid);
+    expect((await call('GET', '/api/user-service/auth/session', { token: after })).status).toBe(200);
+  });
+});
+
+describe('signing keys rotate without logging anyone out', () => {
+  // The user service signs with a new key and still publishes the test platform's former one.
+  const newKeyPem = generateSigningKeyPem();
+  const formerPublicKeyPem = createPublicKey(testInfra().signingKeyPem).export({ type: 'spki', format: 'pem' }).toString();
+  const { call, platform } = usePlatform({ user: { JWT_PRIVATE_KEY: newKeyPem, JWT_PREVIOUS_PUBLIC_KEYS: formerPublicKeyPem } });
+
+  it('publishes the current key and every trusted key by kid, and accepts tokens of either', async () => {
+    const current = await TokenIssuer.fromPem(newKeyPem, { issuer: 'spinroom', ttlSeconds: 60 });
+    const former = await TokenIssuer.fromPem(testInfra().signingKeyPem, { issuer: 'spinroom', ttlSeconds: 60 });
+    const published = await call('GET', '/api/user-service/auth/pub-key');
+    expect(published.status).toBe(200);
+    expect(published.body.publicKey).toBe(current.publicKeyPem);
+    expect(published.body.keys).toEqual([
+      { kid: current.keyId, publicKey: current.publicKeyPem },
+      { kid: former.keyId, publicKey: former.publicKeyPem },
+    ]);
+
+    const { body } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
+    const header = JSON.parse(Buffer.from(body.accessToken.split('.')[0], 'base64url').toString());
+    expect(header.kid).toBe(current.keyId);
+    // A token the former key signed before the rotation still opens the BFF and the services.
+    const signedBefore = await former.sign({ sub: body.userUuid, role: 'user', capabilities: [] });
+    expect((await call('GET', '/api/user-service/auth/session', { token: signedBefore })).body).toMatchObject({ userUuid: body.userUuid });
+    const playlists = createGrpcClient(PlaylistServiceClient, platform().grpc.playlist);
+    await expect(playlists.listOwnCrates({ limit: 5, offset: 0 }, { token: signedBefore })).resolves.toBeDefined();
+    // A key nobody published opens nothing.
+    const stranger = await TokenIssuer.fromPem(generateSigningKeyPem(), { issuer: 'spinroom', ttlSeconds: 60 });
+    const forged = await stranger.sign({ sub: body.userUuid, role: 'user', capabilities: [] });
+    expect((await call('GET', '/api/user-service/auth/session', { token: forged })).status).toBe(401);
+    await expect(playlists.listOwnCrates({ limit: 5, offset: 0 }, { token: forged })).rejects.toMatchObject({ status: 401 });
+    playlists.close();
+  });
+});
