@@ -23,6 +23,7 @@ const server = createServer((req, res) => {
 const wss = new WebSocketServer({ server, path: '/primus', perMessageDeflate: false, clientTracking: false });
 wss.on('connection', (ws) => {
   ws.on('message', (data) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws's default binaryType 'nodebuffer' always delivers a Buffer
     const text = data.toString();
     if (text.startsWith('"primus::pong::')) return;
     const messageId = Number(/"messageId":(\d+)/.exec(text)?.[1] ?? 0);

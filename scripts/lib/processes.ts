@@ -37,7 +37,7 @@ export function startServiceProcess(
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
-  for (const stream of [child.stdout!, child.stderr!]) {
+  for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
   }
   return managed(name, child);

@@ -109,6 +109,7 @@ describe('the room feed under fuzzing', () => {
         ws.on('message', (data) => {
           let message: Json;
           try {
+            // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws's default binaryType 'nodebuffer' always delivers a Buffer
             message = JSON.parse(data.toString());
           } catch {
             return;

@@ -440,7 +440,7 @@ describe('bad uploads through the BFF', () => {
       headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
       body: stream,
       duplex: 'half',
-    } as RequestInit);
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
       statusCode: 413,

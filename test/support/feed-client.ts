@@ -59,7 +59,7 @@ export class FeedListener {
   }
 
   action(name: string, params: Record<string, unknown> = {}): Promise<Json> {
-    return this.client.action(name as never, params as never);
+    return this.client.action(name as never, params);
   }
 
   named(name: string): Json[] {

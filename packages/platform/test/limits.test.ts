@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig, env } from '../src/config.js';
 import { AppError, badRequest, forbidden, unauthorized } from '../src/errors.js';
@@ -130,9 +130,9 @@ describe('limit settings', () => {
   it('carries Retry-After across gRPC with the 429', () => {
     const payload = toGrpcError(new AppError(429, 'Slow down', { retryAfterSeconds: 42 }));
     expect(payload.code).toBe(GrpcStatus.RESOURCE_EXHAUSTED);
-    const back = fromGrpcError({ ...payload, message: payload.details, name: 'Error' } as unknown as ServiceError);
+    const back = fromGrpcError({ ...payload, message: payload.details, name: 'Error' });
     expect(back).toMatchObject({ status: 429, messages: 'Slow down', retryAfterSeconds: 42 });
-    const plain = fromGrpcError({ ...toGrpcError(forbidden('No')), message: 'No', name: 'Error' } as unknown as ServiceError);
+    const plain = fromGrpcError({ ...toGrpcError(forbidden('No')), message: 'No', name: 'Error' });
     expect(plain.retryAfterSeconds).toBeUndefined();
   });
 });

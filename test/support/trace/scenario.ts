@@ -2,14 +2,13 @@
 // BFF, in this one process, instrumented by preload.ts), updates a room over
 // REST, waits until the playlist service has consumed the room event, and
 // prints the finished spans as one JSON line.
+import { SpanKind } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { eventually } from '@spinroom/platform/testing';
 import { api, signedToken, startPlatform } from '../platform.js';
 
 const { exporter, sdk } = (globalThis as unknown as { __spinroomTrace: { exporter: InMemorySpanExporter; sdk: NodeSDK } }).__spinroomTrace;
-const CONSUMER = 4; // SpanKind.CONSUMER
-const SERVER = 1;
 
 const platform = await startPlatform();
 let exitCode = 0;
@@ -45,7 +44,7 @@ process.exit(exitCode);
 
 async function traceOf(method: string): Promise<string> {
   const root = await eventually(async () =>
-    exporter.getFinishedSpans().find((s) => s.kind === SERVER && s.name.startsWith(method) && !s.parentSpanContext),
+    exporter.getFinishedSpans().find((s) => s.kind === SpanKind.SERVER && s.name.startsWith(method) && !s.parentSpanContext),
   );
   return root.spanContext().traceId;
 }
@@ -53,7 +52,7 @@ async function traceOf(method: string): Promise<string> {
 /** Resolves once the consumer's span of the trace has ended (the relay sent the event, the playlist service handled it). */
 function consumedIn(traceId: string, timeoutMs: number) {
   return eventually(
-    async () => exporter.getFinishedSpans().find((s) => s.spanContext().traceId === traceId && s.kind === CONSUMER),
+    async () => exporter.getFinishedSpans().find((s) => s.spanContext().traceId === traceId && s.kind === SpanKind.CONSUMER),
     timeoutMs,
   );
 }
@@ -75,7 +74,7 @@ function completeTrace(traceId: string, timeoutMs: number) {
     const spans = spansOf(traceId);
     const byId = new Map(spans.map((s) => [s.spanId, s]));
     if (spans.some((s) => s.parentSpanId !== undefined && !byId.has(s.parentSpanId))) return undefined;
-    const consumer = spans.find((s) => s.kind === CONSUMER);
+    const consumer = spans.find((s) => s.kind === SpanKind.CONSUMER);
     const under = (span: { parentSpanId?: string }, ancestor: string): boolean =>
       span.parentSpanId === ancestor || (span.parentSpanId !== undefined && under(byId.get(span.parentSpanId)!, ancestor));
     if (!consumer || !spans.some((s) => s.system === 'postgresql' && under(s, consumer.spanId))) return undefined;

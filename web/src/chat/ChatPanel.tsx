@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
 import type { PinnedMessage } from '../api/types';
 import { Avatar } from '../avatars/Avatar';
 import { useT } from '../i18n/i18n';
@@ -15,9 +15,10 @@ interface Props {
   isModerator: boolean;
   pinned: PinnedMessage[];
   error?: string;
-  onSend: (text: string, type: 'user' | 'room', mentions: ChatMessage['mentions']) => void;
-  onEdit: (message: ChatMessage, text: string, mentions: ChatMessage['mentions']) => void;
-  onReact: (message: ChatMessage, emoji: string) => void;
+  // Async, and they report their own failures (useRoomChat's `error`): the panel does not wait.
+  onSend: (text: string, type: 'user' | 'room', mentions: ChatMessage['mentions']) => Promise<void>;
+  onEdit: (message: ChatMessage, text: string, mentions: ChatMessage['mentions']) => Promise<void>;
+  onReact: (message: ChatMessage, emoji: string) => Promise<void>;
   onPin: (message: ChatMessage | null) => void;
 }
 
@@ -58,13 +59,13 @@ export function ChatPanel(props: Props) {
   }, []);
   const editable = editableMessage(props.messages, props.meUuid);
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     const body = text.trim();
     if (!body) return;
     const mentions = findMentions(body, props.people);
-    if (editing) props.onEdit(editing, body, mentions);
-    else props.onSend(body, asNotice ? 'room' : 'user', mentions);
+    if (editing) void props.onEdit(editing, body, mentions);
+    else void props.onSend(body, asNotice ? 'room' : 'user', mentions);
     setText('');
     setEditing(null);
   };
@@ -124,7 +125,7 @@ export function ChatPanel(props: Props) {
                       aria-pressed={who.some((r) => r.userUUID === props.meUuid)}
                       aria-label={`${emoji} ${who.length}`}
                       disabled={!props.canPost || m.id.startsWith('temp-')}
-                      onClick={() => props.onReact(m, emoji)}
+                      onClick={() => void props.onReact(m, emoji)}
                     >
                       {emoji} {who.length}
                     </button>
@@ -133,7 +134,7 @@ export function ChatPanel(props: Props) {
                     <details className="react-menu">
                       <summary aria-label={`${t.react}: ${m.text.slice(0, 30)}`}>☺</summary>
                       {REACTIONS.map((emoji) => (
-                        <button type="button" key={emoji} aria-label={`${t.react} ${emoji}`} onClick={() => props.onReact(m, emoji)}>
+                        <button type="button" key={emoji} aria-label={`${t.react} ${emoji}`} onClick={() => void props.onReact(m, emoji)}>
                           {emoji}
                         </button>
                       ))}

@@ -31,7 +31,7 @@ export function useRoomChat(options: {
   useEffect(() => {
     if (!enabled || !token.data || !roomUuid) return;
     let cancelled = false;
-    (async () => {
+    void (async () => {
       try {
         await roomApi.joinChat(slug);
         const history = await chat.history(token.data, roomUuid);

@@ -21,7 +21,7 @@ export function useCrateActions() {
     if (crate.special === 'queue') void client.invalidateQueries({ queryKey: keys.queue });
     void refreshList();
   };
-  const edit = (crate: Crate, next: (songs: Song[]) => Song[], send: () => Promise<Song[] | unknown>) =>
+  const edit = (crate: Crate, next: (songs: Song[]) => Song[], send: () => Promise<unknown>) =>
     optimisticEdit({
       read: () => client.getQueryData<Song[]>(songsKey(crate)),
       write: (songs) => client.setQueryData(songsKey(crate), songs),

@@ -15,8 +15,8 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
   const own = !userUuid || userUuid === s.userUuid;
   const client = useQueryClient();
   const profile = useQuery({
-    queryKey: own ? keys.myProfile : keys.profile(userUuid!),
-    queryFn: () => (own ? profiles.mine() : profiles.other(userUuid!)),
+    queryKey: own ? keys.myProfile : keys.profile(userUuid),
+    queryFn: () => (own ? profiles.mine() : profiles.other(userUuid)),
     staleTime: 300_000,
   });
   const [nickname, setNickname] = useState('');

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { keys } from '../api/keys';
 import { rooms as roomApi } from '../api/spinroom';
 import type { Room, RoomDesign } from '../api/types';
@@ -87,7 +87,7 @@ function CreateRoomForm() {
       navigate({ name: 'room', slug: room.slug });
     },
   });
-  const onSubmit = (e: FormEvent) => {
+  const onSubmit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     create.mutate();
   };

@@ -115,9 +115,9 @@ export function RoomControls(props: {
           {actionError}
         </p>
       )}
-      {userUuid && afk[userUuid] && afk[userUuid]! > Date.now() && (
+      {userUuid && afk[userUuid] && afk[userUuid] > Date.now() && (
         <p className="notice" role="status">
-          AFK: {new Date(afk[userUuid]!).toLocaleTimeString()}
+          AFK: {new Date(afk[userUuid]).toLocaleTimeString()}
         </p>
       )}
     </div>

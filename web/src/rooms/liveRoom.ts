@@ -186,7 +186,7 @@ export class LiveRoom {
       this.socket?.close();
       this.set({ status: 'kicked', kickReason: typeof params.reason === 'string' ? params.reason : '', live: undefined });
     } else if (name === 'playedOneTimeAnimation') {
-      const uuid = String(params.userUuid ?? '');
+      const uuid = typeof params.userUuid === 'string' ? params.userUuid : '';
       this.set({
         animations: {
           ...this.current.animations,

@@ -19,7 +19,7 @@ const fetchers: Record<ListName, () => Promise<Room[]>> = {
 
 function favoriteEntries(client: QueryClient, loggedIn: boolean): Promise<RoomFavorite[]> {
   if (!loggedIn) return Promise.resolve([]);
-  return client.fetchQuery({ queryKey: keys.favoriteEntries, queryFn: roomApi.favoriteEntries, staleTime: 5_000 });
+  return client.query({ queryKey: keys.favoriteEntries, queryFn: roomApi.favoriteEntries, staleTime: 5_000 });
 }
 
 export function useRoomList(name: ListName) {
@@ -40,7 +40,7 @@ export function useToggleFavorite() {
   return useMutation({
     mutationFn: async ({ room, favorited }: { room: Room; favorited: boolean }) => {
       if (favorited) return roomApi.addFavorite(room.uuid);
-      const entries = await client.fetchQuery({ queryKey: keys.favoriteEntries, queryFn: roomApi.favoriteEntries });
+      const entries = await client.query({ queryKey: keys.favoriteEntries, queryFn: roomApi.favoriteEntries });
       const entry = entries.find((f) => f.roomUuid === room.uuid);
       if (entry) await roomApi.removeFavorite(entry.id);
       return undefined;

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { auth } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
 import { useT } from '../i18n/i18n';
@@ -23,7 +23,7 @@ export function AuthScreen() {
     onSuccess: startSession,
   });
   const guest = useMutation({ mutationFn: auth.guest, onSuccess: startSession });
-  const onSubmit = (e: FormEvent) => {
+  const onSubmit = (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     submit.mutate();
   };

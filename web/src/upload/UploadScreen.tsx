@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { type SubmitEvent, useState } from 'react';
 import { keys } from '../api/keys';
 import { uploads } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
@@ -20,7 +20,7 @@ export function UploadScreen() {
     // Poll while any upload is still being verified.
     refetchInterval: (query) => (query.state.data?.some((s) => !FINAL_STATUSES.has(s.status)) ? 2000 : false),
   });
-  const submit = async (e: FormEvent) => {
+  const submit = async (e: SubmitEvent<HTMLFormElement>) => {
     e.preventDefault();
     if (!file) return;
     setError(undefined);
@@ -36,7 +36,7 @@ export function UploadScreen() {
   };
   return (
     <div className="upload">
-      <form className="card stack" onSubmit={submit} aria-labelledby="upload-title">
+      <form className="card stack" onSubmit={(e) => void submit(e)} aria-labelledby="upload-title">
         <h1 id="upload-title">{t.upload}</h1>
         <label>
           {t.chooseFile}

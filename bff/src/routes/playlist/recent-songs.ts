@@ -55,7 +55,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
     handler: async ({ params, query, caller }) => {
       const roomUuid = await roomUuidOf(params.slug);
       // What a room played is inside it: the room service's access rule says who may see it (PRIVATE and password rooms, bans).
-      const access = await rooms.getRoomAccess({ roomUuid, userUuid: caller!.userUuid, tokenRole: '' });
+      const access = await rooms.getRoomAccess({ roomUuid, userUuid: caller.userUuid, tokenRole: '' });
       if (!access.mayRead) throw forbidden(access.refusalMessage, access.refusalCode || undefined);
       const { songPlays, total } = await playlists.listRecentSongs({ roomUuid, limit: query.limit, offset: query.offset });
       return { songPlays: songPlays.map(songPlayJson), total };

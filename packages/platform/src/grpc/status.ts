@@ -68,7 +68,7 @@ export function fromGrpcError(error: ServiceError): AppError {
       ...(retryAfter > 0 ? { retryAfterSeconds: retryAfter } : {}),
     });
   }
-  const mapped = httpByGrpcCode[error.code as GrpcStatus];
+  const mapped = httpByGrpcCode[error.code];
   if (mapped === 503 || mapped === 504) return new AppError(mapped, mapped === 503 ? 'Service Unavailable' : 'Gateway Timeout');
   return new AppError(mapped && mapped < 500 ? mapped : 502, mapped && mapped < 500 ? error.details : 'Bad Gateway');
 }

@@ -6,6 +6,7 @@ import { INSTRUMENTED_MODULES, startTelemetry } from './sdk.js';
 
 // Only the instrumented packages go through import-in-the-middle: wrapping
 // every module (our own TypeScript included) is slow and warns on `export *`.
+// eslint-disable-next-line @typescript-eslint/no-deprecated -- import-in-the-middle ships only an async loader (hook.mjs), which needs module.register
 register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
   data: { include: INSTRUMENTED_MODULES },
 });

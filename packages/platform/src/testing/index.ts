@@ -64,5 +64,6 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+  const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
+  throw new Error(`condition not met within ${timeoutMs} ms${reason}`, { cause: lastError });
 }

@@ -169,7 +169,7 @@ export function composeChatMessage(input: {
     date: input.now.toISOString(),
   };
   if (typeof composed.message !== 'string') throw chatError(400, 'ERR_BAD_REQUEST', 'chatMessage.message must be text');
-  checkText(composed.message as string);
+  checkText(composed.message);
   if (Buffer.byteLength(JSON.stringify(composed)) > MAX_CHAT_MESSAGE_BYTES) {
     throw chatError(400, 'ERR_BAD_REQUEST', `metadata.chatMessage may be at most ${MAX_CHAT_MESSAGE_BYTES} bytes`);
   }

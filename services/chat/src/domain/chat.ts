@@ -198,7 +198,11 @@ export class Chat {
     const sender = await this.identity(actor.uid);
     const now = this.now();
     const chatMessage = composeChatMessage({ text: input.text, chatMessage: input.chatMessage, sender, now });
-    checkValid({ text: input.text || String(chatMessage.message ?? ''), chatMessage, attachments: input.attachments });
+    checkValid({
+      text: input.text || (typeof chatMessage.message === 'string' ? chatMessage.message : ''),
+      chatMessage,
+      attachments: input.attachments,
+    });
     const stored = await this.deps.store.insert({
       receiver: roomUuid,
       sender: actor.uid,

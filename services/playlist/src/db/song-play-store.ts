@@ -45,10 +45,10 @@ export class PgSongPlayStore {
 
   async recent(roomUuid: string, page: { limit: number; offset: number }): Promise<{ plays: SongPlay[]; total: number }> {
     const em = this.orm.em.fork();
-    const rows = (await em.execute(
+    const rows = await em.execute<Array<Row & { total: string }>>(
       `select *, count(*) over () as "total" from "song_play" where "room_uuid" = ? order by "played_at" desc, "play_id" limit ? offset ?`,
       [roomUuid, page.limit, page.offset],
-    )) as Array<Row & { total: string }>;
+    );
     return {
       plays: rows.map((r) => ({
         playId: r.play_id,

@@ -89,7 +89,7 @@ export class SongData {
       if (!provider?.enabled) continue;
       try {
         const track = await provider.track(id, { country });
-        if (track) return this.catalogue(track);
+        if (track) return await this.catalogue(track);
       } catch (error) {
         // A provider that fails is skipped; the next one in the order may know the song.
         if (!(error instanceof AppError) || error.status < 500) throw error;

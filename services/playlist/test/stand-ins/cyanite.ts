@@ -39,9 +39,12 @@ export async function startCyaniteStandIn() {
         path: /^\/graphql$/,
         handle: (request) => {
           if (credential(request, 'Bearer') !== CYANITE.accessToken) return error(401, 'Unauthorized');
-          const { query, variables } = JSON.parse(request.body || '{}') as { query?: string; variables?: Record<string, unknown> };
+          const { query, variables } = JSON.parse(request.body || '{}') as {
+            query?: string;
+            variables?: { libraryTrackId?: string; input?: { libraryTrackId?: string } };
+          };
           if (query?.includes('libraryTrackEnqueue(')) {
-            const id = String((variables?.input as { libraryTrackId?: string } | undefined)?.libraryTrackId ?? '');
+            const id = variables?.input?.libraryTrackId ?? '';
             if (!tracks.has(id)) {
               return {
                 json: {
@@ -59,7 +62,7 @@ export async function startCyaniteStandIn() {
             return { json: { data: { libraryTrackEnqueue: { __typename: 'LibraryTrackEnqueueSuccess', enqueuedLibraryTrack: { id } } } } };
           }
           if (query?.includes('libraryTrack(')) {
-            const track = tracks.get(String(variables?.libraryTrackId ?? ''));
+            const track = tracks.get(variables?.libraryTrackId ?? '');
             if (!track)
               return { json: { data: { libraryTrack: { __typename: 'LibraryTrackNotFoundError', message: 'LibraryTrack not found.' } } } };
             const analysis =

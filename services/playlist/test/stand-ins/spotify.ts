@@ -96,7 +96,7 @@ export const SPOTIFY_TRACKS = [
 export const SPOTIFY_USER = { token: 'spotify-user-access-token', id: 'smedjan' };
 
 /** Playlists the stand-in knows: id -> track ids (a null item is a track Spotify no longer has; an episode is skipped). */
-export const SPOTIFY_PLAYLISTS: Record<string, Array<string | null | 'episode'>> = {
+export const SPOTIFY_PLAYLISTS: Record<string, Array<string | null>> = {
   '37i9dQZF1DXcBWIGoYBM5M': ['0DiWol3AO6WpXZgp0goxAV', null, 'episode', '2xLMifQCjDGFmkHkpNLD9h', '0DiWol3AO6WpXZgp0goxAV'],
 };
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { addToOutbox, isUuid, type OutboxEntry } from '@spinroom/platform';
+import { addToOutbox, isUuid } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx, Visibility } from '../domain/room-store.js';
 import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
@@ -236,20 +236,20 @@ export class PgRoomStore implements RoomStore {
       `insert into "room_favorite" ("user_uuid", "room_id", "created_at") values (?, ?, ?) on conflict ("user_uuid", "room_id") do nothing`,
       [userUuid, roomId, new Date()],
     );
-    return (await em.findOneOrFail(RoomFavoriteEntity, { userUuid, roomId })) as RoomFavorite;
+    return await em.findOneOrFail(RoomFavoriteEntity, { userUuid, roomId });
   }
 
   async favorites(userUuid: string, options: { limit: number; roomIds?: number[] }): Promise<RoomFavorite[]> {
     if (!isUuid(userUuid)) return [];
-    return (await this.fork().find(
+    return await this.fork().find(
       RoomFavoriteEntity,
       { userUuid, ...(options.roomIds ? { roomId: { $in: options.roomIds } } : {}) },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: options.limit },
-    )) as RoomFavorite[];
+    );
   }
 
   async favoriteById(id: number): Promise<RoomFavorite | null> {
-    return (await this.fork().findOne(RoomFavoriteEntity, { id })) as RoomFavorite | null;
+    return await this.fork().findOne(RoomFavoriteEntity, { id });
   }
 
   async removeFavorite(id: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { badRequest, conflict, ERROR_CODES, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
-import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx } from './room-store.js';
+import type { RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx } from './room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
 import { roomChanged, roomDeleted } from '../events/room-events.js';
 import type { LiveRoomPort } from './live-room-port.js';
@@ -147,7 +147,7 @@ export class Rooms {
           ...fields,
           name,
           slug,
-        } as NewRoom);
+        });
         if (!room) return null;
         const owner = await this.store.upsertRole(tx, room.id, actor.userUuid, 'owner', null);
         tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));

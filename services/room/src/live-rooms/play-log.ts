@@ -12,7 +12,7 @@ export class PgPlayLog implements PlayLog {
 
   async songPlayed(play: Extract<Effect, { type: 'songPlayed' }>): Promise<void> {
     await this.store.write(async (tx) => {
-      const inserted = (await tx.em.execute(
+      const inserted = await tx.em.execute<unknown[]>(
         `insert into "room_play" ("play_id", "room_uuid", "dj_uuid", "song", "started_at", "ended_at", "likes", "dislikes", "stars", "listeners")
          values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict ("play_id") do nothing returning "play_id"`,
         [
@@ -27,21 +27,21 @@ export class PgPlayLog implements PlayLog {
           play.voteCounts.stars,
           play.listeners,
         ],
-      )) as unknown[];
+      );
       if (inserted.length === 0) return;
-      const [room] = (await tx.em.execute(`select "slug" from "room" where "uuid" = ?`, [play.roomUuid])) as Array<{ slug: string }>;
+      const [room] = await tx.em.execute<Array<{ slug: string }>>(`select "slug" from "room" where "uuid" = ?`, [play.roomUuid]);
       tx.stage(songPlayed({ ...play, roomSlug: room?.slug ?? '' }));
     });
   }
 
   /** Seconds of music played in the room so far (in every room without one). */
   async playedSeconds(roomUuid?: string): Promise<number> {
-    const [row] = (await this.store
+    const [row] = await this.store
       .fork()
-      .execute(
+      .execute<Array<{ seconds: number }>>(
         `select coalesce(sum(extract(epoch from ("ended_at" - "started_at"))), 0)::float as "seconds" from "room_play"${roomUuid ? ` where "room_uuid" = ?` : ''}`,
         roomUuid ? [roomUuid] : [],
-      )) as Array<{ seconds: number }>;
+      );
     return Math.round(Number(row?.seconds ?? 0));
   }
 }

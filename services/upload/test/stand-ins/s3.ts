@@ -202,7 +202,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
     const canonicalRequest = [req.method, rawPath, canonicalQuery, canonicalHeaders, signedHeaders, payloadHash].join('\n');
     const scope = `${date}/${scopeRegion}/s3/aws4_request`;
     const stringToSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256(canonicalRequest)].join('\n');
-    const signingKey = hmac(hmac(hmac(hmac(`AWS4${options.secretAccessKey}`, date!), scopeRegion!), 's3'), 'aws4_request');
+    const signingKey = hmac(hmac(hmac(hmac(`AWS4${options.secretAccessKey}`, date!), scopeRegion), 's3'), 'aws4_request');
     const expected = hmac(signingKey, stringToSign);
     if (!timingSafeEqual(expected, Buffer.from(signature!, 'hex'))) {
       throw new S3Error(
@@ -210,7 +210,7 @@ export async function startS3StandIn(options: S3StandInOptions): Promise<S3Stand
         'SignatureDoesNotMatch',
         'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
         {
-          AWSAccessKeyId: accessKey!,
+          AWSAccessKeyId: accessKey,
           StringToSign: stringToSign,
           CanonicalRequest: canonicalRequest,
         },

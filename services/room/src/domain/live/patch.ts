@@ -3,8 +3,7 @@ import jsonpatch, { type Operation } from 'fast-json-patch';
 /** Lists of the client state whose items carry a `uuid` (or are uuids). */
 const KEYED_LISTS = new Set(['allUsers', 'audienceUsers', 'floorUsers', 'djs', 'visibleDjs', 'waitlist']);
 
-const keyOf = (item: unknown): unknown =>
-  typeof item === 'object' && item !== null && 'uuid' in item ? (item as { uuid: unknown }).uuid : item;
+const keyOf = (item: unknown): unknown => (typeof item === 'object' && item !== null && 'uuid' in item ? item.uuid : item);
 
 /**
  * The RFC 6902 patch from one client state to the next. fast-json-patch's
