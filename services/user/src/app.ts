@@ -12,6 +12,12 @@ import { SessionsServiceService } from '@spinroom/contracts/user/v1/sessions';
 import { sessionsHandlers } from './rpc/sessions.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
+import { ModerationServiceService } from '@spinroom/contracts/user/v1/moderation';
+import { PgModerationStore, PgVoucherStore } from './db/moderation-store.js';
+import { Moderation } from './domain/moderation/moderation.js';
+import { Vouchers } from './domain/moderation/vouchers.js';
+import { MODERATION_ACTIONS_TOPIC, moderationAction } from './events/moderation-actions.js';
+import { moderationHandlers } from './rpc/moderation.js';
 import { ProvidersServiceService } from '@spinroom/contracts/user/v1/providers';
 import { buildProviders } from './adapters/providers.js';
 import { providersHandlers } from './rpc/providers.js';
@@ -24,7 +30,7 @@ export const userService = defineService('user', {
   config: userServiceConfig,
   peers: {},
   database: userDatabase,
-  topics: [USER_EVENTS_TOPIC],
+  topics: [USER_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
   async build({ config, orm, redis, relay, unary }) {
     const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, {
       issuer: config.JWT_ISSUER,
@@ -37,9 +43,16 @@ export const userService = defineService('user', {
     const accounts = new Accounts(store, new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY), tokens, userSignedUp);
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
+    const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessions);
+    const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     return {
       services: [
+        {
+          name: 'spinroom.user.v1.ModerationService',
+          definition: ModerationServiceService,
+          implementation: moderationHandlers({ moderation, vouchers, unary }),
+        },
         {
           name: 'spinroom.user.v1.SessionsService',
           definition: SessionsServiceService,

@@ -1,4 +1,5 @@
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { ModerationServiceClient } from '@spinroom/contracts/user/v1/moderation';
 import { SessionsServiceClient } from '@spinroom/contracts/user/v1/sessions';
 import { ProvidersServiceClient } from '@spinroom/contracts/user/v1/providers';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
@@ -12,6 +13,7 @@ export type UserClient = PromiseClient<UserServiceClient>;
 export function createUserClients(address: string) {
   return {
     accounts: createGrpcClient(UserServiceClient, address) as UserClient,
+    moderation: createGrpcClient(ModerationServiceClient, address),
     sessions: createGrpcClient(SessionsServiceClient, address),
     providers: createGrpcClient(ProvidersServiceClient, address),
   };

@@ -3,6 +3,7 @@ import type { RouteDeps } from '../../http/route.js';
 import { authRoutes } from './auth.js';
 import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
+import { moderationRoutes } from './moderation.js';
 import { profileRoutes } from './profile.js';
 import { sessionsRoutes } from './sessions.js';
 import { providersRoutes } from './providers.js';
@@ -17,6 +18,7 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   usersRoutes(deps, user.accounts, limits);
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
+  moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers);
 }

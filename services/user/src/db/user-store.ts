@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import { addToOutbox, type OutboxEntry, type Role } from '@spinroom/platform';
 import { EmailTakenError, type NewAccount, type Session, type UserStore } from '../domain/accounts.js';
 import { DEFAULT_AVATAR_ID, DEFAULT_COLOR, GUEST_PROFILE, guestNickname } from '../domain/profiles.js';
@@ -83,26 +83,7 @@ export class PgUserStore implements UserStore {
   async createAccount(account: NewAccount, announce: (user: User) => OutboxEntry): Promise<User> {
     const now = new Date();
     try {
-      const user = await this.em().transactional(async (em) => {
-        const created = em.create(UserEntity, {
-          ...EMPTY_PROFILE,
-          uuid: randomUUID(),
-          kind: account.kind,
-          email: account.email,
-          passwordHash: account.passwordHash,
-          roles: account.roles,
-          capabilities: [],
-          badges: [],
-          nickname: account.nickname,
-          color: DEFAULT_COLOR,
-          avatarId: DEFAULT_AVATAR_ID,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await em.flush(); // assigns the id the event may carry
-        addToOutbox(em, announce(created));
-        return created;
-      });
+      const user = await this.em().transactional((em) => insertAccount(em, account, announce, now));
       this.onEventsCommitted();
       return user;
     } catch (error) {
@@ -143,11 +124,50 @@ export class PgUserStore implements UserStore {
   async saveProfile(user: User): Promise<User> {
     const em = this.em();
     const entity = await em.findOneOrFail(UserEntity, { uuid: user.uuid });
-    const { id: _id, uuid: _uuid, createdAt: _createdAt, ...changes } = user;
+    // A profile save writes profile fields only: roles, capabilities and bans are moderation's, changed under a lock.
+    const {
+      id: _id,
+      uuid: _uuid,
+      createdAt: _createdAt,
+      roles: _roles,
+      capabilities: _capabilities,
+      bannedAt: _bannedAt,
+      bannedUntil: _bannedUntil,
+      deactivationRequestedAt: _deactivationRequestedAt,
+      deactivatedAt: _deactivatedAt,
+      ...changes
+    } = user;
     em.assign(entity, { ...changes, updatedAt: new Date() });
     await em.flush();
     return entity;
   }
+}
+
+/** Inserts an account and stages its announcing event in the caller's transaction (a voucher sign-up redeems in the same one). */
+export async function insertAccount(
+  em: EntityManager,
+  account: NewAccount,
+  announce: (user: User) => OutboxEntry,
+  now: Date,
+): Promise<User> {
+  const created = em.create(UserEntity, {
+    ...EMPTY_PROFILE,
+    uuid: randomUUID(),
+    kind: account.kind,
+    email: account.email,
+    passwordHash: account.passwordHash,
+    roles: account.roles,
+    capabilities: [],
+    badges: [],
+    nickname: account.nickname,
+    color: DEFAULT_COLOR,
+    avatarId: DEFAULT_AVATAR_ID,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await em.flush(); // assigns the id the event may carry
+  addToOutbox(em, announce(created));
+  return created;
 }
 
 /** A `user_account` row read with property names (the driver parses arrays and jsonb; MikroORM leaves timestamps as text). */

@@ -1,6 +1,7 @@
 import { badRequest, forbidden, isUuid, notFound, unauthorized, type OutboxEntry, type Role, type TokenIssuer } from '@spinroom/platform';
 import type { PasswordHasher } from './passwords.js';
 import { checkPasswordPolicy } from './passwords.js';
+import { accessRefusal } from './moderation/standing.js';
 import { applyProfilePatch, checkNickname, defaultNickname, type ProfilePatch } from './profiles.js';
 import { tokenRole, type User, type UserKind } from './user.js';
 
@@ -56,7 +57,13 @@ export class Accounts {
     private readonly announceSignUp: (user: User) => OutboxEntry,
   ) {}
 
-  async signUp(input: { email: string; password: string; nickname?: string }, roles: Role[] = ['user']): Promise<AccessGrant> {
+  /** `create` stores the account: by default alone, for a voucher sign-up with the voucher's redemption (domain/moderation/vouchers.ts). */
+  async signUp(
+    input: { email: string; password: string; nickname?: string },
+    roles: Role[] = ['user'],
+    create: (account: NewAccount, announce: (user: User) => OutboxEntry) => Promise<User> = (account, announce) =>
+      this.store.createAccount(account, announce),
+  ): Promise<AccessGrant> {
     if (!input.email || !input.password) throw badRequest('Sign-up requires email and password');
     const email = normalizeEmail(input.email);
     checkPasswordPolicy(input.password);
@@ -65,7 +72,7 @@ export class Accounts {
     if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
     const passwordHash = await this.hasher.hash(input.password);
     try {
-      const user = await this.store.createAccount({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
+      const user = await create({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
       return this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
@@ -126,6 +133,9 @@ export class Accounts {
 
   /** A token for the account (also Discord sign-in's way in). */
   async grant(user: User): Promise<AccessGrant> {
+    // Every way in ends here, so a ban or a deactivation refuses them all.
+    const refusal = accessRefusal(user, new Date());
+    if (refusal) throw forbidden(refusal);
     const accessToken = await this.tokens.sign({ sub: user.uuid, role: tokenRole(user), capabilities: user.capabilities });
     return { accessToken, userUuid: user.uuid };
   }

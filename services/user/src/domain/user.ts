@@ -1,4 +1,5 @@
 import { STAFF_ROLES_BY_RANK, type Role } from '@spinroom/platform';
+import type { Standing } from './moderation/standing.js';
 
 export type UserKind = 'user' | 'guest' | 'bot';
 
@@ -38,7 +39,7 @@ export interface ProfileFields {
 }
 
 /** An account: a signed-up user, a bot, or a guest (no email, no password). */
-export interface User extends ProfileFields {
+export interface User extends ProfileFields, Standing {
   id: number;
   uuid: string;
   kind: UserKind;
