@@ -114,7 +114,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
       (
         await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, {
           token: bob.token,
-          body: { playId: firstPlay.playId, djUuid: bob.uuid, song: {} },
+          body: { playId: firstPlay.playId, djUuid: bob.uuid, song: firstPlay.song },
         })
       ).status,
     ).toBe(403);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
-import { RoomListing, RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
+import { RoomListing, RoomServiceClient, RoomSettings } from '@spinroom/contracts/room/v1/room_service';
+import { RoomDesign, RoomUserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { createGrpcClient } from '@spinroom/platform';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
@@ -513,6 +514,10 @@ describe('rooms through the BFF', () => {
     expect(
       (await call('GET', `${BASE}/rooms/promoted-rooms?providers=apple`, { token: owner.token })).body.map((r: { slug: string }) => r.slug),
     ).not.toContain(slug);
+    expect(await call('GET', `${BASE}/rooms/promoted-rooms?providers=spotify,myspace`, { token: owner.token })).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('providers must be among apple, audius') },
+    });
 
     expect(await call('POST', `${BASE}/rooms/discord/123456789`, { token: owner.token, body: { slug } })).toMatchObject({
       status: 200,
@@ -588,13 +593,13 @@ describe('rooms through the BFF', () => {
         client.getRoomAccess({ roomUuid: room.uuid, userUuid, tokenRole }, { token });
       expect(await ask(member.token, member.uuid)).toMatchObject({
         canDj: false,
-        highestRole: '',
+        highestRole: RoomUserRole.ROOM_USER_ROLE_UNSPECIFIED,
         banned: false,
         canJoin: true,
         chatDisabled: false,
         room: { uuid: room.uuid },
       });
-      expect(await ask(owner.token, owner.uuid)).toMatchObject({ canDj: true, highestRole: 'owner' });
+      expect(await ask(owner.token, owner.uuid)).toMatchObject({ canDj: true, highestRole: RoomUserRole.ROOM_USER_ROLE_OWNER });
       await call('POST', `${BASE}/roomUserRoles/${room.slug}`, { token: owner.token, body: { userUuid: member.uuid, role: 'dj' } });
       const until = new Date(Date.now() + 3_600_000);
       await call('POST', `${BASE}/roomUserRoles/${room.slug}`, {
@@ -603,7 +608,7 @@ describe('rooms through the BFF', () => {
       });
       expect(await ask(member.token, member.uuid)).toMatchObject({
         canDj: true,
-        highestRole: 'dj',
+        highestRole: RoomUserRole.ROOM_USER_ROLE_DJ,
         chatDisabled: true,
         chatDisabledUntil: until,
       });
@@ -613,7 +618,7 @@ describe('rooms through the BFF', () => {
       // The live engine and the chat service ask with a service token, naming the user's token role.
       expect(await ask(await signedToken('service', 'live-engine'), member.uuid, 'guest')).toMatchObject({
         canDj: false,
-        highestRole: 'dj',
+        highestRole: RoomUserRole.ROOM_USER_ROLE_DJ,
       });
       expect(
         (await client.getRoom({ room: { uuid: '', slug: room.slug, id: 0 } }, { token: await signedToken('service', 'chat') })).room?.uuid,
@@ -637,6 +642,23 @@ describe('rooms through the BFF', () => {
       };
       await expect(client.listRooms(all, { token: owner.token })).rejects.toMatchObject({ status: 403 });
       expect((await client.getRoom(byId, { token: (await person('admin')).token })).room?.uuid).toBe(room.uuid);
+      // Enums carry the spec's words: a value outside them (or none where one is needed) is the caller's mistake.
+      const ref = { uuid: room.uuid, slug: '', id: 0 };
+      await expect(
+        client.updateRoom(
+          { room: ref, settings: RoomSettings.fromPartial({ design: RoomDesign.ROOM_DESIGN_UNSPECIFIED }), admin: false },
+          { token: owner.token },
+        ),
+      ).rejects.toMatchObject({ status: 400, messages: expect.stringContaining('design must be one of BARN, BARN_UA, CHAT_ONLY') });
+      await expect(
+        client.grantRoomRole({ room: ref, userUuid: member.uuid, role: RoomUserRole.ROOM_USER_ROLE_UNSPECIFIED }, { token: owner.token }),
+      ).rejects.toMatchObject({ status: 400 });
+      const updated = await client.updateRoom(
+        { room: ref, settings: RoomSettings.fromPartial({ design: RoomDesign.ROOM_DESIGN_YACHT }), admin: false },
+        { token: owner.token },
+      );
+      expect(updated.room?.design).toBe(RoomDesign.ROOM_DESIGN_YACHT);
+      expect((await call('GET', `${BASE}/rooms/${room.slug}`, { token: member.token })).body.design).toBe('YACHT');
     } finally {
       client.close();
     }

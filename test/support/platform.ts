@@ -112,6 +112,7 @@ export function testServiceConfig<S extends z.ZodRawShape>(
     OUTBOX_POLL_MS: '100',
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     JWT_PRIVATE_KEY: infra.signingKeyPem,
+    SMTP_URL: process.env.SMTP_URL, // Mailpit (test/support/mailpit.ts reads what it caught)
     ...TEST_UPLOAD_SECRETS,
     ...Object.fromEntries(Object.entries(peers).map(([peer, address]) => [peerAddressVariable(peer), address])),
   };

@@ -1,5 +1,6 @@
 import type { PerformLiveActionRequest } from '@spinroom/contracts/room/v1/live_room';
 import { songFromJson } from '@spinroom/contracts/songs';
+import { ONE_TIME_ANIMATIONS, oneTimeAnimations } from '@spinroom/contracts/vocabulary';
 import { badRequest } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { FEED_ERROR_CODES } from './feed-errors.js';
@@ -11,8 +12,8 @@ export type LiveActionName = LiveAction['$case'];
 const Uuid = z.uuid();
 const ProviderMap = z.record(z.string().max(32), z.string().max(2048));
 
-/** `MinimalCrateSongResDTO` as clients send it (extra catalogue fields kept, unknown ones dropped). */
-const Song = z
+/** `MinimalCrateSongResDTO` as clients send it (extra catalogue fields kept, unknown ones dropped), as its message. */
+export const SongSchema = z
   .object({
     songId: z.string().max(64).optional(),
     songShortId: z.string().max(32).optional(),
@@ -51,12 +52,15 @@ type ActionValue<K extends LiveActionName> = Extract<LiveAction, { $case: K }>['
  * oneof: an action added there and missing here does not compile.
  */
 const ACTION_PARAMS: { [K in LiveActionName]: z.ZodType<ActionValue<K>, unknown> } = {
-  addDj: z.object({ song: Song.optional() }),
+  addDj: z.object({ song: SongSchema.optional() }),
   removeDj: z.object({ djUuid: Uuid.optional() }),
-  updateNextSong: z.object({ song: Song }),
+  updateNextSong: z.object({ song: SongSchema }),
   skipSong: z.object({}),
   voteOnSong: z.object({ songVotes: z.object({ like: z.boolean().optional(), star: z.boolean().optional() }) }),
-  playOneTimeAnimation: z.object({ animation: z.enum(['jump', 'emoji']), emoji: z.string().min(1).max(16).optional() }),
+  playOneTimeAnimation: z.object({
+    animation: z.enum(ONE_TIME_ANIMATIONS).transform(oneTimeAnimations.valueOf),
+    emoji: z.string().min(1).max(16).optional(),
+  }),
   joinWaitlist: z.object({}),
   leaveWaitlist: z.object({ targetUserUuid: Uuid.optional() }),
   moveInWaitlist: z.object({

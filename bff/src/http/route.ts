@@ -39,6 +39,8 @@ interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodTyp
   path: string;
   summary: string;
   tags: string[];
+  /** Kept for old clients; the document marks it deprecated (say what replaces it in the summary). */
+  deprecated?: boolean;
   /** Paths need a valid bearer token unless they say `public` (or authenticate by their own headers). */
   auth?: A;
   body?: B;
@@ -121,6 +123,7 @@ export function route<
     path: spec.path,
     summary: spec.summary,
     tags: spec.tags,
+    ...(spec.deprecated ? { deprecated: true } : {}),
     ...(headerAuth ? {} : { security: auth === 'caller' ? [{ bearerAuth: [] }] : [] }),
     request: {
       ...(headerAuth ? { headers: headerAuth.headers } : {}),

@@ -1,4 +1,17 @@
-import type { Room, RoomRole } from './gen/spinroom/room/v1/room_service.js';
+import type { PinnedMessage, Room, RoomRole } from './gen/spinroom/room/v1/room_service.js';
+import {
+  djTypes,
+  musicProviders,
+  roomDesigns,
+  roomTypes,
+  roomUserRoles,
+  type DjTypeName,
+  type MusicProviderName,
+  type RoomDesignName,
+  type RoomRoleName,
+  type RoomTypeName,
+  type Vocabulary,
+} from './vocabulary.js';
 
 /**
  * The original's `RoomDto` and `UserRoles` as JSON, built once from the Room
@@ -9,7 +22,7 @@ export type RoomRoleJson = {
   id: number;
   roomId: number;
   userUuid: string;
-  role: string;
+  role: RoomRoleName;
   expirationTime: string | null;
   createdAt: string;
   updatedAt: string;
@@ -22,25 +35,25 @@ export type RoomJson = {
   name: string;
   description: string;
   vibe: string;
-  djType: string;
-  musicProviderKeys: string[];
+  djType: DjTypeName;
+  musicProviderKeys: MusicProviderName[];
   numberOfDjs: number;
   songsPerDj: number;
   roomSize: number;
   entryFee: number;
   freeEntries: number;
-  type: string;
-  design: string;
+  type: RoomTypeName;
+  design: RoomDesignName;
   isLive: boolean;
   liveAudio: boolean;
   promoted: boolean;
-  promotedProviders: string[];
+  promotedProviders: MusicProviderName[];
   posterUrl: string | null;
   externalUrl: string | null;
   hasChat: boolean;
   unlisted: boolean;
   discordGuildId: string | null;
-  pinnedMessages: unknown[];
+  pinnedMessages: PinnedMessageJson[];
   isPasswordProtected: boolean;
   isGuestPasswordProtected: boolean;
   maxSongLengthSeconds: number;
@@ -57,6 +70,58 @@ export type RoomJson = {
   updatedAt: string;
 };
 
+/** A pinned chat message as the original's clients send and read it (`pinnedByUUID` spelled so). */
+export type PinnedMessageJson = {
+  message: {
+    message?: string;
+    userName?: string;
+    avatarId?: string;
+    color?: string;
+    userUuid?: string;
+    /** ISO 8601 text or epoch milliseconds, as the client wrote it. */
+    date?: string | number;
+    reactions?: unknown;
+    pinnedByName?: string;
+    pinnedByUUID?: string;
+  };
+};
+
+/** A pinned message in its JSON shape; fields the client left out stay out. */
+export function pinnedMessageToJson(pinned: PinnedMessage): PinnedMessageJson {
+  const m = pinned.message ?? {};
+  const json: PinnedMessageJson['message'] = {};
+  if (m.message !== undefined) json.message = m.message;
+  if (m.userName !== undefined) json.userName = m.userName;
+  if (m.avatarId !== undefined) json.avatarId = m.avatarId;
+  if (m.color !== undefined) json.color = m.color;
+  if (m.userUuid !== undefined) json.userUuid = m.userUuid;
+  if (m.date !== undefined) json.date = m.date.value;
+  if (m.reactions !== undefined) json.reactions = m.reactions;
+  if (m.pinnedByName !== undefined) json.pinnedByName = m.pinnedByName;
+  if (m.pinnedByUuid !== undefined) json.pinnedByUUID = m.pinnedByUuid;
+  return { message: json };
+}
+
+/** The typed message for a pinned message in its JSON shape. */
+export function pinnedMessageFromJson(pinned: PinnedMessageJson): PinnedMessage {
+  const { pinnedByUUID, date, ...rest } = pinned.message;
+  return {
+    message: {
+      ...rest,
+      ...(pinnedByUUID !== undefined ? { pinnedByUuid: pinnedByUUID } : {}),
+      ...(typeof date === 'string' ? { date: { $case: 'dateText', value: date } } : {}),
+      ...(typeof date === 'number' ? { date: { $case: 'dateMillis', value: date } } : {}),
+    },
+  };
+}
+
+/** A room's enum as its word; a value outside the vocabulary is a broken contract, not a client's mistake. */
+function word<V extends number, N extends string>(vocabulary: Vocabulary<V, N>, value: V, field: string): N {
+  const name = vocabulary.nameOf(value);
+  if (name === undefined) throw new Error(`${field} ${value} is not one of ${vocabulary.names.join(', ')}`);
+  return name;
+}
+
 const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
 
 export function roomRoleToJson(role: RoomRole): RoomRoleJson {
@@ -64,7 +129,7 @@ export function roomRoleToJson(role: RoomRole): RoomRoleJson {
     id: role.id,
     roomId: role.roomId,
     userUuid: role.userUuid,
-    role: role.role,
+    role: word(roomUserRoles, role.role, 'role'),
     expirationTime: role.expirationTime ? role.expirationTime.toISOString() : null,
     createdAt: iso(role.createdAt),
     updatedAt: iso(role.updatedAt),
@@ -80,25 +145,25 @@ export function roomToJson(room: Room): RoomJson {
     name: room.name,
     description: room.description,
     vibe: room.vibe,
-    djType: room.djType,
-    musicProviderKeys: room.musicProviderKeys,
+    djType: word(djTypes, room.djType, 'djType'),
+    musicProviderKeys: room.musicProviderKeys.map((p) => word(musicProviders, p, 'musicProviderKeys')),
     numberOfDjs: room.numberOfDjs,
     songsPerDj: room.songsPerDj,
     roomSize: room.roomSize,
     entryFee: room.entryFee,
     freeEntries: room.freeEntries,
-    type: room.type,
-    design: room.design,
+    type: word(roomTypes, room.type, 'type'),
+    design: word(roomDesigns, room.design, 'design'),
     isLive: room.isLive,
     liveAudio: room.liveAudio,
     promoted: room.promoted,
-    promotedProviders: room.promotedProviders,
+    promotedProviders: room.promotedProviders.map((p) => word(musicProviders, p, 'promotedProviders')),
     posterUrl: room.posterUrl ?? null,
     externalUrl: room.externalUrl ?? null,
     hasChat: room.hasChat,
     unlisted: room.unlisted,
     discordGuildId: room.discordGuildId ?? null,
-    pinnedMessages: JSON.parse(room.pinnedMessagesJson || '[]') as unknown[],
+    pinnedMessages: room.pinnedMessages.map(pinnedMessageToJson),
     isPasswordProtected: room.isPasswordProtected,
     isGuestPasswordProtected: room.isGuestPasswordProtected,
     maxSongLengthSeconds: stage.maxSongLengthSeconds,

@@ -13,6 +13,8 @@
  * closes (room reset).
  */
 
+import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
+
 export type FeedFrameKind = 's' | 'e' | 'u' | 'k' | 'r';
 
 export interface FeedFrame {
@@ -70,7 +72,7 @@ export type StatefulFeedMessageName = (typeof STATEFUL_FEED_MESSAGES)[number];
 
 /** Stateless messages, by name, with their params. */
 export interface StatelessFeedMessages {
-  playedOneTimeAnimation: { userUuid: string; animation: 'jump' | 'emoji'; emoji?: string };
+  playedOneTimeAnimation: { userUuid: string; animation: OneTimeAnimationName; emoji?: string };
   /** To the DJ alone: they leave the stage at `removeAt` (ms) unless they act. */
   warnedAfkDj: { userUuid: string; removeAt: number };
   /** To the kicked or banned user alone; their connections then close. */

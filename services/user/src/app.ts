@@ -21,6 +21,9 @@ import { moderationHandlers } from './rpc/moderation.js';
 import { ProvidersServiceService } from '@spinroom/contracts/user/v1/providers';
 import { buildProviders } from './adapters/providers.js';
 import { providersHandlers } from './rpc/providers.js';
+import { MailServiceService } from '@spinroom/contracts/user/v1/mail';
+import { buildMail } from './mail/build.js';
+import { mailHandlers } from './rpc/mail.js';
 
 /**
  * The user service signs every token, so it verifies its callers with its own
@@ -31,7 +34,7 @@ export const userService = defineService('user', {
   peers: {},
   database: userDatabase,
   topics: [USER_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
-  async build({ config, orm, redis, relay, unary }) {
+  async build({ config, orm, redis, relay, unary, logger }) {
     const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, {
       issuer: config.JWT_ISSUER,
       ttlSeconds: config.JWT_TTL_SECONDS,
@@ -40,7 +43,9 @@ export const userService = defineService('user', {
     const revocations = new SessionRevocations(redis);
     const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS));
     const store = new PgUserStore(orm, () => relay.nudge());
-    const accounts = new Accounts(store, new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY), tokens, userSignedUp);
+    const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
+    const accounts = new Accounts(store, hasher, tokens, userSignedUp, (user) => mail.emails.startAccount(user));
+    const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
     const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessions);
@@ -53,6 +58,7 @@ export const userService = defineService('user', {
           definition: ModerationServiceService,
           implementation: moderationHandlers({ moderation, vouchers, unary }),
         },
+        { name: 'spinroom.user.v1.MailService', definition: MailServiceService, implementation: mailHandlers({ ...mail, accounts, unary }) },
         {
           name: 'spinroom.user.v1.SessionsService',
           definition: SessionsServiceService,
@@ -69,6 +75,7 @@ export const userService = defineService('user', {
           implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens, unary }),
         },
       ],
+      stop: async () => mail.stop(),
       verifier: await TokenVerifier.fromKeys(
         tokens.publishedKeys.map((key) => key.publicKeyPem),
         { issuer: config.JWT_ISSUER, sessions: revocations },

@@ -1,6 +1,7 @@
 import { env, serviceConfig, type ConfigOf } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { providersConfig } from './providers-config.js';
+import { mailConfig } from './mail-config.js';
 
 /**
  * The user service's environment, read once at start-up: the base and what its
@@ -32,6 +33,7 @@ export const userServiceConfig = serviceConfig('user', {
   /** Failed logins per account before the lockout: 100 an hour, then locked for an hour (README, Limits). */
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: env.limit('100/1h/1h'),
   ...providersConfig,
+  ...mailConfig,
 });
 
 export type UserServiceConfig = ConfigOf<typeof userServiceConfig>;

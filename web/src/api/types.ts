@@ -2,7 +2,8 @@
 // MinimalCrateSongResDTO / CrateSong, Crate, UserProfile, UserRoles.
 
 // The spec's words, from the one list of each (types only: nothing of these packages reaches the bundle).
-import type { DjTypeName, RoomDesignName, RoomTypeName } from '@spinroom/contracts/vocabulary';
+import type { PinnedMessageJson } from '@spinroom/contracts/rooms';
+import type { DjTypeName, OneTimeAnimationName, RoomDesignName, RoomTypeName } from '@spinroom/contracts/vocabulary';
 import type { RoomRoleName } from '@spinroom/platform/vocabulary';
 
 export type RoomDesign = RoomDesignName;
@@ -16,19 +17,9 @@ export interface UserRoleEntry {
   expirationTime: string | null;
 }
 
-export interface PinnedMessage {
-  message: {
-    message: string;
-    userName?: string;
-    avatarId?: string;
-    color?: string;
-    userUuid?: string;
-    date?: string;
-    pinnedByName?: string;
-    pinnedByUUID?: string;
-    reactions?: unknown;
-  };
-}
+export type PinnedMessage = PinnedMessageJson;
+
+export type { OneTimeAnimationName };
 
 export interface Room {
   id: number;

@@ -5,7 +5,7 @@
 // `kickedFromRoom` leaves and keeps the reason. Plain TypeScript: the React
 // side reads `snapshot` through useSyncExternalStore.
 import { ERROR_CODES, errorCode, FeedError, KEPT_OUT_CODES } from '../api/errors';
-import type { RoomState } from '../api/types';
+import type { OneTimeAnimationName, RoomState } from '../api/types';
 import { ServerClock } from './clock';
 import { FeedSocket, type RoomEnvelope } from './feedSocket';
 import { applyStateful, type LiveState } from './roomState';
@@ -13,7 +13,7 @@ import { applyStateful, type LiveState } from './roomState';
 export type LiveStatus = 'connecting' | 'live' | 'reconnecting' | 'kicked' | 'failed' | 'left';
 
 export interface Animation {
-  animation: 'jump' | 'emoji';
+  animation: OneTimeAnimationName;
   emoji?: string;
   at: number;
 }

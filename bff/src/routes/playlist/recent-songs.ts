@@ -1,4 +1,5 @@
 import type { SongPlay } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { songToJson } from '@spinroom/contracts/songs';
 import { z } from 'zod';
 import { forbidden } from '@spinroom/platform/core';
 import { route, type RouteDeps } from '../../http/route.js';
@@ -6,6 +7,7 @@ import type { RoomClient } from '../room/clients.js';
 import { roomRef } from '../room/views.js';
 import type { PlaylistClient } from './crates.js';
 import { LimitOffsetDefaults } from '../../http/paging.js';
+import { SongSchema } from '../../feed/live-actions.js';
 
 const BASE = '/api/playlist-service';
 
@@ -24,7 +26,7 @@ const RecordSongPlaySchema = z.object({
   djUuid: z.uuid(),
   voteCounts: VoteCounts.default({ likes: 0, dislikes: 0, stars: 0 }),
   playedAt: z.iso.datetime().optional(),
-  song: z.record(z.string(), z.unknown()),
+  song: SongSchema,
 });
 const Slug = z.object({ slug: z.string().min(1).max(64) });
 
@@ -34,7 +36,7 @@ function songPlayJson(p: SongPlay): z.infer<typeof SongPlaySchema> {
     djUuid: p.djUuid,
     voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars },
     playedAt: (p.playedAt ?? new Date(0)).toISOString(),
-    song: JSON.parse(p.songJson || '{}') as Record<string, unknown>,
+    song: p.song ? { ...songToJson(p.song) } : {},
   };
 }
 
@@ -79,7 +81,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
           playId: body.playId,
           roomUuid: await roomUuidOf(params.slug),
           djUuid: body.djUuid,
-          songJson: JSON.stringify(body.song),
+          song: body.song,
           ...body.voteCounts,
           playedAt: body.playedAt ? new Date(body.playedAt) : new Date(),
         },

@@ -52,7 +52,7 @@ export function roomChatRoutes(deps: RouteDeps, rooms: RoomClient, users: UserCl
     handler: async ({ params }) => {
       const { room } = await rooms.getRoom({ room: roomRef(params.slug) });
       const { roles } = await rooms.listRoomRoles({ room: roomRef(room!.uuid), userUuid: '' });
-      return { roomUuid: room!.uuid, roomRoles: roles.filter((r) => CHAT_ROLES.has(r.role)).map(roleJson) };
+      return { roomUuid: room!.uuid, roomRoles: roles.map(roleJson).filter((r) => CHAT_ROLES.has(r.role)) };
     },
   });
 }

@@ -1,3 +1,4 @@
+import { roomUserRoles } from '@spinroom/contracts/vocabulary';
 import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
@@ -82,7 +83,7 @@ export function roomUserRoleRoutes(deps: RouteDeps, rooms: RoomClient): void {
           await rooms.grantRoomRole({
             room: roomRef(params.slug),
             userUuid: body.userUuid,
-            role: body.role,
+            role: roomUserRoles.valueOf(body.role),
             expirationTime: body.expirationTime ? new Date(body.expirationTime) : undefined,
           })
         ).role!,
@@ -98,7 +99,7 @@ export function roomUserRoleRoutes(deps: RouteDeps, rooms: RoomClient): void {
     errors: [403, 404],
     response: EmptySchema,
     handler: async ({ params, body }) => {
-      await rooms.removeRoomRole({ room: roomRef(params.slug), userUuid: body.userUuid, role: body.role });
+      await rooms.removeRoomRole({ room: roomRef(params.slug), userUuid: body.userUuid, role: roomUserRoles.valueOf(body.role) });
       return {};
     },
   });

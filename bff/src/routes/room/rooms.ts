@@ -1,4 +1,6 @@
 import { RoomListing, RoomRef } from '@spinroom/contracts/room/v1/room_service';
+import { MUSIC_PROVIDERS, musicProviders } from '@spinroom/contracts/vocabulary';
+import { badRequest } from '@spinroom/platform/core';
 import { z } from 'zod';
 import { route, type RouteDeps } from '../../http/route.js';
 import type { RoomClient } from './clients.js';
@@ -21,6 +23,10 @@ import {
 } from './schemas.js';
 import { roleJson, roomJson, roomRef, settingsMessage } from './views.js';
 import { TakeSkipQuery } from '../../http/paging.js';
+
+function unknownProvider(): never {
+  throw badRequest(`providers must be among ${MUSIC_PROVIDERS.join(', ')}`);
+}
 
 export const BASE = '/api/room-service';
 
@@ -76,7 +82,8 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
       const providers = [query.providers ?? []]
         .flat()
         .flatMap((p) => p.split(','))
-        .filter(Boolean);
+        .filter(Boolean)
+        .map((p) => musicProviders.parse(p) ?? unknownProvider());
       return (await list(RoomListing.ROOM_LISTING_PROMOTED, { providers })).rooms;
     },
   });

@@ -1,4 +1,11 @@
-import { DJ_TYPES, ROOM_DESIGNS as DESIGNS, ROOM_MUSIC_PROVIDERS as PROVIDERS, ROOM_TYPES } from '@spinroom/contracts/vocabulary';
+import {
+  DJ_TYPES,
+  MUSIC_PROVIDERS,
+  ROOM_DESIGNS as DESIGNS,
+  ROOM_MUSIC_PROVIDERS as PROVIDERS,
+  ROOM_TYPES,
+  type MusicProviderName,
+} from '@spinroom/contracts/vocabulary';
 import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
@@ -19,8 +26,8 @@ export const RoomRoleSchema = z
 
 /** `{message: {message, userName, avatarId, color, userUuid, date, reactions, pinnedByName, pinnedByUUID}}` (ORIGINAL-API.md). */
 export const PinnedMessageSchema = z
-  .looseObject({
-    message: z.looseObject({
+  .object({
+    message: z.object({
       message: z.string().max(5_000).optional(),
       userName: z.string().max(255).optional(),
       avatarId: z.string().max(255).optional(),
@@ -44,7 +51,7 @@ export const RoomSchema = z
     description: z.string(),
     vibe: z.string(),
     djType: z.enum(DJ_TYPES),
-    musicProviderKeys: z.array(z.string()),
+    musicProviderKeys: z.array(z.enum(MUSIC_PROVIDERS)),
     numberOfDjs: z.number().int(),
     songsPerDj: z.number().int().openapi({ description: '0 = unlimited' }),
     roomSize: z.number().int(),
@@ -55,13 +62,13 @@ export const RoomSchema = z
     isLive: z.boolean(),
     liveAudio: z.boolean(),
     promoted: z.boolean(),
-    promotedProviders: z.array(z.string()),
+    promotedProviders: z.array(z.enum(MUSIC_PROVIDERS)),
     posterUrl: z.string().nullable(),
     externalUrl: z.string().nullable(),
     hasChat: z.boolean(),
     unlisted: z.boolean(),
     discordGuildId: z.string().nullable(),
-    pinnedMessages: z.array(z.unknown()),
+    pinnedMessages: z.array(PinnedMessageSchema),
     isPasswordProtected: z.boolean(),
     isGuestPasswordProtected: z.boolean(),
     maxSongLengthSeconds: z.number().int().openapi({ description: '0 = no limit' }),
@@ -119,7 +126,7 @@ export const PromoteRoomSchema = z
   .object({ promoted: z.boolean(), promotedProviders: z.array(z.enum(PROVIDERS)).max(PROVIDERS.length).optional() })
   .openapi('PromoteRoom');
 
-export type RoomSettingsBody = z.infer<typeof UpdateRoomSchema> & { promoted?: boolean; promotedProviders?: string[] };
+export type RoomSettingsBody = z.infer<typeof UpdateRoomSchema> & { promoted?: boolean; promotedProviders?: MusicProviderName[] };
 
 export const SlugParams = z.object({ slug: z.string().min(1).max(64) });
 export const PageQuerySchema = LimitOffsetDefaults;

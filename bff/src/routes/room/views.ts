@@ -1,5 +1,6 @@
 import { RoomRef, RoomSettings, type Room, type RoomFavorite, type RoomRole } from '@spinroom/contracts/room/v1/room_service';
-import { roomRoleToJson, roomToJson } from '@spinroom/contracts/rooms';
+import { pinnedMessageFromJson, roomRoleToJson, roomToJson } from '@spinroom/contracts/rooms';
+import { djTypes, musicProviders, roomDesigns, roomTypes } from '@spinroom/contracts/vocabulary';
 import type { z } from 'zod';
 import { isUuid } from '@spinroom/platform/core';
 import { present } from '../../http/upstream.js';
@@ -34,13 +35,32 @@ export function roomRef(slugOrUuid: string): RoomRef {
 
 /** A JSON settings body as the service's RoomSettings; null and '' clear a nullable field. */
 export function settingsMessage(body: RoomSettingsBody): RoomSettings {
-  const { musicProviderKeys, promotedProviders, pinnedMessages, password, guestPassword, posterUrl, externalUrl, discordGuildId, ...rest } =
-    body;
+  const {
+    djType,
+    type,
+    design,
+    musicProviderKeys,
+    promotedProviders,
+    pinnedMessages,
+    password,
+    guestPassword,
+    posterUrl,
+    externalUrl,
+    discordGuildId,
+    ...rest
+  } = body;
   return RoomSettings.fromPartial({
     ...rest,
-    ...(musicProviderKeys !== undefined ? { musicProviderKeys, setMusicProviderKeys: true } : {}),
-    ...(promotedProviders !== undefined ? { promotedProviders, setPromotedProviders: true } : {}),
-    ...(pinnedMessages !== undefined ? { pinnedMessagesJson: JSON.stringify(pinnedMessages) } : {}),
+    djType: djType && djTypes.valueOf(djType),
+    type: type && roomTypes.valueOf(type),
+    design: design && roomDesigns.valueOf(design),
+    ...(musicProviderKeys !== undefined
+      ? { musicProviderKeys: musicProviderKeys.map(musicProviders.valueOf), setMusicProviderKeys: true }
+      : {}),
+    ...(promotedProviders !== undefined
+      ? { promotedProviders: promotedProviders.map(musicProviders.valueOf), setPromotedProviders: true }
+      : {}),
+    ...(pinnedMessages !== undefined ? { pinnedMessages: pinnedMessages.map(pinnedMessageFromJson), setPinnedMessages: true } : {}),
     password: clear(password),
     guestPassword: clear(guestPassword),
     posterUrl: clear(posterUrl),

@@ -2,6 +2,7 @@ import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { ModerationServiceClient } from '@spinroom/contracts/user/v1/moderation';
 import { SessionsServiceClient } from '@spinroom/contracts/user/v1/sessions';
 import { ProvidersServiceClient } from '@spinroom/contracts/user/v1/providers';
+import { MailServiceClient } from '@spinroom/contracts/user/v1/mail';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
 export type UserClient = PromiseClient<UserServiceClient>;
@@ -16,6 +17,7 @@ export function createUserClients(address: string) {
     moderation: createGrpcClient(ModerationServiceClient, address),
     sessions: createGrpcClient(SessionsServiceClient, address),
     providers: createGrpcClient(ProvidersServiceClient, address),
+    mail: createGrpcClient(MailServiceClient, address),
   };
 }
 

@@ -3,6 +3,7 @@ import type { RouteDeps } from '../../http/route.js';
 import { authRoutes } from './auth.js';
 import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
+import { mailRoutes } from './mail.js';
 import { moderationRoutes } from './moderation.js';
 import { profileRoutes } from './profile.js';
 import { sessionsRoutes } from './sessions.js';
@@ -21,4 +22,5 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers);
+  mailRoutes(deps, user.mail);
 }

@@ -1,3 +1,5 @@
+import { ROOM_ROLES, type RoomRoleName } from '@spinroom/contracts/vocabulary';
+
 /**
  * The words every service uses for who may do what. Each set is named for
  * what it allows; where two sets differ, the difference is the rule.
@@ -39,9 +41,8 @@ export const isGlobalRole = within(GLOBAL_ROLES);
 export const isAdminRole = within(ADMIN_ROLES);
 export const isContentModeratorRole = within(CONTENT_MODERATOR_ROLES);
 
-/** Roles a user may hold in a room: four ranks or invitations, four restrictions. */
-export const ROOM_ROLES = ['owner', 'coOwner', 'moderator', 'dj', 'banned', 'kicked', 'chatDisabled', 'djDisabled'] as const;
-export type RoomRoleName = (typeof ROOM_ROLES)[number];
+/** Roles a user may hold in a room: listed once, as the proto enum RoomUserRole (room_vocabulary.proto). */
+export { ROOM_ROLES, type RoomRoleName };
 
 /** The room roles that restrict (the others rank or invite). */
 export const RESTRICTIVE_ROLES: readonly RoomRoleName[] = ['banned', 'kicked', 'chatDisabled', 'djDisabled'];

@@ -1,3 +1,5 @@
+import type { RoomRefusal, RoomUserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { roomRefusals, roomUserRoles } from '@spinroom/contracts/vocabulary';
 import { AppError } from '@spinroom/platform';
 import type { RoomAccess, RoomAccessPort } from '../domain/ports.js';
 
@@ -13,12 +15,12 @@ export interface RoomAccessClient {
   ): Promise<{
     mayRead: boolean;
     mayEnter: boolean;
-    refusal: string;
+    refusal: RoomRefusal;
     refusalMessage: string;
     banned: boolean;
     chatDisabled?: boolean;
     chatDisabledUntil?: Date | undefined;
-    highestRole: string;
+    highestRole: RoomUserRole;
   }>;
 }
 
@@ -35,12 +37,12 @@ export class RoomServiceAccess implements RoomAccessPort {
     return {
       mayRead: answer.mayRead,
       mayEnter: answer.mayEnter,
-      refusal: answer.refusal,
+      refusal: roomRefusals.nameOf(answer.refusal) ?? '',
       refusalMessage: answer.refusalMessage,
       banned: answer.banned,
       chatDisabled: answer.chatDisabled ?? answer.chatDisabledUntil !== undefined,
       chatDisabledUntil: answer.chatDisabledUntil,
-      highestRole: answer.highestRole,
+      highestRole: roomUserRoles.nameOf(answer.highestRole) ?? '',
     };
   }
 }

@@ -1,4 +1,6 @@
 import type { PlaylistServiceServer } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { MinimalCrateSong } from '@spinroom/contracts/room/v1/minimal_crate_song';
+import { songToJson } from '@spinroom/contracts/songs';
 import {
   badRequest,
   forbidden,
@@ -126,7 +128,8 @@ export function playlistServiceHandlers(deps: {
       if (!isUuid(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
       const { plays: list, total } = await plays.recent(req.roomUuid, page(req));
       return {
-        songPlays: list.map(({ song, voteCounts, ...p }) => ({ ...p, songJson: JSON.stringify(song), ...voteCounts })),
+        // Stored songs are the feed's JSON (songToJson's shape, `{}` when an event had none): read tolerantly.
+        songPlays: list.map(({ song, voteCounts, ...p }) => ({ ...p, song: MinimalCrateSong.fromJSON(song), ...voteCounts })),
         total,
       };
     }),
@@ -134,12 +137,8 @@ export function playlistServiceHandlers(deps: {
       requireService(ctx.caller);
       const p = req.songPlay;
       if (!p || !isUuid(p.playId) || !isUuid(p.roomUuid) || !isUuid(p.djUuid)) throw badRequest('song_play needs play, room and DJ uuids');
-      let song: Record<string, unknown>;
-      try {
-        song = JSON.parse(p.songJson) as Record<string, unknown>;
-      } catch {
-        throw badRequest('song_json must be JSON');
-      }
+      if (!p.song) throw badRequest('song_play needs its song');
+      const song = { ...songToJson(p.song) };
       await plays.record({
         playId: p.playId,
         roomUuid: p.roomUuid,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RoomRefusalName as AccessRefusal } from '@spinroom/contracts/vocabulary';
 import { ERROR_CODES, forbidden, type AppError, type ErrorCode } from '@spinroom/platform';
 import type { Room } from './room.js';
 import { hasRole, highestRole, isGlobalRole, type RoomRole } from './room-roles.js';
@@ -16,8 +17,8 @@ import { hasRole, highestRole, isGlobalRole, type RoomRole } from './room-roles.
  * - kicked users do not enter (nor post) until the kick ends, but read what they may;
  * - the others enter and read when behind the door.
  */
-export const ACCESS_REFUSALS = ['banned', 'kicked', 'passwordRequired', 'private'] as const;
-export type AccessRefusal = (typeof ACCESS_REFUSALS)[number];
+// The refusals are listed once, as the proto enum RoomRefusal (room_vocabulary.proto).
+export type { AccessRefusal };
 
 export const ACCESS_MESSAGES: Record<AccessRefusal, string> = {
   banned: 'You are banned from this room',

@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
 import { badRequest, forbidden, type Caller, type Logger } from '@spinroom/platform';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
 import * as live from '../domain/live/transitions.js';
@@ -175,7 +176,7 @@ export class LiveRooms {
     });
   }
 
-  async playOneTimeAnimation(caller: Caller, roomUuid: string, animation: 'jump' | 'emoji', emoji: string | undefined): Promise<void> {
+  async playOneTimeAnimation(caller: Caller, roomUuid: string, animation: OneTimeAnimationName, emoji: string | undefined): Promise<void> {
     const stored = await this.loaded(roomUuid);
     if (!stored.room.server.members.some((m) => m.uuid === caller.userUuid)) throw forbidden(live.NOT_IN_ROOM);
     if (animation === 'emoji' && !emoji) throw badRequest('emoji is required for the emoji animation');

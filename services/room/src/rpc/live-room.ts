@@ -1,5 +1,6 @@
 import type { RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
 import { songToJson } from '@spinroom/contracts/songs';
+import { oneTimeAnimations } from '@spinroom/contracts/vocabulary';
 import { badRequest, requireService, type createUnaryFactory } from '@spinroom/platform';
 import { z } from 'zod';
 import { requireGlobalRole } from '../domain/room-roles.js';
@@ -63,8 +64,9 @@ export function liveRoomHandlers(deps: {
           case 'voteOnSong':
             return live.voteOnSong(caller, room, required(action.value.songVotes, 'songVotes'));
           case 'playOneTimeAnimation': {
-            const { animation, emoji } = action.value;
-            if (animation !== 'jump' && animation !== 'emoji') throw badRequest('animation: must be jump or emoji');
+            const animation = oneTimeAnimations.nameOf(action.value.animation);
+            const { emoji } = action.value;
+            if (animation === undefined) throw badRequest('animation: must be jump or emoji');
             await live.playOneTimeAnimation(caller, room, animation, emoji);
             return 0;
           }

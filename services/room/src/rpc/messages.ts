@@ -5,6 +5,8 @@ import type {
   RoomRole as RoomRoleMessage,
   RoomSettings as RoomSettingsMessage,
 } from '@spinroom/contracts/room/v1/room_service';
+import { pinnedMessageFromJson, pinnedMessageToJson, type PinnedMessageJson } from '@spinroom/contracts/rooms';
+import { djTypes, musicProviders, roomDesigns, roomTypes, roomUserRoles, type Vocabulary } from '@spinroom/contracts/vocabulary';
 import { badRequest } from '@spinroom/platform';
 import type { RoomFavorite, RoomRef } from '../domain/room-store.js';
 import type { Room, RoomSettings } from '../domain/room.js';
@@ -23,7 +25,7 @@ export function toRoleMessage(role: RoomRole): RoomRoleMessage {
     id: role.id,
     roomId: role.roomId,
     userUuid: role.userUuid,
-    role: role.role,
+    role: roomUserRoles.valueOf(role.role),
     expirationTime: role.expirationTime ?? undefined,
     createdAt: role.createdAt,
     updatedAt: role.updatedAt,
@@ -39,8 +41,8 @@ export function toRoomMessage(view: RoomView): RoomMessage {
     name: room.name,
     description: room.description,
     vibe: room.vibe,
-    djType: room.djType,
-    musicProviderKeys: room.musicProviderKeys,
+    djType: djTypes.valueOf(room.djType),
+    musicProviderKeys: providerValues(room.musicProviderKeys),
     numberOfDjs: room.numberOfDjs,
     songsPerDj: room.songsPerDj,
     roomSize: room.roomSize,
@@ -48,18 +50,18 @@ export function toRoomMessage(view: RoomView): RoomMessage {
     freeEntries: room.freeEntries,
     isPasswordProtected: room.passwordHash !== null,
     isGuestPasswordProtected: room.guestPasswordHash !== null,
-    type: room.type,
-    design: room.design,
+    type: roomTypes.valueOf(room.type),
+    design: roomDesigns.valueOf(room.design),
     isLive: room.isLive,
     liveAudio: room.liveAudio,
     promoted: room.promoted,
-    promotedProviders: room.promotedProviders,
+    promotedProviders: providerValues(room.promotedProviders),
     posterUrl: room.posterUrl ?? undefined,
     externalUrl: room.externalUrl ?? undefined,
     hasChat: room.hasChat,
     unlisted: room.unlisted,
     discordGuildId: room.discordGuildId ?? undefined,
-    pinnedMessagesJson: JSON.stringify(room.pinnedMessages),
+    pinnedMessages: room.pinnedMessages.map((p) => pinnedMessageFromJson(p as PinnedMessageJson)),
     stage: {
       maxSongLengthSeconds: room.maxSongLengthSeconds,
       repeatWindowMinutes: room.repeatWindowMinutes,
@@ -97,8 +99,8 @@ export function toRoomSettings(message: RoomSettingsMessage | undefined): RoomSe
     slug: m.slug,
     description: m.description,
     vibe: m.vibe,
-    djType: m.djType,
-    musicProviderKeys: m.setMusicProviderKeys ? m.musicProviderKeys : undefined,
+    djType: m.djType === undefined ? undefined : word(djTypes, m.djType, 'djType'),
+    musicProviderKeys: m.setMusicProviderKeys ? providerNames(m.musicProviderKeys ?? [], 'musicProviderKeys') : undefined,
     numberOfDjs: m.numberOfDjs,
     songsPerDj: m.songsPerDj,
     roomSize: m.roomSize,
@@ -106,18 +108,18 @@ export function toRoomSettings(message: RoomSettingsMessage | undefined): RoomSe
     freeEntries: m.freeEntries,
     password: m.password === undefined ? undefined : m.password || null,
     guestPassword: m.guestPassword === undefined ? undefined : m.guestPassword || null,
-    type: m.type,
-    design: m.design,
+    type: m.type === undefined ? undefined : word(roomTypes, m.type, 'type'),
+    design: m.design === undefined ? undefined : word(roomDesigns, m.design, 'design'),
     isLive: m.isLive,
     liveAudio: m.liveAudio,
     promoted: m.promoted,
-    promotedProviders: m.setPromotedProviders ? m.promotedProviders : undefined,
+    promotedProviders: m.setPromotedProviders ? providerNames(m.promotedProviders ?? [], 'promotedProviders') : undefined,
     posterUrl: m.posterUrl,
     externalUrl: m.externalUrl,
     hasChat: m.hasChat,
     unlisted: m.unlisted,
     discordGuildId: m.discordGuildId,
-    pinnedMessages: m.pinnedMessagesJson === undefined ? undefined : parsePinned(m.pinnedMessagesJson),
+    pinnedMessages: m.setPinnedMessages ? (m.pinnedMessages ?? []).map(pinnedMessageToJson) : undefined,
     maxSongLengthSeconds: m.maxSongLengthSeconds,
     repeatWindowMinutes: m.repeatWindowMinutes,
     afkLimitMinutes: m.afkLimitMinutes,
@@ -126,12 +128,18 @@ export function toRoomSettings(message: RoomSettingsMessage | undefined): RoomSe
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as RoomSettings;
 }
 
-function parsePinned(json: string): unknown[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    if (Array.isArray(value)) return value;
-  } catch {
-    // fall through
-  }
-  throw badRequest('pinnedMessages must be a list');
+/** An enum's word; 400 naming the field when the caller sent UNSPECIFIED or a value this service does not know. */
+export function word<V extends number, N extends string>(vocabulary: Vocabulary<V, N>, value: V, field: string): N {
+  const name = vocabulary.nameOf(value);
+  if (name === undefined) throw badRequest(`${field} must be one of ${vocabulary.names.join(', ')}`);
+  return name;
+}
+
+function providerNames(values: number[], field: string): string[] {
+  return values.map((value) => word(musicProviders, value, field));
+}
+
+/** Stored provider keys are the room's words (checked on the way in). */
+function providerValues(names: string[]): number[] {
+  return names.map((name) => musicProviders.parse(name) ?? 0);
 }

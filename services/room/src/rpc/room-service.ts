@@ -1,10 +1,12 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
+import { RoomRefusal, RoomUserRole, type MusicProvider } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { musicProviders, roomRefusals, roomUserRoles } from '@spinroom/contracts/vocabulary';
 import { badRequest, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
 import type { RoomFilter } from '../domain/room-store.js';
 import { ACCESS_CODES, ACCESS_MESSAGES } from '../domain/room-access.js';
 import { requireGlobalRole } from '../domain/room-roles.js';
 import { favoritesListing, type Actor, type Rooms } from '../domain/rooms.js';
-import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings } from './messages.js';
+import { toFavoriteMessage, toRoleMessage, toRoomMessage, toRoomRef, toRoomSettings, word } from './messages.js';
 
 function actor(ctx: CallContext): Actor {
   const caller = ctx.caller;
@@ -13,14 +15,14 @@ function actor(ctx: CallContext): Actor {
 
 /** The listing a ListRooms request asks for, for this caller. */
 function filterOf(
-  req: { listing: RoomListing; providers: string[]; discordGuildId: string; userUuid: string; includePrivate: boolean },
+  req: { listing: RoomListing; providers: MusicProvider[]; discordGuildId: string; userUuid: string; includePrivate: boolean },
   who: Actor,
 ): RoomFilter {
   switch (req.listing) {
     case RoomListing.ROOM_LISTING_PUBLIC:
       return { kind: 'public' };
     case RoomListing.ROOM_LISTING_PROMOTED:
-      return { kind: 'promoted', providers: req.providers };
+      return { kind: 'promoted', providers: req.providers.map((p) => word(musicProviders, p, 'providers')) };
     case RoomListing.ROOM_LISTING_MINE:
       return { kind: 'withRole', userUuid: who.userUuid, roles: ['owner', 'coOwner', 'moderator', 'dj'] };
     case RoomListing.ROOM_LISTING_OWNED:
@@ -38,6 +40,9 @@ function filterOf(
       throw badRequest('listing is required');
   }
 }
+
+/** A requested role's word; '' when unknown, which the domain refuses with the list of roles. */
+const roleName = (role: RoomUserRole) => roomUserRoles.nameOf(role) ?? '';
 
 /** The live-room calls, handled in live-room.ts. */
 export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive' | 'getRoomServiceInfo';
@@ -107,10 +112,10 @@ export function roomServiceHandlers(deps: {
       return { roles: (await rooms.roles(toRoomRef(req.room), req.userUuid || undefined)).map(toRoleMessage) };
     }),
     grantRoomRole: unary(async (req, ctx) => ({
-      role: toRoleMessage(await rooms.grant(actor(ctx), toRoomRef(req.room), req.userUuid, req.role, req.expirationTime ?? null)),
+      role: toRoleMessage(await rooms.grant(actor(ctx), toRoomRef(req.room), req.userUuid, roleName(req.role), req.expirationTime ?? null)),
     })),
     removeRoomRole: unary(async (req, ctx) => {
-      await rooms.remove(actor(ctx), toRoomRef(req.room), req.userUuid, req.role);
+      await rooms.remove(actor(ctx), toRoomRef(req.room), req.userUuid, roleName(req.role));
       return {};
     }),
     changeRoomOwner: unary(async (req, ctx) => ({
@@ -128,14 +133,14 @@ export function roomServiceHandlers(deps: {
         room: toRoomMessage(access.view),
         activeRoles: access.activeRoles.map(toRoleMessage),
         canDj: access.canDj,
-        highestRole: access.highestRole ?? '',
+        highestRole: roomUserRoles.parse(access.highestRole ?? '') ?? RoomUserRole.ROOM_USER_ROLE_UNSPECIFIED,
         banned: access.banned,
         chatDisabledUntil: access.chatDisabledUntil ?? undefined,
         canJoin: access.decision.mayEnter,
         chatDisabled: access.chatDisabled,
         mayRead: access.decision.mayRead,
         mayEnter: access.decision.mayEnter,
-        refusal: access.decision.refusal ?? '',
+        refusal: access.decision.refusal ? roomRefusals.valueOf(access.decision.refusal) : RoomRefusal.ROOM_REFUSAL_UNSPECIFIED,
         refusalMessage: access.decision.refusal ? ACCESS_MESSAGES[access.decision.refusal] : '',
         refusalCode: access.decision.refusal ? ACCESS_CODES[access.decision.refusal] : '',
         kickedUntil: access.decision.kickedUntil ?? undefined,

@@ -1,11 +1,9 @@
 import type { ServiceDatabase } from '@spinroom/platform';
+import { MailLinkEntity, UserEmailEntity } from './mail-entities.js';
 import { migrations } from './migrations/index.js';
 import { ProviderLinkEntity } from './providers-entities.js';
 import { ModerationCommentEntity, VoucherEntity } from './moderation-entities.js';
 import { UserEntity } from './user-entity.js';
 
 /** The user service's tables; the service kit opens and migrates them. */
-export const userDatabase: ServiceDatabase = {
-  entities: [UserEntity, VoucherEntity, ModerationCommentEntity, ProviderLinkEntity],
-  migrations,
-};
+export const userDatabase: ServiceDatabase = { entities: [UserEntity, VoucherEntity, ModerationCommentEntity, ProviderLinkEntity, UserEmailEntity, MailLinkEntity], migrations };

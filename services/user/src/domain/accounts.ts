@@ -55,6 +55,8 @@ export class Accounts {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenIssuer,
     private readonly announceSignUp: (user: User) => OutboxEntry,
+    /** Runs once a sign-up's account exists: its address goes pending and its code is mailed (domain/mail/emails.ts). */
+    private readonly afterSignUp: (user: User) => Promise<void> = async () => undefined,
   ) {}
 
   /** `create` stores the account: by default alone, for a voucher sign-up with the voucher's redemption (domain/moderation/vouchers.ts). */
@@ -73,6 +75,7 @@ export class Accounts {
     const passwordHash = await this.hasher.hash(input.password);
     try {
       const user = await create({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
+      await this.afterSignUp(user);
       return this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
