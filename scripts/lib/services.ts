@@ -18,7 +18,8 @@ export interface LocalServices {
 
 /** The secrets and folders a service reads beyond its entry, made once in .local/dev. */
 const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string) => Record<string, string> } = {
-  user: () => ({ JWT_PRIVATE_KEY: ensureSigningKey('dev').pem }),
+  // PROVIDER_TOKEN_KEYS: a 32-byte key (base64url) under id `dev`, so music-provider links work locally.
+  user: () => ({ JWT_PRIVATE_KEY: ensureSigningKey('dev').pem, PROVIDER_TOKEN_KEYS: `dev:${ensureSecret('dev', 'provider-token-key')}` }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
   upload: (suffix) => ({
     UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', `uploads${suffix.replace(/_/g, '-')}`),
