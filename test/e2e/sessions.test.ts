@@ -5,6 +5,7 @@ import { testInfra } from '@spinroom/platform/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sessions } from '../../services/user/src/domain/sessions.js';
+import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 type Json = any;
@@ -171,5 +172,107 @@ describe('signing keys rotate without logging anyone out', () => {
     expect((await call('GET', '/api/user-service/auth/session', { token: forged })).status).toBe(401);
     await expect(playlists.listOwnCrates({ limit: 5, offset: 0 }, { token: forged })).rejects.toMatchObject({ status: 401 });
     playlists.close();
+  });
+});
+
+describe("bots: sign-up-bot and bot-token, as the original's bots use them", () => {
+  const { call, platform } = usePlatform();
+  const signUp = async (nickname: string) =>
+    (
+      await call('POST', '/api/user-service/users/sign-up', {
+        body: { email: freshEmail(), password: 'correct horse battery', nickname },
+      })
+    ).body as { accessToken: string; userUuid: string };
+
+  it('gives each user one bot, whose token has role bot and its own uuid, and which joins a room with ttfm-socket', async () => {
+    const owner = await signUp('Bot Owner');
+    expect((await call('GET', '/api/user-service/users/bot-token', { token: owner.accessToken })).body).toEqual({
+      statusCode: 404,
+      message: 'You have no bot yet',
+      error: 'Not Found',
+    });
+    const created = await call('POST', '/api/user-service/users/sign-up-bot', {
+      token: owner.accessToken,
+      body: { botNickName: 'DJ Robot', avatarId: 'robot-1', color: 'a1b2c3' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.any(Number), uuid: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    const again = await call('POST', '/api/user-service/users/sign-up-bot', {
+      token: owner.accessToken,
+      body: { botNickName: 'Second', avatarId: 'robot-2', color: '#000000' },
+    });
+    expect(again).toMatchObject({ status: 403, body: { statusCode: 403, message: 'You already have a bot', error: 'Forbidden' } });
+
+    const grant = await call('GET', '/api/user-service/users/bot-token', { token: owner.accessToken });
+    expect(grant.status).toBe(200);
+    expect(grant.body).toEqual({ accessToken: expect.any(String), codeSyncNewUser: '' });
+    const botToken = grant.body.accessToken as string;
+    expect(claimsOf(botToken)).toMatchObject({ sub: created.body.uuid, role: 'bot', aud: 'spinroom-api' });
+    expect((await call('GET', '/api/user-service/auth/session', { token: botToken })).body).toEqual({
+      userUuid: created.body.uuid,
+      kind: 'bot',
+      roles: ['bot'],
+    });
+    expect((await call('GET', '/api/user-service/users/profile', { token: botToken })).body).toMatchObject({
+      uuid: created.body.uuid,
+      nickname: 'DJ Robot',
+      avatarId: 'robot-1',
+      color: '#A1B2C3',
+    });
+
+    const room = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.accessToken,
+      body: { name: `Bots welcome ${Math.random().toString(36).slice(2, 8)}` },
+    });
+    expect(room.status).toBe(201);
+    const listener = await FeedListener.join(platform().baseUrl, botToken, created.body.uuid, room.body.uuid);
+    try {
+      await listener.until((state) => state.allUserData?.[created.body.uuid]?.userProfile?.nickname === 'DJ Robot', 'the bot in the room');
+      expect(listener.state.allUsers.map((u: Json) => u.uuid)).toContain(created.body.uuid);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it('refuses bots to guests, to bots and to bad profiles', async () => {
+    const guest = (await call('GET', '/api/user-service/auth/guest')).body.accessToken as string;
+    const forGuest = await call('POST', '/api/user-service/users/sign-up-bot', {
+      token: guest,
+      body: { botNickName: 'Ghost bot', avatarId: 'robot-1', color: 'a1b2c3' },
+    });
+    expect(forGuest).toMatchObject({ status: 403, body: { message: 'Only signed-in users can have a bot' } });
+    const owner = await signUp('Careful Owner');
+    const badColor = await call('POST', '/api/user-service/users/sign-up-bot', {
+      token: owner.accessToken,
+      body: { botNickName: 'Bot', avatarId: 'robot-1', color: 'red' },
+    });
+    expect(badColor).toMatchObject({ status: 400, body: { message: 'Color must be a hex colour like #A1B2C3' } });
+    expect(
+      (
+        await call('POST', '/api/user-service/users/sign-up-bot', {
+          token: owner.accessToken,
+          body: { avatarId: 'robot-1', color: 'a1b2c3' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/api/user-service/users/sign-up-bot', { body: { botNickName: 'B', avatarId: 'a', color: 'a1b2c3' } })).status,
+    ).toBe(401);
+    // Two attempts at once still make one bot.
+    const attempts = await Promise.all(
+      ['One', 'Two', 'Three'].map((name) =>
+        call('POST', '/api/user-service/users/sign-up-bot', {
+          token: owner.accessToken,
+          body: { botNickName: name, avatarId: 'robot-1', color: 'a1b2c3' },
+        }),
+      ),
+    );
+    expect(attempts.map((a) => a.status).sort()).toEqual([201, 403, 403]);
+    const botToken = (await call('GET', '/api/user-service/users/bot-token', { token: owner.accessToken })).body.accessToken as string;
+    const byBot = await call('POST', '/api/user-service/users/sign-up-bot', {
+      token: botToken,
+      body: { botNickName: 'Bot of a bot', avatarId: 'robot-1', color: 'a1b2c3' },
+    });
+    expect(byBot).toMatchObject({ status: 403, body: { message: 'Only signed-in users can have a bot' } });
   });
 });

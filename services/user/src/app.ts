@@ -10,6 +10,8 @@ import { CHAT_TOKEN_TTL_SECONDS, ServiceTokens } from './domain/service-tokens.j
 import { Sessions } from './domain/sessions.js';
 import { SessionsServiceService } from '@spinroom/contracts/user/v1/sessions';
 import { sessionsHandlers } from './rpc/sessions.js';
+import { Bots } from './domain/sessions/bots.js';
+import { PgBotStore } from './db/sessions-bot-store.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
 import { ModerationServiceService } from '@spinroom/contracts/user/v1/moderation';
@@ -42,6 +44,7 @@ export const userService = defineService('user', {
     });
     const revocations = new SessionRevocations(redis);
     const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS));
+    const bots = new Bots(new PgBotStore(orm, () => relay.nudge()), tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
     const accounts = new Accounts(store, hasher, tokens, userSignedUp, (user) => mail.emails.startAccount(user));
@@ -62,7 +65,7 @@ export const userService = defineService('user', {
         {
           name: 'spinroom.user.v1.SessionsService',
           definition: SessionsServiceService,
-          implementation: sessionsHandlers({ sessions, unary }),
+          implementation: sessionsHandlers({ sessions, bots, unary }),
         },
         {
           name: 'spinroom.user.v1.ProvidersService',

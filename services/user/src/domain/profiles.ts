@@ -53,6 +53,11 @@ export function normalizeColor(color: string): string {
   return `#${match[1]!.toUpperCase()}`;
 }
 
+export function checkAvatarId(avatarId: string): string {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(avatarId)) throw badRequest('avatarId must be an avatar slug');
+  return avatarId;
+}
+
 /**
  * Applies a partial profile update to a user, by the profile rules. Guests keep
  * their ghost profile. Empty text clears a field.
@@ -62,10 +67,7 @@ export function applyProfilePatch(user: User, patch: ProfilePatch): User {
   const next: User = { ...user };
   if (patch.nickname !== undefined) next.nickname = checkNickname(patch.nickname);
   if (patch.color !== undefined) next.color = normalizeColor(patch.color);
-  if (patch.avatarId !== undefined) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(patch.avatarId)) throw badRequest('avatarId must be an avatar slug');
-    next.avatarId = patch.avatarId;
-  }
+  if (patch.avatarId !== undefined) next.avatarId = checkAvatarId(patch.avatarId);
   if (patch.displayPronouns !== undefined) next.displayPronouns = patch.displayPronouns;
   if (patch.song !== undefined) next.song = patch.song;
   for (const field of TEXT_FIELDS) {
