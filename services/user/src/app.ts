@@ -61,7 +61,11 @@ export const userService = defineService('user', {
           definition: ModerationServiceService,
           implementation: moderationHandlers({ moderation, vouchers, unary }),
         },
-        { name: 'spinroom.user.v1.MailService', definition: MailServiceService, implementation: mailHandlers({ ...mail, accounts, unary }) },
+        {
+          name: 'spinroom.user.v1.MailService',
+          definition: MailServiceService,
+          implementation: mailHandlers({ ...mail, accounts, unary }),
+        },
         {
           name: 'spinroom.user.v1.SessionsService',
           definition: SessionsServiceService,
