@@ -45,6 +45,7 @@ import { uploadServiceConfig, type UploadServiceConfig } from '../../services/up
 import { closeUserClients, createUserClients } from '../../bff/src/routes/user/index.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
+import { TwilioStandIn } from './twilio-stand-in.js';
 import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
 
 /**
@@ -54,7 +55,11 @@ import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from 
  */
 const UNTRIPPED = { points: 1_000_000, durationSeconds: 3600, blockSeconds: 0 };
 export const TEST_LIMITS = {
-  user: { LIMIT_LOGIN_FAILURES_PER_ACCOUNT: UNTRIPPED },
+  user: {
+    LIMIT_LOGIN_FAILURES_PER_ACCOUNT: UNTRIPPED,
+    LIMIT_PHONE_CODES_PER_NUMBER: UNTRIPPED,
+    LIMIT_PHONE_CODE_FAILURES_PER_NUMBER: UNTRIPPED,
+  },
   room: { LIMIT_ROOM_PASSWORD_FAILURES: UNTRIPPED },
   chat: { LIMIT_CHAT_MESSAGES_PER_USER: UNTRIPPED },
   upload: { LIMIT_UPLOADS_PER_USER: UNTRIPPED },
@@ -135,6 +140,8 @@ export function userServiceOnFreshDatabase(overrides: Partial<UserServiceConfig>
 
 export interface TestPlatform {
   baseUrl: string;
+  /** The Twilio Verify and Lookup stand-in the user service's phone codes go to. */
+  twilio: TwilioStandIn;
   databaseUrl: string;
   /** The playlist service's database. */
   playlist: { databaseUrl: string };
@@ -186,7 +193,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
   const redisUrl = await isolatedRedisUrl();
   // Every verifier reads ended sessions from the user service's Redis: the platform's own database.
-  const userService = userServiceOnFreshDatabase({ REDIS_URL: redisUrl, ...options.user });
+  const twilio = await TwilioStandIn.start();
+  const userService = userServiceOnFreshDatabase({ REDIS_URL: redisUrl, ...twilio.env, ...options.user });
   const running = await userService.start();
   const user = createUserClients(`127.0.0.1:${running.port}`);
   const users = user.accounts;
@@ -268,6 +276,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   }
   const platform: TestPlatform = {
     baseUrl: bffs[0]!.url,
+    twilio,
     bffUrls: bffs.map((b) => b.url),
     async restartRoomService() {
       await roomService.stop();
@@ -288,6 +297,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     chat: { databaseUrl: chatDatabaseUrl, redisUrl },
     async stop() {
       keys.stop();
+      await twilio.close();
       for (const bff of bffs) {
         await bff.feed.close();
         await new Promise<void>((resolve) => bff.server.close(() => resolve()));

@@ -14,6 +14,9 @@ import { Bots } from './domain/sessions/bots.js';
 import { PgBotStore } from './db/sessions-bot-store.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
+import { MobileServiceService } from '@spinroom/contracts/user/v1/mobile';
+import { buildMobile } from './mobile/build.js';
+import { mobileHandlers } from './rpc/mobile.js';
 import { ModerationServiceService } from '@spinroom/contracts/user/v1/moderation';
 import { PgModerationStore, PgVoucherStore } from './db/moderation-store.js';
 import { Moderation } from './domain/moderation/moderation.js';
@@ -51,11 +54,13 @@ export const userService = defineService('user', {
     const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
+    const mobile = buildMobile(config, { orm, redis, logger, accounts, announceSignUp: userSignedUp, onEventsCommitted: () => relay.nudge() });
     const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessions);
     const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     return {
       services: [
+        { name: 'spinroom.user.v1.MobileService', definition: MobileServiceService, implementation: mobileHandlers({ ...mobile, unary }) },
         {
           name: 'spinroom.user.v1.ModerationService',
           definition: ModerationServiceService,

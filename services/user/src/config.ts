@@ -1,5 +1,6 @@
 import { env, serviceConfig, type ConfigOf } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { mobileConfig } from './mobile-config.js';
 import { providersConfig } from './providers-config.js';
 import { mailConfig } from './mail-config.js';
 
@@ -32,6 +33,7 @@ export const userServiceConfig = serviceConfig('user', {
   SERVICE_CLIENT_SECRET: z.string().min(32).optional(),
   /** Failed logins per account before the lockout: 100 an hour, then locked for an hour (README, Limits). */
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: env.limit('100/1h/1h'),
+  ...mobileConfig,
   ...providersConfig,
   ...mailConfig,
 });

@@ -1,4 +1,5 @@
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { MobileServiceClient } from '@spinroom/contracts/user/v1/mobile';
 import { ModerationServiceClient } from '@spinroom/contracts/user/v1/moderation';
 import { SessionsServiceClient } from '@spinroom/contracts/user/v1/sessions';
 import { ProvidersServiceClient } from '@spinroom/contracts/user/v1/providers';
@@ -14,6 +15,7 @@ export type UserClient = PromiseClient<UserServiceClient>;
 export function createUserClients(address: string) {
   return {
     accounts: createGrpcClient(UserServiceClient, address) as UserClient,
+    mobile: createGrpcClient(MobileServiceClient, address),
     moderation: createGrpcClient(ModerationServiceClient, address),
     sessions: createGrpcClient(SessionsServiceClient, address),
     providers: createGrpcClient(ProvidersServiceClient, address),

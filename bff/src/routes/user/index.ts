@@ -3,6 +3,7 @@ import type { RouteDeps } from '../../http/route.js';
 import { authRoutes } from './auth.js';
 import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
+import { mobileRoutes } from './mobile.js';
 import { mailRoutes } from './mail.js';
 import { moderationRoutes } from './moderation.js';
 import { profileRoutes } from './profile.js';
@@ -19,6 +20,7 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   usersRoutes(deps, user.accounts, limits);
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
+  mobileRoutes(deps, user.mobile);
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers);
