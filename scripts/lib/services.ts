@@ -17,9 +17,14 @@ export interface LocalServices {
 }
 
 /** The secrets and folders a service reads beyond its entry, made once in .local/dev. */
-const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string) => Record<string, string> } = {
+const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices) => Record<string, string> } = {
   // PROVIDER_TOKEN_KEYS: a 32-byte key (base64url) under id `dev`, so music-provider links work locally.
-  user: () => ({ JWT_PRIVATE_KEY: ensureSigningKey('dev').pem, PROVIDER_TOKEN_KEYS: `dev:${ensureSecret('dev', 'provider-token-key')}` }),
+  // SMTP_URL: the profile's Mailpit, whose inbox shows every mail the user service sends.
+  user: (_suffix, local) => ({
+    JWT_PRIVATE_KEY: ensureSigningKey('dev').pem,
+    PROVIDER_TOKEN_KEYS: `dev:${ensureSecret('dev', 'provider-token-key')}`,
+    SMTP_URL: local.infra.SMTP_URL,
+  }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
   upload: (suffix) => ({
     UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', `uploads${suffix.replace(/_/g, '-')}`),
@@ -48,7 +53,7 @@ export function serviceEnvironment(name: ServiceName, local: LocalServices): Rec
   if (entry.redis) env.REDIS_URL = local.infra.REDIS_URL;
   if (entry.kafka) env.KAFKA_BROKERS = local.infra.KAFKA_BROKERS;
   for (const peer of entry.peers) env[peerAddressVariable(peer)] = addresses[peerAddressVariable(peer)]!;
-  return { ...env, ...LOCAL_EXTRAS[name]?.(suffix) };
+  return { ...env, ...LOCAL_EXTRAS[name]?.(suffix, local) };
 }
 
 /** The BFF's environment: every service's address, Redis (the feed's channels, the limits), the shared service secret, its port. */
