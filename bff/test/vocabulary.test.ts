@@ -13,6 +13,7 @@ import {
   ROOM_ROLES,
   ROOM_TYPES,
   roomUserRoles,
+  USER_ROLES,
 } from '@spinroom/contracts/vocabulary';
 import { describe, expect, it } from 'vitest';
 
@@ -58,6 +59,18 @@ describe('the spec vocabularies from room_vocabulary.proto', () => {
     expect(ROOM_ROLES).toEqual(['owner', 'coOwner', 'moderator', 'dj', 'banned', 'kicked', 'chatDisabled', 'djDisabled']);
     expect(ROOM_REFUSALS).toEqual(['banned', 'kicked', 'passwordRequired', 'private']);
     expect(ONE_TIME_ANIMATIONS).toEqual(['jump', 'emoji']);
+    expect(USER_ROLES).toEqual([
+      'globalModerator',
+      'admin',
+      'moderator',
+      'staff',
+      'promoter',
+      'user',
+      'superUser',
+      'bot',
+      'guest',
+      'service',
+    ]);
   });
 
   it('maps each enum value to its word and back, and nothing else', () => {

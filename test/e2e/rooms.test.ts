@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
 import { RoomListing, RoomServiceClient, RoomSettings } from '@spinroom/contracts/room/v1/room_service';
-import { RoomDesign, RoomUserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { RoomDesign, RoomUserRole, UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { createGrpcClient } from '@spinroom/platform';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
@@ -589,7 +589,7 @@ describe('rooms through the BFF', () => {
     const room = (await create(owner.token, { name: 'Access Room', djType: 'INVITE_ONLY' })).body;
     const client = createGrpcClient(RoomServiceClient, `127.0.0.1:${platform().room.service.port}`);
     try {
-      const ask = (token: string, userUuid: string, tokenRole = '') =>
+      const ask = (token: string, userUuid: string, tokenRole = UserRole.USER_ROLE_UNSPECIFIED) =>
         client.getRoomAccess({ roomUuid: room.uuid, userUuid, tokenRole }, { token });
       expect(await ask(member.token, member.uuid)).toMatchObject({
         canDj: false,
@@ -614,11 +614,15 @@ describe('rooms through the BFF', () => {
       });
       // Someone else's access is for services and administrators.
       await expect(ask(owner.token, member.uuid)).rejects.toMatchObject({ status: 403 });
-      expect(await ask((await person('admin')).token, member.uuid, 'user')).toMatchObject({ canDj: true });
+      expect(await ask((await person('admin')).token, member.uuid, UserRole.USER_ROLE_USER)).toMatchObject({ canDj: true });
       // The live engine and the chat service ask with a service token, naming the user's token role.
-      expect(await ask(await signedToken('service', 'live-engine'), member.uuid, 'guest')).toMatchObject({
+      expect(await ask(await signedToken('service', 'live-engine'), member.uuid, UserRole.USER_ROLE_GUEST)).toMatchObject({
         canDj: false,
         highestRole: RoomUserRole.ROOM_USER_ROLE_DJ,
+      });
+      await expect(ask(await signedToken('service', 'live-engine'), member.uuid, 99 as UserRole)).rejects.toMatchObject({
+        status: 400,
+        messages: expect.stringContaining('tokenRole must be one of globalModerator'),
       });
       expect(
         (await client.getRoom({ room: { uuid: '', slug: room.slug, id: 0 } }, { token: await signedToken('service', 'chat') })).room?.uuid,

@@ -6,13 +6,14 @@ import {
   RoomRefusal,
   RoomType,
   RoomUserRole,
+  UserRole,
 } from './gen/spinroom/room/v1/room_vocabulary.js';
 
 /**
  * The spec's vocabularies by the original's spellings, from the proto enums
  * (room_vocabulary.proto) that list them once: an enum value's name without
  * its prefix (`DJ_TYPE_INVITE_ONLY` is "INVITE_ONLY"), camelCase for the
- * providers, room roles, refusals and animations
+ * providers, the token and room roles, refusals and animations
  * (`MUSIC_PROVIDER_SOUND_CLOUD_PUBLIC` is "soundCloudPublic"). Messages carry
  * the enums; services, the BFF's schemas and the web types use the words.
  */
@@ -79,6 +80,11 @@ export type RoomDesignName = (typeof ROOM_DESIGNS)[number];
 export const musicProviders = vocabulary(MusicProvider, 'MUSIC_PROVIDER_', true);
 export const MUSIC_PROVIDERS = musicProviders.names;
 export type MusicProviderName = (typeof MUSIC_PROVIDERS)[number];
+
+/** The `role` claim of an access token (global roles, guest, service). */
+export const userRoles = vocabulary(UserRole, 'USER_ROLE_', true);
+export const USER_ROLES = userRoles.names;
+export type UserRoleName = (typeof USER_ROLES)[number];
 
 /** Roles a user may hold in a room: four ranks or invitations, four restrictions. */
 export const roomUserRoles = vocabulary(RoomUserRole, 'ROOM_USER_ROLE_', true);

@@ -1,4 +1,5 @@
 import type { SongPlay } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { songToJson } from '@spinroom/contracts/songs';
 import { z } from 'zod';
 import { forbidden } from '@spinroom/platform/core';
@@ -57,7 +58,7 @@ export function recentSongRoutes(deps: RouteDeps, playlists: PlaylistClient, roo
     handler: async ({ params, query, caller }) => {
       const roomUuid = await roomUuidOf(params.slug);
       // What a room played is inside it: the room service's access rule says who may see it (PRIVATE and password rooms, bans).
-      const access = await rooms.getRoomAccess({ roomUuid, userUuid: caller.userUuid, tokenRole: '' });
+      const access = await rooms.getRoomAccess({ roomUuid, userUuid: caller.userUuid, tokenRole: UserRole.USER_ROLE_UNSPECIFIED });
       if (!access.mayRead) throw forbidden(access.refusalMessage, access.refusalCode || undefined);
       const { songPlays, total } = await playlists.listRecentSongs({ roomUuid, limit: query.limit, offset: query.offset });
       return { songPlays: songPlays.map(songPlayJson), total };

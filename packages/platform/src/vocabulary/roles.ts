@@ -1,24 +1,16 @@
-import { ROOM_ROLES, type RoomRoleName } from '@spinroom/contracts/vocabulary';
+import { ROOM_ROLES, USER_ROLES, type RoomRoleName, type UserRoleName } from '@spinroom/contracts/vocabulary';
 
 /**
  * The words every service uses for who may do what. Each set is named for
  * what it allows; where two sets differ, the difference is the rule.
  */
 
-/** Roles of spec 000, plus guest: the `role` claim of an access token. `service` marks another Spinroom service calling on no user's request (see ServiceTokenSource). */
-export const ROLES = [
-  'globalModerator',
-  'admin',
-  'moderator',
-  'staff',
-  'promoter',
-  'user',
-  'superUser',
-  'bot',
-  'guest',
-  'service',
-] as const;
-export type Role = (typeof ROLES)[number];
+/**
+ * Roles of spec 000, plus guest: the `role` claim of an access token. `service` marks another Spinroom service calling on
+ * no user's request (see ServiceTokenSource). Listed once, as the proto enum UserRole (room_vocabulary.proto).
+ */
+export const ROLES = USER_ROLES;
+export type Role = UserRoleName;
 
 /** The staff roles a user account holds, highest first: the token carries the first one the user has (else `user`). */
 export const STAFF_ROLES_BY_RANK: readonly Role[] = ['superUser', 'admin', 'globalModerator', 'moderator', 'staff', 'promoter'];

@@ -1,5 +1,5 @@
-import type { RoomRefusal, RoomUserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
-import { roomRefusals, roomUserRoles } from '@spinroom/contracts/vocabulary';
+import { UserRole, type RoomRefusal, type RoomUserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { roomRefusals, roomUserRoles, userRoles } from '@spinroom/contracts/vocabulary';
 import { AppError } from '@spinroom/platform';
 import type { RoomAccess, RoomAccessPort } from '../domain/ports.js';
 
@@ -10,7 +10,7 @@ import type { RoomAccess, RoomAccessPort } from '../domain/ports.js';
  */
 export interface RoomAccessClient {
   getRoomAccess(
-    request: { roomUuid: string; userUuid: string; tokenRole: string },
+    request: { roomUuid: string; userUuid: string; tokenRole: UserRole },
     settings?: { token?: string; deadlineMs?: number },
   ): Promise<{
     mayRead: boolean;
@@ -33,7 +33,10 @@ export class RoomServiceAccess implements RoomAccessPort {
 
   async access(roomUuid: string, userUuid: string, tokenRole: string): Promise<RoomAccess> {
     if (!/^[0-9a-f-]{36}$/i.test(roomUuid)) throw new AppError(404, 'Room not found');
-    const answer = await this.client.getRoomAccess({ roomUuid, userUuid, tokenRole }, { token: await this.serviceToken() });
+    const answer = await this.client.getRoomAccess(
+      { roomUuid, userUuid, tokenRole: userRoles.parse(tokenRole) ?? UserRole.USER_ROLE_UNSPECIFIED },
+      { token: await this.serviceToken() },
+    );
     return {
       mayRead: answer.mayRead,
       mayEnter: answer.mayEnter,

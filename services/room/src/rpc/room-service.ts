@@ -1,6 +1,6 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
-import { RoomRefusal, RoomUserRole, type MusicProvider } from '@spinroom/contracts/room/v1/room_vocabulary';
-import { musicProviders, roomRefusals, roomUserRoles } from '@spinroom/contracts/vocabulary';
+import { RoomRefusal, RoomUserRole, UserRole, type MusicProvider } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { musicProviders, roomRefusals, roomUserRoles, userRoles } from '@spinroom/contracts/vocabulary';
 import { badRequest, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
 import type { RoomFilter } from '../domain/room-store.js';
 import { ACCESS_CODES, ACCESS_MESSAGES } from '../domain/room-access.js';
@@ -128,7 +128,8 @@ export function roomServiceHandlers(deps: {
     }),
     liftUserRestrictions: unary(async (req, ctx) => ({ lifted: await rooms.liftRestrictions(actor(ctx), req.userUuid) })),
     getRoomAccess: unary(async (req, ctx) => {
-      const access = await rooms.access(actor(ctx), req.roomUuid, req.userUuid, req.tokenRole);
+      const tokenRole = req.tokenRole === UserRole.USER_ROLE_UNSPECIFIED ? '' : word(userRoles, req.tokenRole, 'tokenRole');
+      const access = await rooms.access(actor(ctx), req.roomUuid, req.userUuid, tokenRole);
       return {
         room: toRoomMessage(access.view),
         activeRoles: access.activeRoles.map(toRoleMessage),
