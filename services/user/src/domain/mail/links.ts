@@ -21,10 +21,14 @@ export interface LinkStore {
 export const MAGIC_LINK_TTL_MINUTES = 10;
 export const RESET_LINK_TTL_MINUTES = 30;
 
-/** The web client's pages that take a link's token (WEB_URL is where people open the client). */
+/**
+ * The web client's page that takes a link's token (WEB_URL is where people
+ * open the client), the token in the fragment (`#token=...`): browsers never
+ * send a fragment to a server, so no access log, trace or Referer carries it.
+ */
 export function linkUrl(webUrl: string, page: 'magic-link' | 'reset-password', token: string): string {
   const url = new URL(`/${page}`, webUrl);
-  url.searchParams.set('token', token);
+  url.hash = new URLSearchParams({ token }).toString();
   return url.toString();
 }
 
