@@ -14,6 +14,13 @@ import { Bots } from './domain/sessions/bots.js';
 import { PgBotStore } from './db/sessions-bot-store.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
+import { ProfilesServiceService } from '@spinroom/contracts/user/v1/profiles';
+import { PgAdminUserStore, PgImageStore, PgProfileStore } from './db/profiles-store.js';
+import { AdminUsers } from './domain/profiles/admin-users.js';
+import { ProfileImages } from './domain/profiles/images.js';
+import { ProfilePaths } from './domain/profiles/profile-paths.js';
+import { FolderImageFiles, SharpResizer } from './media/images.js';
+import { profilesHandlers } from './rpc/profiles.js';
 import { MobileServiceService } from '@spinroom/contracts/user/v1/mobile';
 import { buildMobile } from './mobile/build.js';
 import { mobileHandlers } from './rpc/mobile.js';
@@ -39,7 +46,7 @@ export const userService = defineService('user', {
   peers: {},
   database: userDatabase,
   topics: [USER_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
-  async build({ config, orm, redis, relay, unary, logger }) {
+  async build({ config, orm, redis, relay, unary, logger, clientStream }) {
     const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, {
       issuer: config.JWT_ISSUER,
       ttlSeconds: config.JWT_TTL_SECONDS,
@@ -58,8 +65,17 @@ export const userService = defineService('user', {
     const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessions);
     const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
+    const profileStore = new PgProfileStore(orm, store);
+    const profiles = new ProfilePaths(profileStore);
+    const images = new ProfileImages(new PgImageStore(orm), new FolderImageFiles(config.USER_IMAGES_DIR), new SharpResizer(), profileStore, config.USER_IMAGE_MAX_BYTES);
+    const admin = new AdminUsers(new PgAdminUserStore(orm));
     return {
       services: [
+        {
+          name: 'spinroom.user.v1.ProfilesService',
+          definition: ProfilesServiceService,
+          implementation: profilesHandlers({ profiles, images, admin, imageMaxBytes: config.USER_IMAGE_MAX_BYTES, unary, clientStream }),
+        },
         { name: 'spinroom.user.v1.MobileService', definition: MobileServiceService, implementation: mobileHandlers({ ...mobile, unary }) },
         {
           name: 'spinroom.user.v1.ModerationService',

@@ -1,131 +1,15 @@
 import type { UploadSongRequest, UploadSongResponse } from '@spinroom/contracts/upload/v1/upload_service';
-import { AppError, badRequest, type ClientStream } from '@spinroom/platform/core';
-import busboy from 'busboy';
+import type { ClientStream } from '@spinroom/platform/core';
 import type { Request } from 'express';
+import { streamMultipart } from '../../http/multipart.js';
 
 const FORM_FIELDS = ['trackName', 'artistName', 'genre', 'isrc'] as const;
-type FormField = (typeof FORM_FIELDS)[number];
-/** Room for the multipart framing and the form fields around the file. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-function tooLarge(maxBytes: number): AppError {
-  const mb = maxBytes / (1024 * 1024);
-  return new AppError(413, `The file is larger than the ${Number.isInteger(mb) ? mb : mb.toFixed(1)} MB upload limit`);
-}
-
-/**
- * Streams a multipart/form-data upload (`file`, optional `trackName`,
- * `artistName`, `genre`, `isrc`) into a client-streaming call, chunk by chunk
- * as busboy reads it, without buffering the file: the call's backpressure
- * pauses the request. The size limit is enforced while streaming. On any
- * failure the call is cancelled (the service removes what it had received)
- * and the rest of the request body is drained, so the client reads the error.
- */
-export async function streamUpload(
+/** A song upload (`file`, optional `trackName`, `artistName`, `genre`, `isrc`), streamed into UploadSong. */
+export function streamUpload(
   req: Request,
   open: () => ClientStream<UploadSongRequest, UploadSongResponse>,
   maxBytes: number,
 ): Promise<UploadSongResponse> {
-  if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-    throw new AppError(415, 'Expected a multipart/form-data body with the audio file in the field "file"');
-  }
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes + FORM_OVERHEAD_BYTES) {
-    req.resume();
-    throw tooLarge(maxBytes);
-  }
-
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: req.headers,
-      limits: { fileSize: maxBytes, files: 1, fields: 20, fieldSize: 1024, parts: 24 },
-    });
-  } catch {
-    req.resume();
-    throw badRequest('Malformed multipart/form-data body');
-  }
-  const call = open();
-  let chain: Promise<void> = Promise.resolve();
-  let sawFile = false;
-  let sizeBytes = 0;
-  let failure: unknown;
-  // Parts are sent in the order they arrive; each waits for the one before.
-  // A step skipped after a failure still lets busboy read on (`skip`).
-  const then = (step: () => Promise<void>, skip: () => void = () => undefined) => {
-    chain = chain
-      .then(() => (failure === undefined ? step() : skip()))
-      .catch((error: unknown) => {
-        failure ??= error;
-      });
-  };
-
-  const finished = new Promise<void>((resolve, reject) => {
-    parser.on('field', (name, value) => {
-      if ((FORM_FIELDS as readonly string[]).includes(name)) {
-        then(() => call.write({ part: { $case: 'fields', value: { [name as FormField]: value } } }));
-      }
-    });
-    parser.on('file', (name, stream, info) => {
-      // busboy destroys a file stream with an error when the form breaks off
-      // inside it, whether or not it is still being read: always listened to.
-      stream.on('error', () => {
-        failure ??= badRequest('Malformed multipart/form-data body');
-      });
-      if (name !== 'file' || sawFile) {
-        stream.resume();
-        failure ??= badRequest(
-          name !== 'file'
-            ? `Unexpected file field "${name}"; send the audio in the field "file"`
-            : 'Only one file can be uploaded at a time',
-        );
-        return;
-      }
-      sawFile = true;
-      stream.once('limit', () => {
-        failure ??= tooLarge(maxBytes);
-      });
-      then(
-        async () => {
-          await call.write({ part: { $case: 'file', value: { fileName: info.filename ?? '', contentType: info.mimeType ?? '' } } });
-          let sent = 0;
-          for await (const chunk of stream as AsyncIterable<Buffer>) {
-            if (failure !== undefined) continue; // drained, so busboy reads on to the end
-            await call.write({ part: { $case: 'chunk', value: chunk } });
-            sent += chunk.length;
-          }
-          if ((stream as { truncated?: boolean }).truncated) failure ??= tooLarge(maxBytes);
-          sizeBytes = sent;
-        },
-        () => stream.resume(),
-      );
-    });
-    parser.on('filesLimit', () => (failure ??= badRequest('Only one file can be uploaded at a time')));
-    parser.on('partsLimit', () => (failure ??= badRequest('Too many parts in the form')));
-    parser.on('fieldsLimit', () => (failure ??= badRequest('Too many fields in the form')));
-    parser.once('close', () => resolve());
-    // busboy emits one error per malformed part header, and may go on after the
-    // first: every one must find a listener for as long as the parser lives.
-    parser.on('error', () => reject(badRequest('Malformed multipart/form-data body')));
-    req.once('close', () => {
-      if (!req.complete) reject(new AppError(400, 'The upload was interrupted'));
-    });
-  });
-  finished.catch(() => undefined); // also observed below; never an unhandled rejection
-  req.pipe(parser);
-
-  try {
-    // A refusal by the service (e.g. 415 on the declared type) ends the wait early.
-    await Promise.race([finished.then(() => chain), call.response.then(() => undefined)]);
-    if (failure !== undefined) throw failure;
-    if (!sawFile) throw badRequest('A file is required in the form field "file"');
-    await call.write({ part: { $case: 'end', value: { sizeBytes } } });
-    return await call.end();
-  } catch (error) {
-    call.cancel();
-    req.unpipe(parser);
-    parser.removeAllListeners('file');
-    req.resume(); // drain what the client still sends, so it can read our answer
-    throw error instanceof AppError ? error : (failure ?? error);
-  }
+  return streamMultipart(req, open, { maxBytes, fields: FORM_FIELDS, noun: 'audio', message: (part) => ({ part }) });
 }

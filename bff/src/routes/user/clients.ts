@@ -1,4 +1,5 @@
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { ProfilesServiceClient } from '@spinroom/contracts/user/v1/profiles';
 import { MobileServiceClient } from '@spinroom/contracts/user/v1/mobile';
 import { ModerationServiceClient } from '@spinroom/contracts/user/v1/moderation';
 import { SessionsServiceClient } from '@spinroom/contracts/user/v1/sessions';
@@ -15,6 +16,7 @@ export type UserClient = PromiseClient<UserServiceClient>;
 export function createUserClients(address: string) {
   return {
     accounts: createGrpcClient(UserServiceClient, address) as UserClient,
+    profiles: createGrpcClient(ProfilesServiceClient, address),
     mobile: createGrpcClient(MobileServiceClient, address),
     moderation: createGrpcClient(ModerationServiceClient, address),
     sessions: createGrpcClient(SessionsServiceClient, address),

@@ -7,6 +7,7 @@ import { mobileRoutes } from './mobile.js';
 import { mailRoutes } from './mail.js';
 import { moderationRoutes } from './moderation.js';
 import { profileRoutes } from './profile.js';
+import { profilesRoutes } from './profiles.js';
 import { sessionsRoutes } from './sessions.js';
 import { providersRoutes } from './providers.js';
 import { usersRoutes } from './users.js';
@@ -20,6 +21,7 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   usersRoutes(deps, user.accounts, limits);
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
+  profilesRoutes(deps, user.profiles);
   mobileRoutes(deps, user.mobile);
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);

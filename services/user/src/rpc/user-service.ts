@@ -42,7 +42,7 @@ export function toProfileMessage(user: User): UserProfile {
   };
 }
 
-function toProfilePatch(request: UpdateOwnProfileRequest): ProfilePatch {
+export function toProfilePatch(request: UpdateOwnProfileRequest): ProfilePatch {
   // proto3 optional: unset fields are undefined and leave the profile as it is.
   const { clearSong, ...fields } = request;
   const patch = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as ProfilePatch;

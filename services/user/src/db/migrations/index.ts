@@ -1,4 +1,5 @@
 import { Migration20261121000000_user_accounts } from './Migration20261121000000_user_accounts.js';
+import { Migration20261123140000_profiles } from './Migration20261123140000_profiles.js';
 import { Migration20261123130000_mobile } from './Migration20261123130000_mobile.js';
 import { Migration20261123100000_sessions } from './Migration20261123100000_sessions.js';
 import { Migration20261123120000_moderation } from './Migration20261123120000_moderation.js';
@@ -12,5 +13,6 @@ export const migrations = [
   { name: 'Migration20261123110000_mail', class: Migration20261123110000_mail },
   { name: 'Migration20261123120000_moderation', class: Migration20261123120000_moderation },
   { name: 'Migration20261123130000_mobile', class: Migration20261123130000_mobile },
+  { name: 'Migration20261123140000_profiles', class: Migration20261123140000_profiles },
   { name: 'Migration20261123150000_providers', class: Migration20261123150000_providers },
 ];

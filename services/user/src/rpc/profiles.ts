@@ -1,0 +1,128 @@
+import {
+  type AdminUser,
+  ImageKind,
+  type ProfileImage as ProfileImageMessage,
+  type ProfilesServiceServer,
+  type UploadImageRequest,
+} from '@spinroom/contracts/user/v1/profiles';
+import { AppError, badRequest, type createClientStreamingFactory, type createUnaryFactory } from '@spinroom/platform';
+import type { AdminUserRow, AdminUsers } from '../domain/profiles/admin-users.js';
+import type { ProfileImage, ProfileImages, UploadedImage } from '../domain/profiles/images.js';
+import type { ProfilePaths } from '../domain/profiles/profile-paths.js';
+import { toProfileMessage, toProfilePatch } from './user-service.js';
+
+const IMAGE_KIND: Record<ProfileImage['kind'], ImageKind> = {
+  profilePicture: ImageKind.IMAGE_KIND_PROFILE_PICTURE,
+  coverPicture: ImageKind.IMAGE_KIND_COVER_PICTURE,
+};
+
+function toImageMessage(image: ProfileImage): ProfileImageMessage {
+  return { ...image, kind: IMAGE_KIND[image.kind] };
+}
+
+function toAdminUser(row: AdminUserRow): AdminUser {
+  const { roles, capabilities, badges, fields, ...rest } = row;
+  return {
+    ...(rest as Partial<AdminUser>),
+    roles: (roles as string[] | undefined) ?? [],
+    capabilities: (capabilities as string[] | undefined) ?? [],
+    badges: (badges as string[] | undefined) ?? [],
+    fields,
+  };
+}
+
+/**
+ * Reads an image upload's messages (fields, file, chunks, end) into memory:
+ * pictures are small, and the size limit is enforced as chunks arrive.
+ */
+async function readImageUpload(messages: AsyncIterable<UploadImageRequest>, maxBytes: number): Promise<UploadedImage> {
+  let kind: string | undefined;
+  let file: { fileName: string; contentType: string } | undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let declared: number | undefined;
+  for await (const { part } of messages) {
+    if (!part) continue;
+    if (part.$case === 'fields') kind = part.value.kind ?? kind;
+    else if (part.$case === 'file') file = part.value;
+    else if (part.$case === 'chunk') {
+      if (!file) throw badRequest('The file must be announced before its bytes');
+      size += part.value.length;
+      if (size > maxBytes) throw new AppError(413, `The image is larger than the ${maxBytes / (1024 * 1024)} MB limit`);
+      chunks.push(Buffer.from(part.value));
+    } else if (part.$case === 'end') {
+      declared = part.value.sizeBytes;
+      break;
+    }
+  }
+  if (!file) throw badRequest('A file is required in the form field "file"');
+  if (declared !== size) throw new AppError(400, 'The upload was interrupted');
+  return { kind, fileName: file.fileName, contentType: file.contentType, content: Buffer.concat(chunks) };
+}
+
+/** gRPC handlers of spinroom.user.v1.ProfilesService: thin, the rules are in domain/profiles. */
+export function profilesHandlers(deps: {
+  profiles: ProfilePaths;
+  images: ProfileImages;
+  admin: AdminUsers;
+  imageMaxBytes: number;
+  unary: ReturnType<typeof createUnaryFactory>;
+  clientStream: ReturnType<typeof createClientStreamingFactory>;
+}): ProfilesServiceServer {
+  const { profiles, images, admin, unary, clientStream } = deps;
+  const page = (users: Awaited<ReturnType<ProfilePaths['listForSeo']>>) => ({
+    profiles: users.users.map(toProfileMessage),
+    total: users.total,
+  });
+  return {
+    getServiceProfile: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(await profiles.serviceProfile(caller, request.userUuid)),
+    })),
+    getUserData: unary(async (_request, { caller }) => ({ userDataJson: JSON.stringify(await profiles.userData(caller)) })),
+    updateUserData: unary(async (request, { caller }) => ({
+      userDataJson: JSON.stringify(await profiles.replaceUserData(caller, request.userDataJson)),
+    })),
+    getUser: unary(async (request) => ({ profile: toProfileMessage(await profiles.profile(request.userUuid)) })),
+    getCapabilities: unary(async (_request, { caller }) => ({ capabilities: await profiles.capabilities(caller) })),
+    updateSocials: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(await profiles.updateSocials(caller, request)),
+    })),
+    updateProfileAsAdmin: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(
+        await profiles.updateAsAdmin(caller, request.userUuid, toProfilePatch(request.changes ?? { clearSong: false })),
+      ),
+    })),
+    changeBadgesAsAdmin: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(await profiles.changeBadgesAsAdmin(caller, request.userUuid, request.badges)),
+    })),
+    addBadgesAsService: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(await profiles.addBadgesAsService(caller, request.userUuid, request.badges)),
+    })),
+    removeBadgesAsService: unary(async (request, { caller }) => ({
+      profile: toProfileMessage(await profiles.removeBadgesAsService(caller, request.userUuid, request.badges)),
+    })),
+    listAllProfiles: unary(async (request, { caller }) => page(await profiles.listForSeo(caller, 'id', request.take, request.skip))),
+    listUpdatedProfiles: unary(async (request, { caller }) =>
+      page(await profiles.listForSeo(caller, 'updatedAt', request.take, request.skip)),
+    ),
+    uploadImage: clientStream(async (messages, { caller }) => ({
+      image: toImageMessage(await images.upload(caller, await readImageUpload(messages, deps.imageMaxBytes))),
+    })),
+    getImage: unary.public(async (request) => {
+      const { image, content } = await images.get(request.imageId);
+      return { image: toImageMessage(image), content };
+    }),
+    deleteImage: unary(async (request, { caller }) => {
+      await images.delete(caller, request.imageId);
+      return {};
+    }),
+    listUsersAsAdmin: unary(async (request, { caller }) => {
+      const { data, ...page } = await admin.list(caller, request.query);
+      return { data: data.map(toAdminUser), ...page };
+    }),
+    getUserAsAdmin: unary(async (request, { caller }) => ({
+      user: toAdminUser(await admin.get(caller, request.userUuid, request.query)),
+    })),
+    getServiceStatus: unary(async (_request, { caller }) => admin.status(caller)),
+  };
+}
