@@ -11,6 +11,7 @@ import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
 import { ensureWebBuild } from '../web/build.js';
+import { TWILIO_STAND_IN_CREDENTIALS } from '../test/support/twilio-stand-in.js';
 
 const port = process.env.PORT ?? '8080';
 // SPINROOM_BUNDLED=1: run the services as their images do (esbuild bundles,
@@ -49,8 +50,30 @@ execFileSync(process.execPath, ['--import', 'tsx', 'services/user/src/db/seed-ad
 const supervisor = new Supervisor();
 const supervise = (name: string, entry: string, env: Record<string, string>) =>
   supervisor.add(name, () => startServiceProcess(name, entry, env, { bundled }));
+// Phone codes: Twilio itself when TWILIO_ACCOUNT_SID is set (the user service reads the TWILIO_* variables
+// from this environment), else the Twilio stand-in, which prints each code to its own log ([twilio-stand-in]).
+const twilioStandInPort = process.env.TWILIO_STAND_IN_PORT ?? '8190';
+const twilio: Record<string, string> = process.env.TWILIO_ACCOUNT_SID
+  ? {}
+  : {
+      TWILIO_API_URL: `http://127.0.0.1:${twilioStandInPort}`,
+      TWILIO_ACCOUNT_SID: TWILIO_STAND_IN_CREDENTIALS.accountSid,
+      TWILIO_AUTH_TOKEN: TWILIO_STAND_IN_CREDENTIALS.authToken,
+      TWILIO_VERIFY_SERVICE_SID: TWILIO_STAND_IN_CREDENTIALS.verifyServiceSid,
+    };
+if (twilio.TWILIO_API_URL)
+  supervisor.add('twilio-stand-in', () =>
+    startServiceProcess('twilio-stand-in', 'test/support/twilio-stand-in.ts', {
+      TWILIO_STAND_IN_PORT: twilioStandInPort,
+      OTEL_SDK_DISABLED: 'true',
+    }),
+  );
 for (const [index, name] of SERVICE_NAMES.entries())
-  supervise(name, `services/${name}/src/main.ts`, { ...serviceEnvironment(name, local), ...metrics(index) });
+  supervise(name, `services/${name}/src/main.ts`, {
+    ...serviceEnvironment(name, local),
+    ...metrics(index),
+    ...(name === 'user' ? twilio : {}),
+  });
 supervise('bff', 'bff/src/main.ts', {
   ...bffEnvironment(local, port),
   ...metrics(SERVICE_NAMES.length),
