@@ -282,7 +282,7 @@ export function moderationRoutes(
     summary: "Ask for the caller's own account to be deactivated",
     tags: ['deactivation'],
     response: AccountStandingSchema,
-    errors: [403],
+    errors: [403, 404],
     handler: async () => standingJson((await moderation.requestDeactivate({})).standing),
   });
 
