@@ -121,7 +121,7 @@ export function testServiceConfig<S extends z.ZodRawShape>(
     ...TEST_UPLOAD_SECRETS,
     ...Object.fromEntries(Object.entries(peers).map(([peer, address]) => [peerAddressVariable(peer), address])),
   };
-  return { ...loadConfig(shape, env), ...TEST_SETTINGS[name], ...overrides } as ConfigOf<S>;
+  return { ...loadConfig(shape, env), ...TEST_SETTINGS[name], ...overrides };
 }
 
 export interface TestUserService {

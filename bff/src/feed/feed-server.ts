@@ -305,6 +305,7 @@ class FeedConnection implements FrameListener {
     if (isBinary) return this.ws.close(1003, 'text frames only');
     let parsed: unknown;
     try {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws's default binaryType 'nodebuffer' always delivers a Buffer
       parsed = JSON.parse(data.toString());
     } catch {
       return this.ws.close(1007, 'frames are JSON');

@@ -132,6 +132,7 @@ export async function streamMultipart<F extends string, Req, Res>(
   try {
     // A refusal by the service (e.g. 415 on the declared type) ends the wait early.
     await Promise.race([finished.then(() => chain), call.response.then(() => undefined)]);
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- what a step threw (an AppError or the stream's Error), rethrown as it came
     if (failure !== undefined) throw failure;
     if (!sawFile) throw badRequest('A file is required in the form field "file"');
     await call.write(message({ $case: 'end', value: { sizeBytes } }));

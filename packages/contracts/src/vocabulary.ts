@@ -52,7 +52,7 @@ function vocabulary<E extends Record<string, string | number>, P extends string,
   type V = E[keyof E] & number;
   type N = Spelled<E, P, C>;
   const entries = Object.keys(values)
-    .filter((key) => typeof values[key] === 'number' && (values[key] as number) > 0 && key.startsWith(prefix))
+    .filter((key) => typeof values[key] === 'number' && values[key] > 0 && key.startsWith(prefix))
     .sort((a, b) => (values[a] as number) - (values[b] as number))
     .map((key) => [camelCase ? camel(key.slice(prefix.length)) : key.slice(prefix.length), values[key] as V] as const);
   const byName = new Map<string, V>(entries);

@@ -44,10 +44,10 @@ export class PublicKeyCache {
       try {
         await this.load();
         this.resolveFirstLoad();
-        this.timer = setTimeout(load, this.options.refreshMs ?? 5 * 60_000);
+        this.timer = setTimeout(() => void load(), this.options.refreshMs ?? 5 * 60_000);
       } catch (error) {
         this.options.logger.warn({ reason: (error as Error).message }, 'user service public key not available yet; retrying');
-        this.timer = setTimeout(load, 500);
+        this.timer = setTimeout(() => void load(), 500);
       }
       this.timer.unref();
     };

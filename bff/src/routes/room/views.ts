@@ -10,12 +10,12 @@ const iso = (date: Date | undefined) => (date ?? new Date(0)).toISOString();
 
 /** The original's UserRoles: the one mapping (contracts/rooms), typed as the documented schema. */
 export function roleJson(role: RoomRole): z.infer<typeof RoomRoleSchema> {
-  return roomRoleToJson(role) as z.infer<typeof RoomRoleSchema>;
+  return roomRoleToJson(role);
 }
 
 /** The room as the original's clients read it (RoomDto): the one mapping (contracts/rooms), which the room feed carries too. */
 export function roomJson(room: Room | undefined): z.infer<typeof RoomSchema> {
-  return roomToJson(present(room)) as z.infer<typeof RoomSchema>;
+  return roomToJson(present(room));
 }
 
 export function favoriteJson(favorite: RoomFavorite): z.infer<typeof RoomFavoriteSchema> {

@@ -125,7 +125,7 @@ export function toRoomSettings(message: RoomSettingsMessage | undefined): RoomSe
     afkLimitMinutes: m.afkLimitMinutes,
     waitlistEnabled: m.waitlistEnabled,
   };
-  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as RoomSettings;
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
 }
 
 /** An enum's word; 400 naming the field when the caller sent UNSPECIFIED or a value this service does not know. */

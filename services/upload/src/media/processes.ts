@@ -42,9 +42,10 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     const child = spawn(file, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    let stopReason: unknown;
+    // Boxed: an abort reason may be anything, even undefined, and the first one wins.
+    let stopped: { reason: unknown } | undefined;
     const kill = (reason: unknown) => {
-      stopReason ??= reason;
+      stopped ??= { reason };
       child.kill('SIGKILL');
     };
     const onAbort = () => kill(options.signal!.reason);
@@ -71,7 +72,7 @@ export function runProcess(command: string, args: string[], options: RunOptions 
     child.once('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (stopReason !== undefined) reject(stopReason);
+      if (stopped) reject(stopped.reason);
       else resolve({ code, stdout, stderr: stderr.trim() });
     });
   });

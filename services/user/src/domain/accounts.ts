@@ -76,7 +76,7 @@ export class Accounts {
     try {
       const user = await create({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
       await this.afterSignUp(user);
-      return this.grant(user);
+      return await this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
       throw error;
