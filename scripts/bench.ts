@@ -1,5 +1,6 @@
 // `npm run bench`: throughput and latency of the user REST paths (session and
-// profile reads, logins) against a bare baseline, in one run on this machine.
+// profile reads, logins) against a bare baseline, in one run on this machine,
+// with revocable sessions on and exercised (endSessionsThenLogIn).
 // BENCHMARKS.md records the runs and explains the numbers.
 //
 // Starts the dev profile's PostgreSQL/Redis/Kafka (shared; left running), then
@@ -142,6 +143,31 @@ async function benchAccount(bff: string): Promise<{ accessToken: string; userUui
   return body;
 }
 
+/**
+ * Revocation on, and exercised: the bench user's sessions are ended once
+ * (logout), so every session check below compares its token with a "valid
+ * after" Redis holds; the ended token must be refused, or the run stops. The
+ * fresh login after it is the token measured.
+ */
+async function endSessionsThenLogIn(bff: string, ended: { accessToken: string }): Promise<{ accessToken: string; userUuid: string }> {
+  const out = await fetch(`${bff}/api/user-service/auth/logout`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ended.accessToken}` },
+  });
+  if (!out.ok) throw new Error(`logout failed: ${out.status} ${JSON.stringify(await json(out))}`);
+  const login = await fetch(`${bff}/api/user-service/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: benchUser.email, password: benchUser.password }),
+  });
+  const fresh = await json(login);
+  if (!login.ok) throw new Error(`login after logout failed: ${login.status} ${JSON.stringify(fresh)}`);
+  const refused = await fetch(`${bff}/api/user-service/auth/session`, { headers: { authorization: `Bearer ${ended.accessToken}` } });
+  await refused.arrayBuffer();
+  if (refused.status !== 401) throw new Error(`revocation is off: an ended token got ${refused.status} on /auth/session`);
+  return fresh;
+}
+
 interface Scenario {
   id: string;
   label: string;
@@ -277,7 +303,9 @@ function markdown(outcomes: Outcome[], started: Date, cpuNames: string[], revisi
       `code at ${revision}; PASSWORD_HASH_CONCURRENCY ${process.env.PASSWORD_HASH_CONCURRENCY ?? `unset (= ${availableParallelism()})`}` +
       `${process.env.OTEL_SDK_DISABLED === 'true' ? '; **telemetry disabled (OTEL_SDK_DISABLED=true), a diagnostic run**' : ''}` +
       `${traceSample ? `; traces exported over OTLP to a stand-in collector, sampled at ${traceSample} (BENCH_TRACE_SAMPLE)` : ''}` +
-      `${nodeArgs.length > 0 ? `; services started with ${nodeArgs.join(' ')} (BENCH_NODE_ARGS)` : ''}.`,
+      `${nodeArgs.length > 0 ? `; services started with ${nodeArgs.join(' ')} (BENCH_NODE_ARGS)` : ''}` +
+      '; revocable sessions on (the bench user ended their sessions once, so each check compares with a "valid after" in Redis: ' +
+      'one GET per user and process at most every 500 ms).',
     '',
     '| scenario | req/s (2xx) | % of baseline (the runs before and after it) | p50 ms | p99 ms | max ms | 2xx | non-2xx | errors | timeouts | target | other work on the machine (cores) |',
     '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|',
@@ -403,7 +431,7 @@ async function main(): Promise<void> {
   // migrates its database before it listens.
   await waitForHttp(`${bffUrl}/healthz`, 60_000, exitedEarly);
   await waitForUserPaths(bffUrl, 120_000, exitedEarly);
-  const account = await benchAccount(bffUrl);
+  const account = await endSessionsThenLogIn(bffUrl, await benchAccount(bffUrl));
 
   const baseline = startBaseline({ DATABASE_URL: dbUrl, PORT: String(ports.baseline) });
   children.push(baseline);
