@@ -1,5 +1,5 @@
 import { createOrm, createRedis, dropDatabase, ensureDatabase, migrate, OutboxMessage, type MikroORM } from '@spinroom/platform';
-import { isolatedRedisUrl, uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { eventually, isolatedRedisUrl, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MailLinkEntity, UserEmailEntity } from '../src/db/mail-entities.js';
 import { PgMailStore } from '../src/db/mail-store.js';
@@ -13,7 +13,10 @@ import { secretHash } from '../src/domain/mail/secrets.js';
 import { magicLinkMail, verificationCodeMail } from '../src/domain/mail/templates.js';
 import { userSignedUp } from '../src/events/user-events.js';
 import { RedisSendInterval } from '../src/mail/send-interval.js';
+import { SmtpMailer } from '../src/mail/smtp-mailer.js';
+import { MagicLinks } from '../src/domain/mail/magic-links.js';
 import { createLogger } from '@spinroom/platform';
+import { Writable } from 'node:stream';
 
 describe('mail templates and links', () => {
   it('writes plain text and HTML, escaping what a person typed', () => {
@@ -116,5 +119,51 @@ describe('the mail store on PostgreSQL', () => {
     const wrong = otherCode === '000000' ? '000001' : '000000';
     for (let i = 0; i < 5; i += 1) await expect(emails.verify(other.uuid, wrong)).rejects.toMatchObject({ status: 403 });
     await expect(emails.verify(other.uuid, otherCode)).rejects.toMatchObject({ message: 'Email verification failed, incorrect code' });
+  });
+
+  it('logs a failed mail without its code or link', async () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger('user', { level: 'trace' }, destination);
+    const refused = new SmtpMailer('smtp://127.0.0.1:1', 'Spinroom <no-reply@spinroom.local>'); // nothing listens there
+    const interval = new RedisSendInterval(redis, 60);
+    const emails = new Emails(store, users, refused, interval, logger);
+    const user = await account('unlucky@example.com');
+    await emails.startAccount(user);
+    const links = new MagicLinks({
+      links: store,
+      users,
+      createPasswordless: () => Promise.reject(new Error('not here')),
+      emails,
+      grant: () => Promise.reject(new Error('not here')),
+      mailer: refused,
+      interval,
+      logger,
+      webUrl: 'http://localhost:8080',
+    });
+    await links.request('unlucky@example.com');
+    await eventually(async () => (lines.filter((l) => l.includes('mail not sent')).length === 2 ? true : undefined));
+    refused.close();
+
+    const db = orm.em.fork();
+    const [{ code_hash: codeHash }] = await db.execute<{ code_hash: string }[]>(
+      `select "code_hash" from "user_email" where "user_uuid" = ?`,
+      [user.uuid],
+    );
+    const [{ token_hash: tokenHash }] = await db.execute<{ token_hash: string }[]>(
+      `select "token_hash" from "mail_link" where "email" = 'unlucky@example.com'`,
+    );
+    const log = lines.join('');
+    // Whatever in the log could be the code or the token, none is.
+    for (const candidate of log.match(/[A-Za-z0-9_-]{6,}/g) ?? []) {
+      expect(secretHash(candidate)).not.toBe(codeHash);
+      expect(secretHash(candidate)).not.toBe(tokenHash);
+    }
+    expect(log).not.toContain('#token=');
   });
 });
