@@ -1,17 +1,21 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { importSPKI, jwtVerify, decodeProtectedHeader } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH_APPS, OAuthStandIns, type DiscordProfile } from '../support/oauth-stand-ins.js';
+import {
+  OAUTH_APPS,
+  OAuthStandIns,
+  providersUserConfig,
+  TEST_AGORA as AGORA,
+  TEST_APPLE_MUSIC,
+  type DiscordProfile,
+} from '../support/oauth-stand-ins.js';
 import { api, freshEmail, signedToken, startPlatform, type TestPlatform } from '../support/platform.js';
 
 // agora-token's own parser and signature check for AccessToken2 (not part of its typed entry point).
 const { AccessToken2, kRtcServiceType } = createRequire(import.meta.url)('agora-token/src/AccessToken2.js');
 
-const KEY_A = { id: 'a', key: randomBytes(32) };
-const apple = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const AGORA = { appId: '970ca35de60c44645bbae8a215061b33', certificate: '5cfd2fd1755d40ecb72977518be15d3b' };
 const REDIRECT = 'https://spinroom.test/oauth/callback';
 
 let oauth: OAuthStandIns;
@@ -42,30 +46,7 @@ const grantsSeen = (prefix: string, grant: string) =>
 describe('music providers, Discord, Agora and the chat provider (providers area)', () => {
   beforeAll(async () => {
     oauth = await OAuthStandIns.start();
-    platform = await startPlatform({
-      user: {
-        PROVIDER_TOKEN_KEYS: [KEY_A],
-        SPOTIFY_ACCOUNTS_URL: `${oauth.url}/spotify`,
-        SPOTIFY_CLIENT_ID: OAUTH_APPS.spotify.id,
-        SPOTIFY_CLIENT_SECRET: OAUTH_APPS.spotify.secret,
-        GOOGLE_OAUTH_URL: `${oauth.url}/google`,
-        YOUTUBE_CLIENT_ID: OAUTH_APPS.youtube.id,
-        YOUTUBE_CLIENT_SECRET: OAUTH_APPS.youtube.secret,
-        SOUNDCLOUD_AUTH_URL: `${oauth.url}/soundcloud`,
-        SOUNDCLOUD_CLIENT_ID: OAUTH_APPS.soundcloud.id,
-        SOUNDCLOUD_CLIENT_SECRET: OAUTH_APPS.soundcloud.secret,
-        SOUNDCLOUD_MOBILE_CLIENT_ID: OAUTH_APPS.soundcloudMobile.id,
-        SOUNDCLOUD_MOBILE_CLIENT_SECRET: OAUTH_APPS.soundcloudMobile.secret,
-        DISCORD_API_URL: `${oauth.url}/discord/api`,
-        DISCORD_CLIENT_ID: OAUTH_APPS.discord.id,
-        DISCORD_CLIENT_SECRET: OAUTH_APPS.discord.secret,
-        APPLE_MUSIC_TEAM_ID: 'TEAM123456',
-        APPLE_MUSIC_KEY_ID: 'KEY1234567',
-        APPLE_MUSIC_PRIVATE_KEY: apple.privateKey,
-        AGORA_APP_ID: AGORA.appId,
-        AGORA_APP_CERTIFICATE: AGORA.certificate,
-      },
-    });
+    platform = await startPlatform({ user: providersUserConfig(oauth) });
   });
   afterAll(async () => {
     await platform?.stop();
@@ -254,7 +235,7 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       expect(read.status).toBe(200);
       expect(read.body.userToken).toBe(userToken);
       expect(decodeProtectedHeader(read.body.developerToken)).toEqual({ alg: 'ES256', kid: 'KEY1234567' });
-      const publicKey = await importSPKI(apple.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'ES256');
+      const publicKey = await importSPKI(TEST_APPLE_MUSIC.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'ES256');
       const { payload } = await jwtVerify(read.body.developerToken, publicKey, { issuer: 'TEAM123456' });
       expect(payload.exp! - payload.iat!).toBeGreaterThan(0);
     }

@@ -33,7 +33,7 @@ describe('the REST API under schemathesis', () => {
 
   beforeAll(async () => {
     standIns = await startProviderStandIns();
-    platform = await startPlatform({ providerEnv: standIns.env });
+    platform = await startPlatform({ providerEnv: standIns.env, user: standIns.user });
     token = (
       await api(platform.baseUrl, 'POST', '/api/user-service/users/sign-up', {
         body: { email: freshEmail(), password: 'correct horse battery' },

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import type { UserServiceConfig } from '../../services/user/src/config.js';
 import {
   basicCredentials,
   credential,
@@ -233,4 +234,37 @@ function scopeOf(provider: Provider): string {
     soundcloud: '',
     discord: 'identify email',
   }[provider];
+}
+
+/** Agora test credentials (32 hex digits each, as Agora issues them). */
+export const TEST_AGORA = { appId: '970ca35de60c44645bbae8a215061b33', certificate: '5cfd2fd1755d40ecb72977518be15d3b' };
+/** The MusicKit key the test user service signs Apple developer tokens with. */
+export const TEST_APPLE_MUSIC = { teamId: 'TEAM123456', keyId: 'KEY1234567', ...generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) };
+/** The provider-token key of the test user service (id "a"). */
+export const TEST_PROVIDER_TOKEN_KEY = { id: 'a', key: randomBytes(32) };
+
+/** The user service's providers config pointing every adapter at these stand-ins (pass as the platform's `user`). */
+export function providersUserConfig(oauth: OAuthStandIns): Partial<UserServiceConfig> {
+  return {
+    PROVIDER_TOKEN_KEYS: [TEST_PROVIDER_TOKEN_KEY],
+    SPOTIFY_ACCOUNTS_URL: `${oauth.url}/spotify`,
+    SPOTIFY_CLIENT_ID: OAUTH_APPS.spotify.id,
+    SPOTIFY_CLIENT_SECRET: OAUTH_APPS.spotify.secret,
+    GOOGLE_OAUTH_URL: `${oauth.url}/google`,
+    YOUTUBE_CLIENT_ID: OAUTH_APPS.youtube.id,
+    YOUTUBE_CLIENT_SECRET: OAUTH_APPS.youtube.secret,
+    SOUNDCLOUD_AUTH_URL: `${oauth.url}/soundcloud`,
+    SOUNDCLOUD_CLIENT_ID: OAUTH_APPS.soundcloud.id,
+    SOUNDCLOUD_CLIENT_SECRET: OAUTH_APPS.soundcloud.secret,
+    SOUNDCLOUD_MOBILE_CLIENT_ID: OAUTH_APPS.soundcloudMobile.id,
+    SOUNDCLOUD_MOBILE_CLIENT_SECRET: OAUTH_APPS.soundcloudMobile.secret,
+    DISCORD_API_URL: `${oauth.url}/discord/api`,
+    DISCORD_CLIENT_ID: OAUTH_APPS.discord.id,
+    DISCORD_CLIENT_SECRET: OAUTH_APPS.discord.secret,
+    APPLE_MUSIC_TEAM_ID: TEST_APPLE_MUSIC.teamId,
+    APPLE_MUSIC_KEY_ID: TEST_APPLE_MUSIC.keyId,
+    APPLE_MUSIC_PRIVATE_KEY: TEST_APPLE_MUSIC.privateKey,
+    AGORA_APP_ID: TEST_AGORA.appId,
+    AGORA_APP_CERTIFICATE: TEST_AGORA.certificate,
+  };
 }

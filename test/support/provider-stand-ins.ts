@@ -5,14 +5,16 @@ import { SEVEN_DIGITAL_CONSUMER, startSevenDigitalStandIn } from '../../services
 import { SOUNDCLOUD_CLIENT, startSoundCloudStandIn } from '../../services/playlist/test/stand-ins/soundcloud.js';
 import { SPOTIFY_CLIENT, startSpotifyStandIn } from '../../services/playlist/test/stand-ins/spotify.js';
 import { startYouTubeStandIn, YOUTUBE_KEY } from '../../services/playlist/test/stand-ins/youtube.js';
+import { OAuthStandIns, providersUserConfig } from './oauth-stand-ins.js';
 
 /**
  * Every music provider's local stand-in, and the playlist service's environment
  * that points each adapter at its stand-in with the credentials it accepts
- * (pass `env` as the platform's `providerEnv`).
+ * (pass `env` as the platform's `providerEnv`), and the OAuth token endpoints
+ * the user service links accounts through (pass `user` as the platform's `user`).
  */
 export async function startProviderStandIns() {
-  const [spotify, apple, sevenDigital, cyanite, soundcloud, youtube, audius] = await Promise.all([
+  const [spotify, apple, sevenDigital, cyanite, soundcloud, youtube, audius, oauth] = await Promise.all([
     startSpotifyStandIn(),
     startAppleMusicStandIn(Date.now),
     startSevenDigitalStandIn(),
@@ -20,6 +22,7 @@ export async function startProviderStandIns() {
     startSoundCloudStandIn(),
     startYouTubeStandIn(),
     startAudiusStandIn(),
+    OAuthStandIns.start(),
   ]);
   const env: NodeJS.ProcessEnv = {
     SPOTIFY_API_URL: spotify.url,
@@ -54,8 +57,10 @@ export async function startProviderStandIns() {
     soundcloud,
     youtube,
     audius,
+    oauth,
     env,
+    user: providersUserConfig(oauth),
     close: () =>
-      Promise.all([spotify, apple, sevenDigital, cyanite, soundcloud, youtube, audius].map((s) => s.close())).then(() => undefined),
+      Promise.all([spotify, apple, sevenDigital, cyanite, soundcloud, youtube, audius, oauth].map((s) => s.close())).then(() => undefined),
   };
 }

@@ -25,6 +25,6 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   mobileRoutes(deps, user.mobile);
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
-  providersRoutes(deps, user.providers);
+  providersRoutes(deps, user.providers, limits);
   mailRoutes(deps, user.mail);
 }

@@ -7,6 +7,7 @@ import {
 } from '@spinroom/contracts/user/v1/providers';
 import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { clientAddress, type BffLimits } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import { toProfileJson } from './profile-view.js';
@@ -50,7 +51,7 @@ const client = (mobile: boolean) => (mobile ? ProviderClient.PROVIDER_CLIENT_MOB
  * linking, Agora voice and video tokens, and the chat provider's ghost token
  * and users. Who may call what is the user service's to decide.
  */
-export function providersRoutes(deps: RouteDeps, providers: ProvidersClient): void {
+export function providersRoutes(deps: RouteDeps, providers: ProvidersClient, limits: Pick<BffLimits, 'loginFailures'>): void {
   const tags = ['music providers'];
 
   route(deps, {
@@ -196,11 +197,13 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient): vo
     auth: 'public',
     body: DiscordCodeSchema,
     response: AccessGrantSchema.extend({ created: z.boolean() }),
-    errors: [403, 502, 503],
-    handler: async ({ body }) => {
-      const answer = await providers.discordAuth({ code: body });
-      return { ...present(answer.grant), created: answer.created };
-    },
+    errors: [403, 429, 502, 503],
+    // A refused code counts as a failed login from this address.
+    handler: async ({ body, req }) =>
+      limits.loginFailures.attempt(clientAddress(req), async () => {
+        const answer = await providers.discordAuth({ code: body });
+        return { ...present(answer.grant), created: answer.created };
+      }),
   });
 
   route(deps, {
@@ -211,8 +214,9 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient): vo
     auth: 'public',
     body: DiscordCodeSchema,
     response: z.object({ id: z.string(), username: z.string(), globalName: z.string(), email: z.string(), verified: z.boolean() }),
-    errors: [502, 503],
-    handler: async ({ body }) => present((await providers.exchangeDiscordCode({ code: body })).user),
+    errors: [429, 502, 503],
+    handler: async ({ body, req }) =>
+      limits.loginFailures.attempt(clientAddress(req), async () => present((await providers.exchangeDiscordCode({ code: body })).user)),
   });
 
   route(deps, {

@@ -99,9 +99,8 @@ export class ProviderLinks {
     input: { code: string; redirectUri: string; codeVerifier?: string },
   ): Promise<AccessTokenView> {
     const code = checkToken(input.code, 'code');
-    if (!/^https?:\/\/\S+$/.test(input.redirectUri) && !/^[a-z][a-z0-9+.-]*:\S+$/.test(input.redirectUri)) {
-      throw badRequest('redirectUri must be a URI');
-    }
+    // Web callbacks and the apps' custom schemes (spinroom://callback) alike.
+    if (!/^[a-z][a-z0-9+.-]*:\S{1,2000}$/i.test(input.redirectUri)) throw badRequest('redirectUri must be a URI');
     this.requireCipher();
     const tokens = await this.oauth[provider].exchangeCode({
       code,
