@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeIn, linkTokenIn, mailbox } from '../support/mailpit.js';
+import { codeIn, linkTokenIn, mailbox, mailpitUrl } from '../support/mailpit.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 const USERS = '/api/user-service/users';
@@ -237,6 +237,21 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     expect((await call('GET', `${AUTH}/session`, { token })).status).toBe(401);
     expect((await call('GET', `${AUTH}/session`, { token: changed.body.accessToken })).status).toBe(200);
     expect((await call('POST', `${AUTH}/login`, { body: { email, password: 'a brand new passphrase' } })).status).toBe(200);
+  });
+
+  it('documents the paths, the old confirm-email as deprecated', async () => {
+    const { body } = await call('GET', '/api/openapi.json');
+    expect(body.paths['/api/user-service/users/confirm-email'].post.deprecated).toBe(true);
+    expect(body.paths['/api/user-service/users/emails/verify'].post.deprecated).toBeUndefined();
+    for (const path of ['/users/change-password', '/users/forgot-password', '/users/reset-password', '/users/set-password']) {
+      expect(body.paths[`/api/user-service${path}`].post).toBeDefined();
+    }
+  });
+
+  it("serves Mailpit's web inbox with its built app (a plain `go install` of Mailpit lacks it)", async () => {
+    const res = await fetch(`${mailpitUrl()}/dist/app.js`);
+    expect(res.status).toBe(200);
+    expect((await res.text()).length).toBeGreaterThan(100_000);
   });
 
   it('lets admins, and only admins, set a password', async () => {
