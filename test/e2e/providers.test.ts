@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { importSPKI, jwtVerify, decodeProtectedHeader } from 'jose';
+import { createLogger } from '@spinroom/platform';
 import pg from 'pg';
+import { OAuthTokenEndpoint } from '../../services/user/src/adapters/oauth-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OAUTH_APPS,
@@ -218,6 +220,25 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
     oauth.expiresIn.soundcloud = 3599;
   });
 
+  it('SoundCloud: concurrent reads of an expired token share one refresh (its refresh tokens are single use)', async () => {
+    const user = await signUp();
+    oauth.expiresIn.soundcloud = 30;
+    try {
+      const linked = await call('POST', `${U}/soundcloud/refresh-token`, {
+        token: user.accessToken,
+        body: { refreshToken: oauth.issueRefreshToken('soundcloud', OAUTH_APPS.soundcloud.id) },
+      });
+      expect(linked.status).toBe(200);
+      const reads = await Promise.all(
+        [1, 2, 3, 4].map(() => call('GET', `${U}/soundcloud/access-token/${user.userUuid}`, { token: user.accessToken })),
+      );
+      expect(reads.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+      for (const read of reads) expect(oauth.isLiveAccessToken(read.body.accessToken)).toBe(true);
+    } finally {
+      oauth.expiresIn.soundcloud = 3599;
+    }
+  });
+
   it('Apple Music: user tokens kept as given, read back by the owner or a service with an ES256 developer token', async () => {
     const user = await signUp();
     const other = await signUp();
@@ -351,6 +372,59 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
         users: [{ uid: user.userUuid, name: expect.any(String), avatar: expect.any(String), role: 'user' }],
         unknownUuids: [unknown],
       });
+    }
+  });
+});
+
+describe('provider adapters keep tokens, codes and secrets out of the logs', () => {
+  let oauth: OAuthStandIns;
+  beforeAll(async () => {
+    oauth = await OAuthStandIns.start();
+  });
+  afterAll(() => oauth.close());
+
+  it('logs a refusal by its OAuth error code only', async () => {
+    const lines: string[] = [];
+    const logger = createLogger('user', { level: 'debug' }, { write: (line: string) => lines.push(line) });
+    const spotify = new OAuthTokenEndpoint(
+      {
+        label: 'Spotify',
+        tokenUrl: `${oauth.url}/spotify/api/token`,
+        clientId: OAUTH_APPS.spotify.id,
+        clientSecret: OAUTH_APPS.spotify.secret,
+        clientAuth: { authorization_code: 'basic', refresh_token: 'basic', client_credentials: 'basic' },
+      },
+      { fetch, timeoutMs: 5000, logger },
+    );
+    const code = oauth.issueCode('spotify', REDIRECT);
+    await expect(spotify.exchangeCode({ code, redirectUri: 'https://elsewhere.test/cb' })).rejects.toMatchObject({ status: 400 });
+    const granted = await spotify.exchangeCode({ code: oauth.issueCode('spotify', REDIRECT), redirectUri: REDIRECT });
+    await expect(spotify.refresh('spotify-refresh-unknown')).rejects.toMatchObject({ status: 400 });
+    const wrongSecret = new OAuthTokenEndpoint(
+      {
+        label: 'Spotify',
+        tokenUrl: `${oauth.url}/spotify/api/token`,
+        clientId: OAUTH_APPS.spotify.id,
+        clientSecret: 'a-wrong-secret-value',
+        clientAuth: { authorization_code: 'basic', refresh_token: 'basic', client_credentials: 'basic' },
+      },
+      { fetch, timeoutMs: 5000, logger },
+    );
+    await expect(wrongSecret.clientCredentials()).rejects.toMatchObject({ status: 502 });
+
+    expect(lines.length).toBe(3);
+    const log = lines.join('\n');
+    expect(log).toContain('"error":"invalid_grant"');
+    expect(log).toContain('"error":"invalid_client"');
+    for (const secret of [
+      code,
+      granted.accessToken,
+      granted.refreshToken!,
+      'spotify-refresh-unknown',
+      'a-wrong-secret-value',
+      OAUTH_APPS.spotify.secret,
+    ]) {
+      expect(log).not.toContain(secret);
     }
   });
 });
