@@ -5,9 +5,9 @@ import {
   type ProfilesServiceServer,
   type UploadImageRequest,
 } from '@spinroom/contracts/user/v1/profiles';
-import { AppError, badRequest, type createClientStreamingFactory, type createUnaryFactory } from '@spinroom/platform';
+import { badRequest, type createClientStreamingFactory, type createUnaryFactory } from '@spinroom/platform';
 import type { AdminUserRow, AdminUsers } from '../domain/profiles/admin-users.js';
-import type { ProfileImage, ProfileImages, UploadedImage } from '../domain/profiles/images.js';
+import { imageTooLarge, type ProfileImage, type ProfileImages, type UploadedImage } from '../domain/profiles/images.js';
 import type { ProfilePaths } from '../domain/profiles/profile-paths.js';
 import { toProfileMessage, toProfilePatch } from './user-service.js';
 
@@ -48,7 +48,7 @@ async function readImageUpload(messages: AsyncIterable<UploadImageRequest>, maxB
     else if (part.$case === 'chunk') {
       if (!file) throw badRequest('The file must be announced before its bytes');
       size += part.value.length;
-      if (size > maxBytes) throw new AppError(413, `The image is larger than the ${maxBytes / (1024 * 1024)} MB limit`);
+      if (size > maxBytes) throw imageTooLarge(maxBytes);
       chunks.push(Buffer.from(part.value));
     } else if (part.$case === 'end') {
       declared = part.value.sizeBytes;
@@ -56,7 +56,7 @@ async function readImageUpload(messages: AsyncIterable<UploadImageRequest>, maxB
     }
   }
   if (!file) throw badRequest('A file is required in the form field "file"');
-  if (declared !== size) throw new AppError(400, 'The upload was interrupted');
+  if (declared !== size) throw badRequest('The upload was interrupted');
   return { kind, fileName: file.fileName, contentType: file.contentType, content: Buffer.concat(chunks) };
 }
 

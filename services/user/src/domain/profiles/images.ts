@@ -67,12 +67,17 @@ export function checkImageKind(kind: string | undefined): ImageKind {
   return kind as ImageKind;
 }
 
+export function imageTooLarge(maxBytes: number): AppError {
+  const mb = Number((maxBytes / (1024 * 1024)).toFixed(2));
+  return new AppError(413, `The image is larger than the ${mb} MB limit`);
+}
+
 export function checkImageUpload(upload: Pick<UploadedImage, 'contentType' | 'content'>, maxBytes: number): void {
   if (!(IMAGE_CONTENT_TYPES as readonly string[]).includes(upload.contentType.toLowerCase())) {
     throw new AppError(415, `Only ${IMAGE_CONTENT_TYPES.join(', ')} images are accepted`);
   }
   if (upload.content.length === 0) throw badRequest('The image is empty');
-  if (upload.content.length > maxBytes) throw new AppError(413, `The image is larger than the ${maxBytes / (1024 * 1024)} MB limit`);
+  if (upload.content.length > maxBytes) throw imageTooLarge(maxBytes);
 }
 
 /** Profile and cover pictures (spec 000, "Images"): checked, resized, kept by id. */
