@@ -1,4 +1,5 @@
 import type { SongPlay } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { MinimalCrateSong } from '@spinroom/contracts/room/v1/minimal_crate_song';
 import { UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { songToJson } from '@spinroom/contracts/songs';
 import { z } from 'zod';
@@ -9,6 +10,7 @@ import { roomRef } from '../room/views.js';
 import type { PlaylistClient } from './crates.js';
 import { LimitOffsetDefaults } from '../../http/paging.js';
 import { SongSchema } from '../../feed/live-actions.js';
+import { MinimalCrateSongSchema } from './schemas.js';
 
 const BASE = '/api/playlist-service';
 
@@ -19,7 +21,8 @@ const SongPlaySchema = z
     djUuid: z.uuid(),
     voteCounts: VoteCounts,
     playedAt: z.string(),
-    song: z.record(z.string(), z.unknown()).describe('The song as the room feed carried it (MinimalCrateSongResDTO)'),
+    // The song as the room feed carried it.
+    song: MinimalCrateSongSchema,
   })
   .openapi('SongPlay');
 const RecordSongPlaySchema = z.object({
@@ -37,7 +40,7 @@ function songPlayJson(p: SongPlay): z.infer<typeof SongPlaySchema> {
     djUuid: p.djUuid,
     voteCounts: { likes: p.likes, dislikes: p.dislikes, stars: p.stars },
     playedAt: (p.playedAt ?? new Date(0)).toISOString(),
-    song: p.song ? { ...songToJson(p.song) } : {},
+    song: songToJson(p.song ?? MinimalCrateSong.fromPartial({})),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 import { LimitOffsetQuery } from '../../http/paging.js';
@@ -29,6 +30,29 @@ export const CrateSongSchema = z
     position: z.number().int().optional(),
   })
   .openapi('CrateSong');
+
+/** MinimalCrateSongResDTO as the room feed carries it and the recent songs keep it (@spinroom/contracts/songs' shape). */
+export const MinimalCrateSongSchema = z
+  .object({
+    artistName: z.string(),
+    trackName: z.string(),
+    genre: z.string().nullable(),
+    duration: z.number().int(),
+    isrc: z.string().nullable(),
+    musicProviders: providerMap,
+    playbackToken: z.string().nullable(),
+    thumbnails: providerMap,
+    songShortId: z.string().optional(),
+    crateSongUuid: z.string().optional(),
+    status: z.string().optional(),
+    position: z.number().int().optional(),
+    songId: z.string().optional(),
+    explicit: z.boolean().optional(),
+    links: providerMap.optional(),
+    previews: providerMap.optional(),
+    streamUrls: providerMap.optional(),
+  })
+  .openapi('MinimalCrateSong') satisfies z.ZodType<MinimalCrateSongJson>;
 
 /** `GET /song-data/...`: the song with the names the original's clients read there. */
 export const SongDataSchema = CrateSongSchema.extend({

@@ -7,14 +7,15 @@ import {
   type RoomDesignName as Design,
   type RoomTypeName as RoomType,
 } from '@spinroom/contracts/vocabulary';
+import type { PinnedMessageJson } from '@spinroom/contracts/rooms';
 import { badRequest } from '@spinroom/platform';
 import { atLeast, type Authority } from './room-roles.js';
 
 // The spec's vocabularies, listed once in proto/spinroom/room/v1/room_vocabulary.proto.
 export { DJ_TYPES, DESIGNS, MUSIC_PROVIDER_KEYS, ROOM_TYPES, type DjType, type Design, type RoomType };
 
-/** The original's pinned message entry: `{message: {message, userName, avatarId, color, userUuid, date, reactions, pinnedByName, pinnedByUUID}}`. */
-export type PinnedMessage = { message: Record<string, unknown> } & Record<string, unknown>;
+/** The original's pinned message entry: `{message: {message, userName, avatarId, color, userUuid, date, reactions, pinnedByName, pinnedByUUID}}` (its one definition: @spinroom/contracts/rooms). */
+export type PinnedMessage = PinnedMessageJson;
 
 /** The room's fields (the original's RoomDto, plus Spinroom's stage settings), as stored. */
 export interface Room {

@@ -5,7 +5,7 @@ import type {
   RoomRole as RoomRoleMessage,
   RoomSettings as RoomSettingsMessage,
 } from '@spinroom/contracts/room/v1/room_service';
-import { pinnedMessageFromJson, pinnedMessageToJson, type PinnedMessageJson } from '@spinroom/contracts/rooms';
+import { pinnedMessageFromJson, pinnedMessageToJson } from '@spinroom/contracts/rooms';
 import { djTypes, musicProviders, roomDesigns, roomTypes, roomUserRoles, type Vocabulary } from '@spinroom/contracts/vocabulary';
 import { badRequest } from '@spinroom/platform';
 import type { RoomFavorite, RoomRef } from '../domain/room-store.js';
@@ -61,7 +61,7 @@ export function toRoomMessage(view: RoomView): RoomMessage {
     hasChat: room.hasChat,
     unlisted: room.unlisted,
     discordGuildId: room.discordGuildId ?? undefined,
-    pinnedMessages: room.pinnedMessages.map((p) => pinnedMessageFromJson(p as PinnedMessageJson)),
+    pinnedMessages: room.pinnedMessages.map(pinnedMessageFromJson),
     stage: {
       maxSongLengthSeconds: room.maxSongLengthSeconds,
       repeatWindowMinutes: room.repeatWindowMinutes,
