@@ -6,6 +6,7 @@ import { STAND_IN_LINE_TYPES, TWILIO_STAND_IN_CREDENTIALS } from '../support/twi
 const PHONE_INVALID = 'Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.';
 const [VOIP, LANDLINE] = Object.keys(STAND_IN_LINE_TYPES) as [string, string];
 const CODES_PER_NUMBER = 3;
+const VALIDATIONS_PER_CALLER = 12;
 
 /** A US mobile number (the stand-in's default line type) no other test uses. */
 let counter = 0;
@@ -16,7 +17,10 @@ function freshPhone(): string {
 
 describe('phones through the BFF, against the Twilio stand-in', () => {
   const { call, platform } = usePlatform({
-    user: { LIMIT_PHONE_CODES_PER_NUMBER: { points: CODES_PER_NUMBER, durationSeconds: 3600, blockSeconds: 0 } },
+    user: {
+      LIMIT_PHONE_CODES_PER_NUMBER: { points: CODES_PER_NUMBER, durationSeconds: 3600, blockSeconds: 0 },
+      LIMIT_PHONE_VALIDATIONS_PER_CALLER: { points: VALIDATIONS_PER_CALLER, durationSeconds: 3600, blockSeconds: 0 },
+    },
   });
 
   async function signUp(): Promise<{ token: string; userUuid: string }> {
@@ -162,11 +166,28 @@ describe('phones through the BFF, against the Twilio stand-in', () => {
       expect((await call('POST', '/api/user-service/mobile-auth/send-code', { body: { phone } })).status).toBe(200);
     }
     const throttled = await call('POST', '/api/user-service/mobile-auth/send-code', { body: { phone } });
+    expect(constants.body).toMatchObject({ maxValidationsPerCaller: VALIDATIONS_PER_CALLER, validationsWindowSeconds: 3600 });
     expect(throttled).toMatchObject({
       status: 429,
       body: { statusCode: 429, message: expect.stringMatching(/^Too many codes were sent to this number/) },
     });
     expect(throttled.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('limits the numbers one caller validates (each costs a lookup)', async () => {
+    const user = await signUp();
+    const validate = () =>
+      call('GET', `/api/user-service/phone-validation/validate/${encodeURIComponent(freshPhone())}`, { token: user.token });
+    for (let i = 0; i < VALIDATIONS_PER_CALLER; i += 1) expect((await validate()).status).toBe(200);
+    expect(await validate()).toMatchObject({ status: 429, body: { message: expect.stringMatching(/^Too many phone numbers validated/) } });
+    // Another caller has an allowance of their own.
+    expect(
+      (
+        await call('GET', `/api/user-service/phone-validation/validate/${encodeURIComponent(freshPhone())}`, {
+          token: (await signUp()).token,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('lets admins list, add, read and delete the numbers accounts sign in with', async () => {

@@ -21,4 +21,6 @@ export const mobileConfig = {
   LIMIT_PHONE_CODES_PER_NUMBER: env.limit('5/1h'),
   /** Wrong codes tried for one number: 10 an hour, then refused for an hour. */
   LIMIT_PHONE_CODE_FAILURES_PER_NUMBER: env.limit('10/1h/1h'),
+  /** Numbers one caller may validate (each costs a Lookup): 60 an hour. */
+  LIMIT_PHONE_VALIDATIONS_PER_CALLER: env.limit('60/1h'),
 };

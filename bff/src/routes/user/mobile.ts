@@ -127,6 +127,7 @@ export function mobileRoutes(deps: RouteDeps, mobile: MobileClient): void {
     tags: ['mobile'],
     params: z.object({ phone: Phone }),
     response: PhoneValidationSchema,
+    errors: [429],
     handler: async ({ params }) => validationJson(present((await mobile.validatePhone(params)).validation)),
   });
 
@@ -165,6 +166,8 @@ export function mobileRoutes(deps: RouteDeps, mobile: MobileClient): void {
         allowedLineTypes: z.array(z.string()),
         voipLineTypes: z.array(z.string()),
         recentValidationsKept: z.number().int(),
+        maxValidationsPerCaller: z.number().int(),
+        validationsWindowSeconds: z.number().int(),
       })
       .openapi('PhoneFraudConstants'),
     errors: [403],

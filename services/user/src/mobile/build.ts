@@ -6,7 +6,7 @@ import type { Accounts } from '../domain/accounts.js';
 import { PHONE_CODE_FAILURES_PER_NUMBER, PHONE_CODES_PER_NUMBER, PhoneCodes } from '../domain/mobile/codes.js';
 import { Identities } from '../domain/mobile/identities.js';
 import { MobileAuth } from '../domain/mobile/mobile-auth.js';
-import { PhoneValidator } from '../domain/mobile/validation.js';
+import { PHONE_VALIDATIONS_PER_CALLER, PhoneValidator } from '../domain/mobile/validation.js';
 import type { User } from '../domain/user.js';
 import type { UserServiceConfig } from '../config.js';
 
@@ -33,8 +33,11 @@ export function buildMobile(
       : undefined;
   if (!twilio) logger.info('phone codes are off: TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_VERIFY_SERVICE_SID are not all set');
   const store = new PgMobileStore(deps.orm, deps.announceSignUp, deps.onEventsCommitted);
-  // The lookup's failure is logged by the adapter (code and status only); validation answers VALIDATION_ERROR.
-  const validator = new PhoneValidator(store, twilio);
+  const validator = new PhoneValidator(
+    store,
+    twilio,
+    new Limit(deps.redis, PHONE_VALIDATIONS_PER_CALLER, config.LIMIT_PHONE_VALIDATIONS_PER_CALLER),
+  );
   const sends = new Limit(deps.redis, PHONE_CODES_PER_NUMBER, config.LIMIT_PHONE_CODES_PER_NUMBER);
   const failures = new Limit(deps.redis, PHONE_CODE_FAILURES_PER_NUMBER, config.LIMIT_PHONE_CODE_FAILURES_PER_NUMBER);
   const codes = new PhoneCodes(validator, twilio, sends, failures);

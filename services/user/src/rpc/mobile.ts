@@ -18,7 +18,7 @@ export function mobileHandlers(deps: Mobile & { unary: ReturnType<typeof createU
       await mobileAuth.removeFromWhitelist(context.caller, request.id);
       return {};
     }),
-    validatePhone: unary(async (request) => ({ validation: await validator.validate(request.phone) })),
+    validatePhone: unary(async (request, context) => ({ validation: await validator.validateFor(context.caller, request.phone) })),
     listRecentValidations: unary(async (request, context) => ({
       validations: await validator.recents(context.caller, request.limit),
     })),
@@ -34,6 +34,8 @@ export function mobileHandlers(deps: Mobile & { unary: ReturnType<typeof createU
         allowedLineTypes: [...ALLOWED_LINE_TYPES],
         voipLineTypes: [...VOIP_LINE_TYPES],
         recentValidationsKept: RECENT_VALIDATIONS_KEPT,
+        maxValidationsPerCaller: validator.perCaller.settings.points,
+        validationsWindowSeconds: validator.perCaller.settings.durationSeconds,
       };
     }),
     listPhoneNumbers: unary(async (request, context) => mobileAuth.listPhoneNumbers(context.caller, request)),

@@ -1,6 +1,12 @@
-import { type Caller, forbidden, isAdminRole } from '@spinroom/platform';
+import { type Caller, forbidden, isAdminRole, type Limit, type LimitDeclaration } from '@spinroom/platform';
 import { canonicalPhone, numberingPlanCountry, statusOfLine } from './phones.js';
 import type { LineTypeLookup, MobileStore, PhoneValidation } from './ports.js';
+
+/** Validations asked by one caller (each costs the provider's lookup). */
+export const PHONE_VALIDATIONS_PER_CALLER: LimitDeclaration = {
+  key: 'user:phone-validations',
+  message: (until) => `Too many phone numbers validated: try again after ${until.toISOString()}`,
+};
 
 /** How many validations the recents keep. */
 export const RECENT_VALIDATIONS_KEPT = 200;
@@ -19,8 +25,15 @@ export class PhoneValidator {
   constructor(
     private readonly store: MobileStore,
     private readonly lookup: LineTypeLookup | undefined,
-    private readonly onLookupFailure: (error: unknown) => void = () => undefined,
+    /** Counts the validations a caller asks for (GET /phone-validation/validate). */
+    readonly perCaller: Limit,
   ) {}
+
+  /** A validation a caller asked for, under their allowance. */
+  async validateFor(caller: Pick<Caller, 'userUuid'>, phone: string): Promise<PhoneValidation> {
+    await this.perCaller.consume(caller.userUuid);
+    return this.validate(phone);
+  }
 
   async validate(phone: string): Promise<PhoneValidation> {
     const validation = await this.check(phone);
@@ -47,8 +60,8 @@ export class PhoneValidator {
         whitelisted: false,
         validatedAt,
       };
-    } catch (error) {
-      this.onLookupFailure(error);
+    } catch {
+      // The adapter has logged Twilio's code and status (never the number).
       return { phone: canonical, status: 'VALIDATION_ERROR', countryCode, whitelisted: false, validatedAt };
     }
   }
