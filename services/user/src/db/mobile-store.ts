@@ -144,7 +144,7 @@ export class PgMobileStore implements MobileStore {
         });
         await em.flush(); // the account first (the number references it) and its id, which the event may carry
         em.create(PhoneNumberEntity, { id: randomUUID(), userUuid: user.uuid, phone, createdAt: now });
-        addToOutbox(em, this.announceSignUp(user as unknown as User));
+        addToOutbox(em, this.announceSignUp(user));
         return user.uuid;
       });
       this.onEventsCommitted();

@@ -110,7 +110,7 @@ export class PgAdminUserStore implements AdminUserStore {
 
   async findUser(uuid: string, fields: AdminUserColumn[]): Promise<AdminUserRow | null> {
     const user = await this.orm.em.fork().findOne(UserEntity, { uuid }, { fields: fields as never });
-    return user ? toRow(user as unknown as Record<string, unknown>, fields) : null;
+    return user ? toRow(user, fields) : null;
   }
 
   async ping(): Promise<boolean> {
