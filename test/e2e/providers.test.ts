@@ -412,7 +412,23 @@ describe('provider adapters keep tokens, codes and secrets out of the logs', () 
     );
     await expect(wrongSecret.clientCredentials()).rejects.toMatchObject({ status: 502 });
 
-    expect(lines.length).toBe(3);
+    // Unreachable: the caller's 502, the log names the failure and not the code.
+    const unreachable = new OAuthTokenEndpoint(
+      {
+        label: 'Spotify',
+        tokenUrl: 'http://127.0.0.1:1/api/token',
+        clientId: OAUTH_APPS.spotify.id,
+        clientSecret: OAUTH_APPS.spotify.secret,
+        clientAuth: { authorization_code: 'basic', refresh_token: 'basic', client_credentials: 'basic' },
+      },
+      { fetch, timeoutMs: 5000, logger },
+    );
+    await expect(unreachable.exchangeCode({ code, redirectUri: REDIRECT })).rejects.toMatchObject({
+      status: 502,
+      message: 'Spotify did not answer as expected',
+    });
+
+    expect(lines.length).toBe(4);
     const log = lines.join('\n');
     expect(log).toContain('"error":"invalid_grant"');
     expect(log).toContain('"error":"invalid_client"');
