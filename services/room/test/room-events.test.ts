@@ -1,7 +1,9 @@
-import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { RoomChanged, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { DjType, RoomType } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { songToJson } from '@spinroom/contracts/songs';
 import { describe, expect, it } from 'vitest';
-import { songPlayed } from '../src/events/room-events.js';
+import { ROOM_DEFAULTS, type Room } from '../src/domain/room.js';
+import { roomChanged, songPlayed } from '../src/events/room-events.js';
 
 describe('room.song-played on Kafka', () => {
   it('carries the song as a typed message that reads back as the feed carried it', () => {
@@ -38,5 +40,28 @@ describe('room.song-played on Kafka', () => {
     expect(decoded.song!.genre).toBeUndefined();
     expect(songToJson(decoded.song!)).toEqual(song);
     expect(decoded).toMatchObject({ playId: 'p1', likes: 2, stars: 1, listeners: 5, endedAt: new Date('2026-01-01T10:07:15Z') });
+  });
+});
+
+describe('room.created and room.updated on Kafka', () => {
+  it("carries the room's type and DJ type as the vocabulary's enums", () => {
+    const room = {
+      ...ROOM_DEFAULTS,
+      id: 1,
+      uuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+      slug: 'the-room',
+      name: 'The Room',
+      type: 'PRIVATE',
+      djType: 'INVITE_ONLY',
+    } as unknown as Room;
+    const entry = roomChanged('created', room, {
+      ownerUuid: '9a3c1e52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+      actorUuid: '9a3c1e52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+    });
+    expect(RoomChanged.decode(entry.payload)).toMatchObject({
+      slug: 'the-room',
+      type: RoomType.ROOM_TYPE_PRIVATE,
+      djType: DjType.DJ_TYPE_INVITE_ONLY,
+    });
   });
 });

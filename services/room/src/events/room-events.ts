@@ -1,5 +1,6 @@
 import { RoomChanged, RoomDeleted, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
 import { songFromJson, type MinimalCrateSongJson } from '@spinroom/contracts/songs';
+import { djTypes, roomTypes } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 
@@ -18,9 +19,9 @@ export function roomChanged(
     slug: room.slug,
     name: room.name,
     ownerUuid: change.ownerUuid,
-    type: room.type,
+    type: roomTypes.valueOf(room.type),
     unlisted: room.unlisted,
-    djType: room.djType,
+    djType: djTypes.valueOf(room.djType),
     changedFields: change.changedFields ?? [],
     actorUserUuid: change.actorUuid,
   }).finish();
