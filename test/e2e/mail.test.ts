@@ -94,6 +94,9 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     }
     const confirmed = await call('POST', `${USERS}/confirm-email`, { token: owner.token, body: { code: secondCode } });
     expect(confirmed).toMatchObject({ status: 200, body: { status: 'VERIFIED', email: { email: extra, type: 'work' } } });
+    // Proven by an account, an address is not another's to sign up with.
+    const proven = await call('POST', `${USERS}/sign-up`, { body: { email: extra, password: PASSWORD } });
+    expect(proven).toMatchObject({ status: 403, body: { message: 'This email is already registered' } });
 
     const list = await call('GET', `${USERS}/emails`, { token: owner.token });
     expect(list.body.map((e: { email: string; status: string }) => [e.email, e.status])).toEqual([

@@ -57,7 +57,10 @@ export const userService = defineService('user', {
     const bots = new Bots(new PgBotStore(orm, () => relay.nudge()), tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
-    const accounts = new Accounts(store, hasher, tokens, userSignedUp, (user) => mail.emails.startAccount(user));
+    const accounts = new Accounts(store, hasher, tokens, userSignedUp, {
+      checkFree: (email) => mail.emails.checkFree(email),
+      start: (user) => mail.emails.startAccount(user),
+    });
     const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);

@@ -151,13 +151,10 @@ describe('the mail store on PostgreSQL', () => {
     refused.close();
 
     const db = orm.em.fork();
-    const [{ code_hash: codeHash }] = await db.execute<{ code_hash: string }[]>(
-      `select "code_hash" from "user_email" where "user_uuid" = ?`,
-      [user.uuid],
-    );
-    const [{ token_hash: tokenHash }] = await db.execute<{ token_hash: string }[]>(
-      `select "token_hash" from "mail_link" where "email" = 'unlucky@example.com'`,
-    );
+    const [email] = await db.execute<{ code_hash: string }[]>(`select "code_hash" from "user_email" where "user_uuid" = ?`, [user.uuid]);
+    const [link] = await db.execute<{ token_hash: string }[]>(`select "token_hash" from "mail_link" where "email" = 'unlucky@example.com'`);
+    const codeHash = email!.code_hash;
+    const tokenHash = link!.token_hash;
     const log = lines.join('');
     // Whatever in the log could be the code or the token, none is.
     for (const candidate of log.match(/[A-Za-z0-9_-]{6,}/g) ?? []) {

@@ -50,6 +50,14 @@ export class PgMailStore implements EmailStore, LinkStore, PasswordStore {
     return rows.map(toEmail);
   }
 
+  async findLive(email: string): Promise<AccountEmail | null> {
+    const [row] = await this.em().execute<EmailRow[]>(
+      `select ${EMAIL_COLUMNS} from "user_email" where "email" = ? and "status" <> 'DELETED'`,
+      [email],
+    );
+    return row ? toEmail(row) : null;
+  }
+
   async add(
     input: { userUuid: string; email: string; type: EmailType; status: EmailStatus; code: { hash: string; expiresAt: Date } | null },
     options: { takeOver?: boolean } = {},

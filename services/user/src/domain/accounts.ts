@@ -33,6 +33,15 @@ export type Session = Pick<User, 'uuid' | 'kind' | 'roles'>;
 
 export class EmailTakenError extends Error {}
 
+/**
+ * A sign-up's address beyond the account row (domain/mail/emails.ts): refused
+ * when another account has proven it, then pending with its code mailed.
+ */
+export interface SignUpAddresses {
+  checkFree(email: string): Promise<void>;
+  start(user: User): Promise<void>;
+}
+
 export interface AccessGrant {
   accessToken: string;
   userUuid: string;
@@ -55,8 +64,7 @@ export class Accounts {
     private readonly hasher: PasswordHasher,
     private readonly tokens: TokenIssuer,
     private readonly announceSignUp: (user: User) => OutboxEntry,
-    /** Runs once a sign-up's account exists: its address goes pending and its code is mailed (domain/mail/emails.ts). */
-    private readonly afterSignUp: (user: User) => Promise<void> = async () => undefined,
+    private readonly addresses: SignUpAddresses = { checkFree: async () => undefined, start: async () => undefined },
   ) {}
 
   /** `create` stores the account: by default alone, for a voucher sign-up with the voucher's redemption (domain/moderation/vouchers.ts). */
@@ -72,10 +80,11 @@ export class Accounts {
     const nickname = input.nickname ? checkNickname(input.nickname) : defaultNickname(email);
     // Cheap refusal before paying for a hash; the unique index still decides races.
     if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
+    await this.addresses.checkFree(email);
     const passwordHash = await this.hasher.hash(input.password);
     try {
       const user = await create({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
-      await this.afterSignUp(user);
+      await this.addresses.start(user);
       return await this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);

@@ -43,6 +43,8 @@ export class EmailInUseError extends Error {}
 export interface EmailStore {
   /** The account's addresses, deleted ones left out, oldest first. */
   list(userUuid: string): Promise<AccountEmail[]>;
+  /** The live (not deleted) row of an address, on whichever account. */
+  findLive(email: string): Promise<AccountEmail | null>;
   /**
    * Throws EmailInUseError when the address is live on any account. With
    * `takeOver`, other accounts' unproven (pending) claims to it are deleted first.
@@ -104,6 +106,12 @@ export class Emails {
     const account = await this.users.findByEmail(email);
     if (account && account.uuid !== userUuid) throw forbidden(EMAIL_TAKEN);
     return this.addPending(userUuid, email, type);
+  }
+
+  /** A sign-up may take an address that another account claims but has not proven. */
+  async checkFree(email: string): Promise<void> {
+    const live = await this.store.findLive(email);
+    if (live && isVerified(live)) throw forbidden(EMAIL_TAKEN);
   }
 
   /**
