@@ -81,6 +81,7 @@ describe('profile paths, pictures and the admin users list through the BFF', () 
     expect(await call('GET', path, { token: ana.accessToken })).toMatchObject({ status: 200, body: data });
     expect((await call('PUT', path, { token: ana.accessToken, body: [1, 2] })).status).toBe(400);
     expect((await call('PUT', path, { token: ana.accessToken, body: { big: 'x'.repeat(17_000) } })).status).toBe(400);
+    expect(await call('GET', path, { token: await service() })).toMatchObject({ status: 404, body: { message: 'User profile not found' } });
     const guest = (await call('GET', `${BASE}/auth/guest`)).body as { accessToken: string };
     expect((await call('PUT', path, { token: guest.accessToken, body: data })).status).toBe(403);
   });

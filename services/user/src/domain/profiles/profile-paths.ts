@@ -78,7 +78,8 @@ export class ProfilePaths {
   }
 
   async userData(caller: Caller): Promise<Record<string, unknown>> {
-    const data = await this.store.findUserData(caller.userUuid);
+    // A service's subject (`service:<name>`) is no user's.
+    const data = isUuid(caller.userUuid) ? await this.store.findUserData(caller.userUuid) : null;
     if (data === null) throw notFound(PROFILE_NOT_FOUND);
     return data;
   }
