@@ -1,7 +1,7 @@
 // Every REST call the client makes, by feature. Components call these through
 // React Query (keys in ./keys.ts); nothing else builds a URL.
 import { api, PLAYLIST, ROOM, UPLOAD, USER } from './client';
-import type { AccessGrant, Crate, Room, RoomRole, Song, UploadedSong, UserProfile, UserRoleEntry } from './types';
+import type { AccessGrant, Crate, Room, RoomDesign, RoomRole, RoomTypeName, Song, UploadedSong, UserProfile, UserRoleEntry } from './types';
 
 export const auth = {
   signUp: (body: { email: string; password: string; nickname?: string }) =>
@@ -25,9 +25,9 @@ export interface RoomFavorite {
 
 export interface CreateRoomInput {
   name: string;
-  type?: 'PUBLIC' | 'PRIVATE';
+  type?: RoomTypeName;
   password?: string;
-  design?: string;
+  design?: RoomDesign;
   numberOfDjs?: number;
 }
 

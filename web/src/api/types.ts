@@ -19,7 +19,7 @@ export interface UserRoleEntry {
 
 export type PinnedMessage = PinnedMessageJson;
 
-export type { OneTimeAnimationName };
+export type { OneTimeAnimationName, RoomTypeName };
 
 export interface Room {
   id: number;
