@@ -25,6 +25,7 @@ export const SESSION_CHECK_CACHE_MS = 500;
  */
 export class SessionRevocations {
   private readonly cache = new Map<string, { validAfterMs: number; readAtMs: number }>();
+  private readonly reading = new Map<string, Promise<number>>();
 
   constructor(
     private readonly redis: Redis,
@@ -51,14 +52,25 @@ export class SessionRevocations {
     return issuedAtMs >= (await this.validAfterMs(userUuid));
   }
 
-  /** The user's "valid after" (0 when their sessions never ended), cached briefly. */
+  /**
+   * The user's "valid after" (0 when their sessions never ended), cached
+   * briefly; checks that arrive while it is being read share that one read.
+   */
   async validAfterMs(userUuid: string): Promise<number> {
     const known = this.cache.get(userUuid);
     if (known && Date.now() - known.readAtMs < (this.options.cacheMs ?? SESSION_CHECK_CACHE_MS)) return known.validAfterMs;
-    const stored = await this.redis.get(sessionsValidAfterKey(userUuid));
-    const validAfterMs = stored ? Number(stored) : 0;
-    this.remember(userUuid, validAfterMs);
-    return validAfterMs;
+    const pending = this.reading.get(userUuid);
+    if (pending) return pending;
+    const read = this.redis
+      .get(sessionsValidAfterKey(userUuid))
+      .then((stored) => {
+        const validAfterMs = Math.max(stored ? Number(stored) : 0, this.cache.get(userUuid)?.validAfterMs ?? 0);
+        this.remember(userUuid, validAfterMs);
+        return validAfterMs;
+      })
+      .finally(() => this.reading.delete(userUuid));
+    this.reading.set(userUuid, read);
+    return read;
   }
 
   /** Takes an announced end (SESSIONS_ENDED_CHANNEL) at once, ahead of the cache's expiry. */
