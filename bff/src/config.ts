@@ -42,6 +42,8 @@ export const bffConfig = {
   LIMIT_GUEST_TOKENS_PER_ADDRESS: env.limit('30/1h'),
   /** Sign-ups per client address: 10 an hour. */
   LIMIT_SIGN_UPS_PER_ADDRESS: env.limit('10/1h'),
+  /** Phone codes asked for per client address: 20 an hour (each is a paid message; numbers sprayed from one address are SMS pumping). */
+  LIMIT_PHONE_CODES_PER_ADDRESS: env.limit('20/1h'),
   /** Folder of the built web client, served at `/`. */
   WEB_DIR: z.string().optional(),
   LOG_LEVEL: env.logLevel(),

@@ -300,3 +300,19 @@ describe('phones through the BFF, against the Twilio stand-in', () => {
     expect((await call('POST', '/api/user-service/mobile-auth/send-code', { body: { phone } })).status).toBe(200);
   });
 });
+
+describe('phone codes per client address at the BFF', () => {
+  const { call } = usePlatform({ bffLimits: { LIMIT_PHONE_CODES_PER_ADDRESS: { points: 2, durationSeconds: 3600, blockSeconds: 0 } } });
+
+  it('refuses a third code asked from one address, whatever the numbers (SMS pumping)', async () => {
+    // The BFF trusts X-Forwarded-For from loopback: each test address is a client of its own.
+    const from = (address: string, phone: string) =>
+      call('POST', '/api/user-service/mobile-auth/send-code', { body: { phone }, headers: { 'x-forwarded-for': address } });
+    const address = `198.51.100.${randomInt(1, 255)}`;
+    expect((await from(address, freshPhone())).status).toBe(200);
+    expect((await from(address, freshPhone())).status).toBe(200);
+    const refused = await from(address, freshPhone());
+    expect(refused).toMatchObject({ status: 429, body: { message: expect.stringMatching(/^Too many phone codes from this address/) } });
+    expect((await from(`203.0.113.${randomInt(1, 255)}`, freshPhone())).status).toBe(200);
+  });
+});

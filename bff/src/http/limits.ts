@@ -18,13 +18,17 @@ const DECLARATIONS = {
     key: 'bff:sign-ups',
     message: (until) => `Too many sign-ups from this address: try again after ${until.toISOString()}`,
   },
+  phoneCodes: {
+    key: 'bff:phone-codes',
+    message: (until) => `Too many phone codes from this address: try again after ${until.toISOString()}`,
+  },
 } satisfies Record<string, LimitDeclaration>;
 
 export type BffLimits = Record<keyof typeof DECLARATIONS, Limit>;
 
 export type BffLimitConfig = Pick<
   BffConfig,
-  'LIMIT_LOGIN_FAILURES_PER_ADDRESS' | 'LIMIT_GUEST_TOKENS_PER_ADDRESS' | 'LIMIT_SIGN_UPS_PER_ADDRESS'
+  'LIMIT_LOGIN_FAILURES_PER_ADDRESS' | 'LIMIT_GUEST_TOKENS_PER_ADDRESS' | 'LIMIT_SIGN_UPS_PER_ADDRESS' | 'LIMIT_PHONE_CODES_PER_ADDRESS'
 >;
 
 export function bffLimits(redis: Redis, config: BffLimitConfig): BffLimits {
@@ -32,6 +36,7 @@ export function bffLimits(redis: Redis, config: BffLimitConfig): BffLimits {
     loginFailures: new Limit(redis, DECLARATIONS.loginFailures, config.LIMIT_LOGIN_FAILURES_PER_ADDRESS),
     guestTokens: new Limit(redis, DECLARATIONS.guestTokens, config.LIMIT_GUEST_TOKENS_PER_ADDRESS),
     signUps: new Limit(redis, DECLARATIONS.signUps, config.LIMIT_SIGN_UPS_PER_ADDRESS),
+    phoneCodes: new Limit(redis, DECLARATIONS.phoneCodes, config.LIMIT_PHONE_CODES_PER_ADDRESS),
   };
 }
 

@@ -22,7 +22,7 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   profileRoutes(deps, user.accounts);
   cometChatRoutes(deps, user.accounts);
   profilesRoutes(deps, user.profiles);
-  mobileRoutes(deps, user.mobile);
+  mobileRoutes(deps, user.mobile, limits);
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers, limits);

@@ -1,6 +1,7 @@
 import type { MobileServiceClient, PhoneNumber, PhoneValidation, UserIdentity, WhitelistedPhone } from '@spinroom/contracts/user/v1/mobile';
 import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { type BffLimits, clientAddress } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import { AccessGrantSchema } from './schemas.js';
@@ -63,7 +64,7 @@ const identityJson = (i: UserIdentity) => ({
 });
 
 /** Phones (spec 000 "Mobile", "Identity verification", "User identities"): who may do what is the user service's to decide. */
-export function mobileRoutes(deps: RouteDeps, mobile: MobileClient): void {
+export function mobileRoutes(deps: RouteDeps, mobile: MobileClient, limits: Pick<BffLimits, 'phoneCodes'>): void {
   route(deps, {
     method: 'post',
     path: `${BASE}/mobile-auth/send-code`,
@@ -73,7 +74,8 @@ export function mobileRoutes(deps: RouteDeps, mobile: MobileClient): void {
     body: z.object({ phone: Phone, channel: Channel.default('sms') }).openapi('SendPhoneCode'),
     response: CodeSentSchema,
     errors: [429, 503],
-    handler: async ({ body }) => {
+    handler: async ({ body, req }) => {
+      await limits.phoneCodes.consume(clientAddress(req));
       const sent = await mobile.sendCode(body);
       return { phone: sent.phone, channel: sent.channel as 'sms' | 'whatsapp', status: sent.status };
     },
@@ -233,7 +235,8 @@ export function mobileRoutes(deps: RouteDeps, mobile: MobileClient): void {
     body: z.object({ phone: Phone, channel: Channel.default('sms') }).openapi('IdentityVerificationRequest'),
     response: CodeSentSchema,
     errors: [403, 429, 503],
-    handler: async ({ body }) => {
+    handler: async ({ body, req }) => {
+      await limits.phoneCodes.consume(clientAddress(req));
       const sent = await mobile.requestIdentityVerification(body);
       return { phone: sent.phone, channel: sent.channel as 'sms' | 'whatsapp', status: sent.status };
     },
