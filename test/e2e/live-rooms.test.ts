@@ -369,4 +369,41 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     );
     await d.until((s) => s.djs[0]?.uuid === dj.uuid && s.allUsers[0].canDj === true, 'back on stage after the role expired');
   });
+
+  it('records a play a Spinroom service reports, with its song as a typed message, and lists it back as the feed carried it', async () => {
+    const owner = await person();
+    const { slug } = await room(owner.token);
+    const played = {
+      artistName: 'Kraftwerk',
+      trackName: 'Computer Love',
+      genre: null,
+      duration: 435,
+      isrc: 'DEA168100010',
+      musicProviders: { spotify: '6Wd2' },
+      thumbnails: { small: 'https://img.example/k1.jpg' },
+      playbackToken: null,
+      songShortId: 'K1',
+      position: 3,
+    };
+    const playId = randomUUID();
+    const service = await signedToken('service', 'room');
+    expect(
+      await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, {
+        token: service,
+        body: { playId, djUuid: owner.uuid, song: { ...played, unknownField: 'dropped' }, voteCounts: { likes: 1, dislikes: 0, stars: 2 } },
+      }),
+    ).toMatchObject({ status: 201 });
+    const { songPlays } = (await call('GET', `/api/playlist-service/rooms/${slug}/recent-songs`, { token: owner.token })).body;
+    expect(songPlays).toEqual([
+      { playId, djUuid: owner.uuid, voteCounts: { likes: 1, dislikes: 0, stars: 2 }, playedAt: expect.any(String), song: played },
+    ]);
+    expect(
+      (
+        await call('POST', `/api/playlist-service/rooms/${slug}/recent-songs`, {
+          token: service,
+          body: { playId: randomUUID(), djUuid: owner.uuid, song: { trackName: 'no artist' } },
+        })
+      ).status,
+    ).toBe(400);
+  });
 });
