@@ -242,6 +242,14 @@ describe('profile paths, pictures and the admin users list through the BFF', () 
     expect(detail.body).toMatchObject({ uuid: ana.userUuid, roles: ['user'] });
     expect(Object.keys(detail.body).sort()).toEqual(['createdAt', 'id', 'roles', 'uuid']);
     expect((await call('GET', `${list}/${MISSING}`, { token: await admin() })).status).toBe(404);
+    // Unset columns are null, never "null" or a failure (a guest has no email, nobody here a first name).
+    const guest = (await call('GET', `${BASE}/auth/guest`)).body as { userUuid: string };
+    const whole = await call('GET', `${list}/${guest.userUuid}`, { token: await admin() });
+    expect(whole).toMatchObject({
+      status: 200,
+      body: { uuid: guest.userUuid, kind: 'guest', email: null, firstName: null, roles: ['guest'] },
+    });
+    expect(Object.keys(whole.body)).toHaveLength(14);
 
     const status = `${BASE}/info-admin/user-service-status`;
     await expectGuarded('GET', status, { user: ana.accessToken, forbidden: true });

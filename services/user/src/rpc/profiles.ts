@@ -22,8 +22,10 @@ function toImageMessage(image: ProfileImage): ProfileImageMessage {
 
 function toAdminUser(row: AdminUserRow): AdminUser {
   const { roles, capabilities, badges, fields, ...rest } = row;
+  // proto3 optional: a null column is left unset (ts-proto would write null as the text "null").
+  const values = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== null && value !== undefined));
   return {
-    ...(rest as Partial<AdminUser>),
+    ...(values as Partial<AdminUser>),
     roles: (roles as string[] | undefined) ?? [],
     capabilities: (capabilities as string[] | undefined) ?? [],
     badges: (badges as string[] | undefined) ?? [],
