@@ -273,4 +273,25 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     expect((await call('GET', `${AUTH}/session`, { token: user.token })).status).toBe(401);
     expect((await call('POST', `${AUTH}/login`, { body: { email: user.email, password: 'set by the admin now' } })).status).toBe(200);
   });
+
+  it('takes the address of an account an admin created as given: CREATED_BY_ADMIN, no code mailed', async () => {
+    const email = freshEmail();
+    const created = await call('POST', `${USERS}/admin/sign-up`, {
+      token: await signedToken('admin'),
+      body: { email, password: PASSWORD },
+    });
+    expect(created.status).toBe(201);
+    const login = await call('POST', `${AUTH}/login`, { body: { email, password: PASSWORD } });
+    const token = login.body.accessToken;
+    expect((await call('GET', `${USERS}/emails`, { token })).body).toMatchObject([{ email, status: 'CREATED_BY_ADMIN' }]);
+    const resend = await call('POST', `${USERS}/emails/verification-email`, { token, body: { email } });
+    expect(resend).toMatchObject({ status: 403, body: { message: 'This email is verified' } });
+    // As good as verified: the password can be changed.
+    const change = await call('POST', `${USERS}/change-password`, {
+      token,
+      body: { email, password: PASSWORD, newPassword: 'my own passphrase' },
+    });
+    expect(change.status).toBe(200);
+    expect(await mailbox(email).count()).toBe(0);
+  });
 });

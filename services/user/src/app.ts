@@ -59,7 +59,7 @@ export const userService = defineService('user', {
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
     const accounts = new Accounts(store, hasher, tokens, userSignedUp, {
       checkFree: (email) => mail.emails.checkFree(email),
-      start: (user) => mail.emails.startAccount(user),
+      start: (user, origin) => mail.emails.startAccount(user, origin),
     });
     const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));

@@ -39,8 +39,11 @@ export class EmailTakenError extends Error {}
  */
 export interface SignUpAddresses {
   checkFree(email: string): Promise<void>;
-  start(user: User): Promise<void>;
+  /** `byAdmin`: an admin created the account, so the address is taken as given (CREATED_BY_ADMIN, no code). */
+  start(user: User, origin: SignUpOrigin): Promise<void>;
 }
+
+export type SignUpOrigin = 'self' | 'byAdmin';
 
 export interface AccessGrant {
   accessToken: string;
@@ -67,12 +70,17 @@ export class Accounts {
     private readonly addresses: SignUpAddresses = { checkFree: async () => undefined, start: async () => undefined },
   ) {}
 
-  /** `create` stores the account: by default alone, for a voucher sign-up with the voucher's redemption (domain/moderation/vouchers.ts). */
+  /**
+   * `create` stores the account: by default alone, for a voucher sign-up with
+   * the voucher's redemption (domain/moderation/vouchers.ts); `origin` says
+   * whether the person signs up or an admin does it for them.
+   */
   async signUp(
     input: { email: string; password: string; nickname?: string },
     roles: Role[] = ['user'],
     create: (account: NewAccount, announce: (user: User) => OutboxEntry) => Promise<User> = (account, announce) =>
       this.store.createAccount(account, announce),
+    origin: SignUpOrigin = 'self',
   ): Promise<AccessGrant> {
     if (!input.email || !input.password) throw badRequest('Sign-up requires email and password');
     const email = normalizeEmail(input.email);
@@ -84,7 +92,7 @@ export class Accounts {
     const passwordHash = await this.hasher.hash(input.password);
     try {
       const user = await create({ kind: 'user', email, passwordHash, nickname, roles }, this.announceSignUp);
-      await this.addresses.start(user);
+      await this.addresses.start(user, origin);
       return await this.grant(user);
     } catch (error) {
       if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);

@@ -1,5 +1,5 @@
 import { badRequest, forbidden, notFound, type Logger } from '@spinroom/platform';
-import { EMAIL_TAKEN, normalizeEmail, type UserStore } from '../accounts.js';
+import { EMAIL_TAKEN, normalizeEmail, type SignUpOrigin, type UserStore } from '../accounts.js';
 import type { Mailer } from '../mail.js';
 import type { User } from '../user.js';
 import { newVerificationCode, secretHash } from './secrets.js';
@@ -115,13 +115,25 @@ export class Emails {
   }
 
   /**
-   * A new account's sign-in address, pending until its code comes back
-   * (sign-up). It takes the address over from other accounts' pending claims.
+   * A new account's sign-in address: pending until its code comes back, or as
+   * given (CREATED_BY_ADMIN) when an admin made the account. It takes the
+   * address over from other accounts' pending claims.
    */
-  async startAccount(user: Pick<User, 'uuid' | 'email'>): Promise<void> {
+  async startAccount(user: Pick<User, 'uuid' | 'email'>, origin: SignUpOrigin = 'self'): Promise<void> {
     if (!user.email) return;
     try {
-      await this.addPending(user.uuid, user.email, 'personal', { takeOver: true });
+      if (origin === 'byAdmin') {
+        const given = {
+          userUuid: user.uuid,
+          email: user.email,
+          type: 'personal' as const,
+          status: 'CREATED_BY_ADMIN' as const,
+          code: null,
+        };
+        await this.store.add(given, { takeOver: true });
+      } else {
+        await this.addPending(user.uuid, user.email, 'personal', { takeOver: true });
+      }
     } catch (error) {
       // Verified as another account's extra address: the account stands, its address stays unproven here.
       if (!(error instanceof EmailInUseError)) throw error;

@@ -110,7 +110,7 @@ export class Vouchers {
   async adminSignUp(actor: Actor, input: { email: string; password: string; nickname?: string }): Promise<{ userUuid: string }> {
     this.requireAdmin(actor);
     if (!input.email || !input.password) throw badRequest(ADMIN_SIGN_UP_MISSING);
-    const { userUuid } = await this.accounts.signUp(input);
+    const { userUuid } = await this.accounts.signUp(input, ['user'], undefined, 'byAdmin');
     return { userUuid };
   }
 
