@@ -336,7 +336,7 @@ function markdown(outcomes: Outcome[], started: Date, cpuNames: string[], revisi
   }
   lines.push(
     '',
-    'CPU during each measured window (cores kept busy; the machine has ' + availableParallelism() + '):',
+    `CPU during each measured window (cores kept busy; the machine has ${availableParallelism()}):`,
     '',
     `| scenario | CPU ms per request (server side) | machine busy (user/sys/irq/steal %) | ${cpuNames.join(' | ')} | everything else |`,
     `|---|--:|--:|${cpuNames.map(() => '--:').join('|')}|--:|`,

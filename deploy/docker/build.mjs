@@ -7,7 +7,7 @@
 // the image's production node_modules, so the instrumentations still patch
 // them. The gRPC descriptor set goes beside the bundles, where
 // @spinroom/contracts/descriptors looks for it.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 

@@ -30,7 +30,7 @@ export function signUp(prefix, i) {
     { name: 'sign-up' },
   );
   check(r, { 'signed up': (x) => x.status === 201 || x.status === 200 });
-  return { uuid: r.body && r.body.userUuid, token: r.body && r.body.accessToken, email };
+  return { uuid: r.body?.userUuid, token: r.body?.accessToken, email };
 }
 
 export function song(name) {

@@ -51,16 +51,16 @@ export function setup() {
   const users = [];
   for (let i = 0; i < USERS; i += 1) users.push(signUp('k6-browse', i));
   const rooms = json('GET', '/api/room-service/rooms/public?limit=20&offset=0', undefined, users[0].token).body;
-  const slugs = ((rooms && rooms.rooms) || rooms || []).map((r) => r.slug).filter(Boolean);
+  const slugs = (rooms?.rooms || rooms || []).map((r) => r.slug).filter(Boolean);
   return { users, slugs: slugs.length > 0 ? slugs : ['spinroom-lounge'] };
 }
 
 const READS = [
-  (u) => ['/api/user-service/auth/session', 'session'],
-  (u) => ['/api/user-service/users/profile', 'profile'],
-  (u) => ['/api/room-service/rooms/public?limit=20&offset=0', 'public-rooms'],
-  (u, data) => [`/api/room-service/rooms/${data.slugs[Math.floor(Math.random() * data.slugs.length)]}`, 'room'],
-  (u) => ['/api/playlist-service/crate/special/queue', 'queue'],
+  () => ['/api/user-service/auth/session', 'session'],
+  () => ['/api/user-service/users/profile', 'profile'],
+  () => ['/api/room-service/rooms/public?limit=20&offset=0', 'public-rooms'],
+  (_u, data) => [`/api/room-service/rooms/${data.slugs[Math.floor(Math.random() * data.slugs.length)]}`, 'room'],
+  () => ['/api/playlist-service/crate/special/queue', 'queue'],
 ];
 
 export function browse(data) {

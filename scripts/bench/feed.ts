@@ -165,12 +165,6 @@ async function connectAll(procs: ClientProcess[], url: string, tokens: string[],
   return summed(replies, performance.now() - started);
 }
 
-async function joinAll(procs: ClientProcess[], roomUuid: string) {
-  const started = performance.now();
-  const replies = await Promise.all(procs.map((p) => p.send<'connected'>({ type: 'join', roomUuid, concurrency: joinConcurrency })));
-  return summed(replies, performance.now() - started);
-}
-
 function summed(replies: Connected[], ms: number) {
   const total = (key: 'open' | 'failed' | 'joined' | 'joinFailed') => replies.reduce((s, r) => s + r[key], 0);
   const errors = replies.flatMap((r) => r.errors);

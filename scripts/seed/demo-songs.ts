@@ -45,7 +45,7 @@ export async function generateDemoSongs(dir: string): Promise<DemoSong[]> {
         '-i',
         `aevalsrc=${expression.replaceAll(',', '\\,')}:s=44100:d=${DEMO_SONG_SECONDS}`,
         '-af',
-        'afade=t=in:d=1,afade=t=out:st=' + (DEMO_SONG_SECONDS - 2) + ':d=2',
+        `afade=t=in:d=1,afade=t=out:st=${DEMO_SONG_SECONDS - 2}:d=2`,
         '-metadata',
         `title=${song.trackName}`,
         '-metadata',

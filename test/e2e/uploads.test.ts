@@ -4,9 +4,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UploadSongVerified } from '@spinroom/contracts/events/v1/upload_events';
-import { createLogger, headersToRecord, KafkaClient, type Role } from '@spinroom/platform';
-import { eventually, testInfra } from '@spinroom/platform/testing';
-import type { Consumer } from 'kafkajs';
+import type { Role } from '@spinroom/platform';
+import { eventually } from '@spinroom/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegTranscoder } from '../../services/upload/src/media/transcoder.js';

@@ -144,7 +144,7 @@ export class TwilioStandIn {
   private createVerification(form: URLSearchParams, options: TwilioStandInOptions): Reply {
     const to = form.get('To') ?? '';
     const channel = form.get('Channel') ?? '';
-    if (!/^\+[1-9]\d{1,14}$/.test(to)) return twilioError(400, 60200, 'Invalid parameter `To`: ' + to);
+    if (!/^\+[1-9]\d{1,14}$/.test(to)) return twilioError(400, 60200, `Invalid parameter \`To\`: ${to}`);
     if (!['sms', 'whatsapp', 'call', 'email'].includes(channel)) return twilioError(400, 60200, 'Invalid parameter: Channel');
     if (channel === 'sms' && this.lineTypes.get(to) === 'landline')
       return twilioError(400, 60205, 'SMS is not supported by landline phone number');

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { RoomState } from '../src/api/types';
 import { emptyState } from './fixtures';
 import { applyStateful, canModerate, chatDisabledUntil, type LiveState } from '../src/rooms/roomState';
 import { playPosition, ServerClock } from '../src/rooms/clock';

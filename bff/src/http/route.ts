@@ -1,5 +1,5 @@
 import { extendZodWithOpenApi, type OpenAPIRegistry, type ResponseConfig } from '@asteasolutions/zod-to-openapi';
-import { AppError, nameHttpRoute, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
+import { nameHttpRoute, runWithContext, type Caller, type TokenVerifier } from '@spinroom/platform/core';
 import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { parseInput, requireJsonBody } from './validation.js';

@@ -146,7 +146,14 @@ export function ChatPanel(props: Props) {
                     </details>
                   )}
                   {editable?.uuid === m.uuid && !editing && (
-                    <button type="button" className="link" onClick={() => (setEditing(m), setText(m.text))}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => {
+                        setEditing(m);
+                        setText(m.text);
+                      }}
+                    >
                       {t.edit}
                     </button>
                   )}
@@ -188,7 +195,13 @@ export function ChatPanel(props: Props) {
             {editing ? t.save : t.send}
           </button>
           {editing && (
-            <button type="button" onClick={() => (setEditing(null), setText(''))}>
+            <button
+              type="button"
+              onClick={() => {
+                setEditing(null);
+                setText('');
+              }}
+            >
               {t.cancel}
             </button>
           )}

@@ -48,7 +48,18 @@ export interface CometMessage {
 }
 
 export function fromComet(m: CometMessage): ChatMessage {
-  const cm = (m.data?.metadata?.chatMessage ?? {}) as Record<string, any>;
+  // Spec 002's chat message as the server stores it; the loosely typed fields are checked below.
+  const cm = (m.data?.metadata?.chatMessage ?? {}) as {
+    uuid?: unknown;
+    message?: unknown;
+    userUuid?: string;
+    userName?: string;
+    avatarId?: string;
+    color?: string;
+    type?: unknown;
+    reactions?: unknown;
+    mentions?: unknown;
+  };
   const sender = m.data?.entities?.sender?.entity;
   return {
     id: String(m.id),

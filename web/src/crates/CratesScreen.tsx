@@ -50,7 +50,10 @@ function CrateSongs({ crate }: { crate: Crate }) {
       {renaming && (
         <form
           className="row"
-          onSubmit={(e) => (e.preventDefault(), actions.rename.mutate({ crate, name }, { onSuccess: () => setRenaming(false) }))}
+          onSubmit={(e) => {
+            e.preventDefault();
+            actions.rename.mutate({ crate, name }, { onSuccess: () => setRenaming(false) });
+          }}
         >
           <label className="sr-only" htmlFor="crate-name">
             {t.rename}

@@ -43,7 +43,10 @@ export function setLocale(next: Locale) {
 
 export function useLocale(): Locale {
   return useSyncExternalStore(
-    (l) => (listeners.add(l), () => listeners.delete(l)),
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
     () => locale,
     () => locale,
   );

@@ -46,7 +46,13 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
         </div>
       </div>
       {own && (
-        <form className="stack" onSubmit={(e) => (e.preventDefault(), save.mutate())}>
+        <form
+          className="stack"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate();
+          }}
+        >
           <label>
             {t.nickname}
             <input required maxLength={40} value={nickname} onChange={(e) => setNickname(e.target.value)} />

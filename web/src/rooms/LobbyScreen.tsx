@@ -141,7 +141,14 @@ function JoinPasswordRoomForm() {
     },
   });
   return (
-    <form className="card stack" aria-labelledby="join-room" onSubmit={(e) => (e.preventDefault(), join.mutate())}>
+    <form
+      className="card stack"
+      aria-labelledby="join-room"
+      onSubmit={(e) => {
+        e.preventDefault();
+        join.mutate();
+      }}
+    >
       <h2 id="join-room">{t.joinPasswordRoom}</h2>
       <label>
         {t.roomSlug}

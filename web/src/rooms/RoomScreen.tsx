@@ -41,7 +41,14 @@ export function RoomScreen({ slug }: { slug: string }) {
       <section className="card stack narrow">
         <ErrorNote error={join.error} />
         {needsPassword && (
-          <form className="stack" onSubmit={(e) => (e.preventDefault(), rememberRoomPassword(slug, typed), setPassword(typed))}>
+          <form
+            className="stack"
+            onSubmit={(e) => {
+              e.preventDefault();
+              rememberRoomPassword(slug, typed);
+              setPassword(typed);
+            }}
+          >
             <label>
               {t.password}
               <input type="password" required value={typed} onChange={(e) => setTyped(e.target.value)} />

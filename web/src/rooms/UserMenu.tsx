@@ -78,7 +78,10 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
           )}
           <form
             className="row"
-            onSubmit={(e) => (e.preventDefault(), act.mutate({ kind: 'grant', role: 'chatDisabled', expiresInMinutes: minutes }))}
+            onSubmit={(e) => {
+              e.preventDefault();
+              act.mutate({ kind: 'grant', role: 'chatDisabled', expiresInMinutes: minutes });
+            }}
           >
             <button type="submit">{t.disableChat}</button>
             <label className="sr-only" htmlFor="chat-off-minutes">

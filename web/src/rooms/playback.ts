@@ -32,7 +32,7 @@ export function choosePlayback(song: Song, connectedProviders: string[] = []): P
   const uploadId = song.musicProviders?.uploadService;
   const stream = song.streamUrls?.uploadService;
   if (uploadId || stream) {
-    const url = stream && stream.startsWith('/') ? stream : `/api/upload-service/songs/${encodeURIComponent(uploadId ?? '')}/hls-playlist`;
+    const url = stream?.startsWith('/') ? stream : `/api/upload-service/songs/${encodeURIComponent(uploadId ?? '')}/hls-playlist`;
     return { kind: 'hls', provider: 'uploadService', url };
   }
   const providers = Object.keys(song.musicProviders ?? {});

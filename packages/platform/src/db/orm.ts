@@ -8,6 +8,7 @@ export type { EntityManager } from '@mikro-orm/postgresql';
 export interface OrmOptions {
   /** postgres://user:pass@host:port/<this service's own database> */
   databaseUrl: string;
+  // biome-ignore lint/suspicious/noExplicitAny: schemas of different entities in one list; MikroORM's own signatures take EntitySchema<any, any>
   entities: EntitySchema<any, any>[];
   /** Checked-in migrations of the service, in order. */
   migrations: MigrationObject[];

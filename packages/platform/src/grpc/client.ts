@@ -30,6 +30,7 @@ type ClientStreamingMethod<Req, Res> = (
  * A client-streaming RPC opens a ClientStream: `const call = uploads.uploadSong(); await call.write(m); await call.end()`.
  */
 export type PromiseClient<C> = {
+  // biome-ignore lint/suspicious/noExplicitAny: matches a method whatever its request and response types
   [K in keyof C as C[K] extends UnaryMethod<any, any> | ClientStreamingMethod<any, any> ? K : never]: C[K] extends ClientStreamingMethod<
     infer Req,
     infer Res

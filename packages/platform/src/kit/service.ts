@@ -20,6 +20,7 @@ import { peerAddressVariable, SERVICES, type ConfigOf, type ServiceEntry, type S
 
 /** A service's tables: its entities and its checked-in migrations, in order. */
 export interface ServiceDatabase {
+  // biome-ignore lint/suspicious/noExplicitAny: schemas of different entities in one list; MikroORM's own signatures take EntitySchema<any, any>
   entities: EntitySchema<any, any>[];
   migrations: MigrationObject[];
 }
@@ -159,6 +160,7 @@ export function defineService<
   const entry: ServiceEntry = SERVICES[name];
   const start = async (config: ConfigOf<S>, options: Options & KitOptions = {} as Options & KitOptions) => {
     definition.check?.(config);
+    // biome-ignore lint/suspicious/noExplicitAny: the shared fields a service's schema may or may not declare, each checked by that schema
     const values = config as Record<string, any>;
     const logger = createLogger(name, { level: values.LOG_LEVEL });
     // Closed in reverse order of opening, whatever step failed.

@@ -3,7 +3,7 @@ import type { CallContext, createUnaryFactory } from '@spinroom/platform';
 import { resolveActor, type Actor, type Chat } from '../domain/chat.js';
 
 /** Plain JSON for a google.protobuf.Struct field (drops undefined). */
-const json = <T>(value: T) => JSON.parse(JSON.stringify(value)) as { [key: string]: any };
+const json = <T>(value: T) => JSON.parse(JSON.stringify(value)) as { [key: string]: unknown };
 
 /** gRPC handlers of spinroom.chat.v1.ChatService: resolve who acts, delegate to the domain. */
 export function chatServiceHandlers(deps: { chat: Chat; unary: ReturnType<typeof createUnaryFactory> }): ChatServiceServer {

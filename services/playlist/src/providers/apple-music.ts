@@ -147,7 +147,7 @@ export class AppleMusicProvider extends CatalogueProvider implements PlaylistPro
       if (!page) return tracks.length === 0 ? null : tracks;
       tracks.push(...(page.data ?? []).flatMap(toTracks));
       // `next` is a path on the API ("/v1/catalog/us/playlists/.../tracks?offset=100").
-      const next: URL | null = page.next ? new URL(page.next, this.config.apiUrl.replace(/\/+$/, '') + '/') : null;
+      const next: URL | null = page.next ? new URL(page.next, `${this.config.apiUrl.replace(/\/+$/, '')}/`) : null;
       url = next && next.origin === origin ? next : null;
       if (url && !url.searchParams.has('limit')) url.searchParams.set('limit', '100');
     }

@@ -89,8 +89,7 @@ export class CyaniteClient {
   async libraryTrack(libraryTrackId: string): Promise<AudioAnalysis> {
     const data = await this.graphql<LibraryTrackAnswer>(LIBRARY_TRACK_QUERY, { libraryTrackId }, 'Get Cyanite library track failed');
     const track = data.libraryTrack;
-    if (!track || track.__typename !== 'LibraryTrack')
-      return { externalId: null, status: 'notFound', genreTags: [], moodTags: [], bpm: null };
+    if (track?.__typename !== 'LibraryTrack') return { externalId: null, status: 'notFound', genreTags: [], moodTags: [], bpm: null };
     const analysis = track.audioAnalysisV6;
     const kind = analysis?.__typename ?? '';
     const status = kind === 'AudioAnalysisV6Finished' ? 'finished' : kind === 'AudioAnalysisV6Failed' ? 'failed' : 'pending';

@@ -63,12 +63,12 @@ export function playlistServiceHandlers(deps: {
       const { crates: list, total } = await crates.listOwn(ctx.caller.userUuid, page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
-    listUserCrates: unary(async (req, ctx) => {
+    listUserCrates: unary(async (req) => {
       if (!/^[0-9a-f-]{36}$/i.test(req.userUuid)) return { crates: [], total: 0 };
       const { crates: list, total } = await crates.listPublic(req.userUuid, page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
-    listPublicCrates: unary(async (req, ctx) => {
+    listPublicCrates: unary(async (req) => {
       const { crates: list, total } = await crates.listAllPublic(page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
@@ -124,7 +124,7 @@ export function playlistServiceHandlers(deps: {
       const { entries } = await crates.entries(QUEUE, req.userUuid, { limit: 10, offset: 0 });
       return { songs: entries.map(toCrateSongMessage) };
     }),
-    listRecentSongs: unary(async (req, ctx) => {
+    listRecentSongs: unary(async (req) => {
       if (!isUuid(req.roomUuid)) throw badRequest('room_uuid must be a uuid');
       const { plays: list, total } = await plays.recent(req.roomUuid, page(req));
       return {
@@ -149,12 +149,12 @@ export function playlistServiceHandlers(deps: {
       });
       return {};
     }),
-    getSong: unary(async (req, ctx) => {
+    getSong: unary(async (req) => {
       const [song] = await songs.findBySongIds([req.songId]);
       if (!song) throw notFound(SONG_NOT_FOUND);
       return { song: toSongMessage(song) };
     }),
-    listSongs: unary(async (req, ctx) => {
+    listSongs: unary(async (req) => {
       if (req.songIds.length > 0) {
         const found = await songs.findBySongIds(req.songIds.slice(0, MAX_PAGE));
         return { songs: found.map(toSongMessage), total: found.length };
@@ -162,34 +162,34 @@ export function playlistServiceHandlers(deps: {
       const { songs: list, total } = await songs.list(page(req).limit, page(req).offset);
       return { songs: list.map(toSongMessage), total };
     }),
-    searchSongs: unary(async (req, ctx) => {
+    searchSongs: unary(async (req) => {
       if (!req.query.trim()) throw badRequest('q must not be empty');
       if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
       const found = await songs.search(req.query, { ...page(req), includeExplicit: req.includeExplicit });
       return { songs: found.map(toSongMessage) };
     }),
-    getSongByShortId: unary(async (req, ctx) => {
+    getSongByShortId: unary(async (req) => {
       const song = await songs.findByShortId(req.songShortId);
       if (!song) throw notFound(SONG_NOT_FOUND);
       return { song: toSongMessage(song) };
     }),
-    listGenres: unary(async (req, ctx) => {
+    listGenres: unary(async (req) => {
       const limit = req.limit === 0 ? 1024 : req.limit;
       if (limit < 1 || limit > 1024) throw badRequest('limit must be 1 to 1024');
       return { genres: await catalogue.genres({ limit, idIn: req.idIn, prefix: req.prefix.trim() }) };
     }),
-    listArtists: unary(async (req, ctx) => {
+    listArtists: unary(async (req) => {
       const { limit, offset } = page({ limit: req.take, offset: req.skip });
       return catalogue.artists(limit, offset);
     }),
-    listAlbums: unary(async (req, ctx) => {
+    listAlbums: unary(async (req) => {
       const { limit, offset } = page({ limit: req.take, offset: req.skip });
       return catalogue.albums({ take: limit, skip: offset, artistShortIds: req.artistShortIds.slice(0, MAX_PAGE) });
     }),
-    listMusicProviders: unary(async (_req, ctx) => {
+    listMusicProviders: unary(async () => {
       return { providers: songData.list() };
     }),
-    searchProvider: unary(async (req, ctx) => {
+    searchProvider: unary(async (req) => {
       if (!req.query.trim()) return { songs: [] };
       const found = await songData.search(req.musicProvider, req.query, {
         limit: req.limit || undefined,
@@ -198,25 +198,25 @@ export function playlistServiceHandlers(deps: {
       });
       return { songs: found.map((song) => toSongMessage({ ...song, id: 0, songId: '', songShortId: '' })) };
     }),
-    getSongData: unary(async (req, ctx) => {
+    getSongData: unary(async (req) => {
       return { song: toSongMessage(await songData.songData(req.musicProvider, req.providerSongId, req.country || undefined)) };
     }),
-    getSongDataByLink: unary(async (req, ctx) => {
+    getSongDataByLink: unary(async (req) => {
       if (req.link.length > 2048) throw badRequest('link must be at most 2048 characters');
       return { song: toSongMessage(await songData.fromLink(req.link, req.country || undefined)) };
     }),
-    importTrack: unary(async (req, ctx) => {
+    importTrack: unary(async (req) => {
       return { song: toSongMessage(await songData.importTrack(req.musicProviders, req.country || undefined)) };
     }),
-    getSongStream: unary(async (req, ctx) => {
+    getSongStream: unary(async (req) => {
       const options = { country: streamCountry(req.country), quality: streamQuality(req.quality) };
       return { stream: toStreamMessage(chooseStream(await songById(req.songId), sevenDigital, options, now())) };
     }),
-    getSongPreview: unary(async (req, ctx) => {
+    getSongPreview: unary(async (req) => {
       const song = await songById(req.songId);
       return { stream: toStreamMessage(previewOrNotFound(choosePreview(song, sevenDigital, streamCountry(req.country), now()))) };
     }),
-    getSongsByIds: unary(async (req, ctx) => {
+    getSongsByIds: unary(async (req) => {
       if (req.ids.length > MAX_PAGE) throw badRequest(`At most ${MAX_PAGE} ids at once`);
       return { songs: (await songs.findByAnyIds(req.ids)).map(toSongMessage) };
     }),
@@ -248,7 +248,7 @@ export function playlistServiceHandlers(deps: {
     }),
     // Public: the webhook proves itself with its signature.
     recordAnalysisWebhook: unary.public(async (req) => analysis.record(Buffer.from(req.body), req.signature)),
-    listAlbumSongs: unary(async (req, ctx) => {
+    listAlbumSongs: unary(async (req) => {
       const album = await catalogue.album(req.albumShortId);
       if (!album) throw notFound('Album not found');
       const { limit, offset } = page({ limit: req.take, offset: req.skip }, 50);

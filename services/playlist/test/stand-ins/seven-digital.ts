@@ -85,7 +85,7 @@ const sevenDigitalError = (status: number, code: number, errorMessage: string): 
 });
 
 /** RFC 3986 encoding for the signature check (written apart from the client's, on purpose). */
-const enc = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const enc = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Checks an OAuth 1.0 HMAC-SHA1 signed request made with the consumer key and secret alone. */
 function validSignature(request: StandInRequest, origin: string): boolean {

@@ -76,7 +76,7 @@ export function roomServiceHandlers(deps: {
       const { rooms: list, total } = await rooms.list(filterOf(req, who), page(req), who);
       return { rooms: list.map(toRoomMessage), total };
     }),
-    countPrivateRooms: unary(async (_req, ctx) => {
+    countPrivateRooms: unary(async () => {
       return { count: await rooms.countPrivate() };
     }),
     matchRoomPassword: unary(async (req, ctx) => ({
@@ -108,7 +108,7 @@ export function roomServiceHandlers(deps: {
       const { state, playedSeconds } = await rooms.liveState(actor(ctx), toRoomRef(req.room));
       return { stateJson: JSON.stringify(state), playedSeconds };
     }),
-    listRoomRoles: unary(async (req, ctx) => {
+    listRoomRoles: unary(async (req) => {
       return { roles: (await rooms.roles(toRoomRef(req.room), req.userUuid || undefined)).map(toRoleMessage) };
     }),
     grantRoomRole: unary(async (req, ctx) => ({

@@ -71,7 +71,7 @@ export function uploadServiceHandlers(deps: {
       const { songs: list, total } = await songs.listOwn(context.caller, request.verified, page(request.page));
       return { songs: list.map(toSongMessage), total };
     }),
-    listPublicSongs: unary(async (request, context) => {
+    listPublicSongs: unary(async (request) => {
       const { songs: list, total } = await songs.listPublic(page(request.page));
       return { songs: list.map(toSongMessage), total };
     }),

@@ -76,10 +76,10 @@ export function userServiceHandlers(deps: {
       if (caller.kind === 'guest') throw forbidden('Guests cannot edit a profile');
       return { profile: toProfileMessage(await accounts.updateProfile(caller.userUuid, toProfilePatch(request))) };
     }),
-    getProfile: unary(async (request, context) => {
+    getProfile: unary(async (request) => {
       return { profile: toProfileMessage(await accounts.profile(request.userUuid)) };
     }),
-    batchGetProfiles: unary(async (request, context) => {
+    batchGetProfiles: unary(async (request) => {
       return { profiles: (await accounts.profiles(request.userUuids)).map(toProfileMessage) };
     }),
     issueServiceToken: unary.public(async (request) => serviceTokens.issue(request.serviceName, request.clientSecret)),

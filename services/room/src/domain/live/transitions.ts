@@ -218,7 +218,7 @@ function fillSeats(room: LiveRoom, now: number): Effect[] {
   while (room.client.djs.length < room.rules.numberOfDjs && room.client.waitlist.length > 0) {
     const uuid = room.client.waitlist.shift()!;
     const m = room.server.members.find((x) => x.uuid === uuid);
-    if (!m || !m.canDj) continue;
+    if (!m?.canDj) continue;
     room.client.djs.push({ ...asUser(m), nextSong: null });
     room.server.lastActivity[uuid] = now;
     effects.push({ type: 'refreshNextSong', djUuid: uuid });
