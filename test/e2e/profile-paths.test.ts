@@ -155,6 +155,19 @@ describe('profile paths, pictures and the admin users list through the BFF', () 
     });
   });
 
+  it('keeps every badge that services add at the same time', async () => {
+    const ana = await signUp('Ana');
+    const token = await service();
+    const badges = ['VERIFIED', 'PLATINUM', 'DOUBLE_PLATINUM', 'JQBX', 'STAFF'];
+    const answers = await Promise.all(
+      [...badges, ...badges].map((badge) =>
+        call('POST', `${BASE}/users/add-badges-service`, { token, body: { userUuid: ana.userUuid, badges: [badge] } }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    expect((await call('GET', `${BASE}/profile/${ana.userUuid}`, { token: ana.accessToken })).body.badges).toEqual(badges);
+  });
+
   it('lists profiles for SEO to services, by id and most recently changed first, with take and skip', async () => {
     const ana = await signUp('Ana');
     const bob = await signUp('Bob');

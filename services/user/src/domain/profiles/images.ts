@@ -45,10 +45,11 @@ export interface ImageResizer {
   resize(content: Buffer, size: { width: number; height: number }): Promise<{ content: Buffer; width: number; height: number }>;
 }
 
-/** The profile fields an image sets: the cover picture's link is the profile's `coverPicture`. */
+/** The profile field an image sets: the cover picture's link is the profile's `coverPicture`. */
 export interface ImageOwners {
   findByUuid(uuid: string): Promise<User | null>;
-  saveProfile(user: User): Promise<User>;
+  /** Sets `coverPicture` alone (no other field is written back), only while it is still `ifCurrent` when that is given. */
+  setCoverPicture(uuid: string, url: string | null, ifCurrent?: string): Promise<void>;
 }
 
 export interface UploadedImage {
@@ -109,7 +110,7 @@ export class ProfileImages {
     // The file first: a row never points at bytes that are not there.
     await this.files.put(image.id, resized.content);
     await this.images.insert(image);
-    if (kind === 'coverPicture') await this.owners.saveProfile({ ...owner, coverPicture: imagePath(image.id) });
+    if (kind === 'coverPicture') await this.owners.setCoverPicture(owner.uuid, imagePath(image.id));
     return image;
   }
 
@@ -126,7 +127,6 @@ export class ProfileImages {
     if (image.userUuid !== caller.userUuid && !isAdminRole(caller.role)) throw forbidden(UNAUTHORIZED_TO_DELETE);
     await this.images.delete(image.id);
     await this.files.delete(image.id);
-    const owner = await this.owners.findByUuid(image.userUuid);
-    if (owner && owner.coverPicture === imagePath(image.id)) await this.owners.saveProfile({ ...owner, coverPicture: null });
+    await this.owners.setCoverPicture(image.userUuid, null, imagePath(image.id));
   }
 }

@@ -8,6 +8,8 @@ import { addBadges, checkBadges, removeBadges } from './badges.js';
 export interface ProfileStore {
   findByUuid(uuid: string): Promise<User | null>;
   saveProfile(user: User): Promise<User>;
+  /** Changes a user's badges under a row lock, so concurrent changes all count; null when there is no such user. */
+  changeBadges(uuid: string, change: (current: string[]) => string[]): Promise<User | null>;
   /** The user's data, `{}` when never set; null when there is no such user. */
   findUserData(uuid: string): Promise<Record<string, unknown> | null>;
   /** False when there is no such user. */
@@ -111,19 +113,25 @@ export class ProfilePaths {
   async changeBadgesAsAdmin(caller: Caller, userUuid: string, badges: readonly string[]): Promise<User> {
     requireAdmin(caller);
     const checked = checkBadges(badges);
-    return this.store.saveProfile({ ...(await this.profile(userUuid)), badges: checked });
+    return this.changeBadges(userUuid, () => checked);
   }
 
   async addBadgesAsService(caller: Caller, userUuid: string, badges: readonly string[]): Promise<User> {
     requireService(caller);
-    const user = await this.profile(userUuid);
-    return this.store.saveProfile({ ...user, badges: addBadges(user.badges, badges) });
+    checkBadges(badges);
+    return this.changeBadges(userUuid, (current) => addBadges(current, badges));
   }
 
   async removeBadgesAsService(caller: Caller, userUuid: string, badges: readonly string[]): Promise<User> {
     requireService(caller);
-    const user = await this.profile(userUuid);
-    return this.store.saveProfile({ ...user, badges: removeBadges(user.badges, badges) });
+    checkBadges(badges);
+    return this.changeBadges(userUuid, (current) => removeBadges(current, badges));
+  }
+
+  private async changeBadges(userUuid: string, change: (current: string[]) => string[]): Promise<User> {
+    const user = isUuid(userUuid) ? await this.store.changeBadges(userUuid, change) : null;
+    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    return user;
   }
 
   async listForSeo(caller: Caller, order: 'id' | 'updatedAt', take: number, skip: number): Promise<{ users: User[]; total: number }> {
