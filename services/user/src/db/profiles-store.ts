@@ -1,7 +1,7 @@
-import { ForeignKeyConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, LockMode, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
 import type { AdminUserColumn, UserQuery } from '../domain/profiles/admin-query.js';
 import type { AdminUserRow, AdminUserStore } from '../domain/profiles/admin-users.js';
-import type { ImageStore, ProfileImage } from '../domain/profiles/images.js';
+import type { ImageOwners, ImageStore, ProfileImage } from '../domain/profiles/images.js';
 import type { Page, ProfileStore } from '../domain/profiles/profile-paths.js';
 import type { User } from '../domain/user.js';
 import { UserProfileImageEntity } from './profiles-entities.js';
@@ -9,7 +9,7 @@ import { UserEntity } from './user-entity.js';
 import type { PgUserStore } from './user-store.js';
 
 /** The profile paths' reads and writes; a profile's own read and save are the accounts store's. */
-export class PgProfileStore implements ProfileStore {
+export class PgProfileStore implements ProfileStore, ImageOwners {
   constructor(
     private readonly orm: MikroORM,
     private readonly users: PgUserStore,
@@ -21,6 +21,24 @@ export class PgProfileStore implements ProfileStore {
 
   saveProfile(user: User): Promise<User> {
     return this.users.saveProfile(user);
+  }
+
+  async changeBadges(uuid: string, change: (current: string[]) => string[]): Promise<User | null> {
+    return this.orm.em.fork().transactional(async (em) => {
+      const user = await em.findOne(UserEntity, { uuid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!user) return null;
+      em.assign(user, { badges: change(user.badges), updatedAt: new Date() });
+      return user;
+    });
+  }
+
+  async setCoverPicture(uuid: string, url: string | null, ifCurrent?: string): Promise<void> {
+    await this.orm.em
+      .fork()
+      .execute(
+        `update "user_account" set "cover_picture" = ?, "updated_at" = now() where "uuid" = ?${ifCurrent === undefined ? '' : ' and "cover_picture" = ?'}`,
+        ifCurrent === undefined ? [url, uuid] : [url, uuid, ifCurrent],
+      );
   }
 
   async findUserData(uuid: string): Promise<Record<string, unknown> | null> {
