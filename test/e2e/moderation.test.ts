@@ -201,6 +201,31 @@ describe('moderation, vouchers and deactivation through the BFF', () => {
     expect(kick).toMatchObject({ actionType: 'globalKick', role: 'kicked', targetUserUuid: user.userUuid, actorTokenRole: 'moderator' });
   });
 
+  it("ends the sessions of the user's bot too: its token is refused within a second of its owner's ban, kick or deactivation", async () => {
+    const moderator = await signedToken('moderator');
+    const acts = {
+      ban: (userUuid: string) => call('POST', `${U}/users/ban`, { token: moderator, body: { userUuid } }),
+      kick: (userUuid: string) => call('POST', `${U}/users/kick`, { token: moderator, body: { userUuid } }),
+      deactivate: (userUuid: string) => call('DELETE', `${U}/users/deactivate/${userUuid}`, { token: moderator }),
+    };
+    for (const [name, act] of Object.entries(acts)) {
+      const owner = await signUp();
+      const bot = await call('POST', `${U}/users/sign-up-bot`, {
+        token: owner.accessToken,
+        body: { botNickName: `Bot ${name}`, avatarId: 'robot-1', color: 'a1b2c3' },
+      });
+      expect(bot.status).toBe(201);
+      const botToken = (await call('GET', `${U}/users/bot-token`, { token: owner.accessToken })).body.accessToken as string;
+      expect((await session(botToken)).body).toMatchObject({ userUuid: bot.body.uuid, kind: 'bot' });
+      expect((await act(owner.userUuid)).status).toBe(200);
+      const ended = Date.now();
+      while ((await session(botToken)).status !== 401) {
+        expect(Date.now() - ended, `the bot's token still accepted after its owner's ${name}`).toBeLessThan(1_000);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  });
+
   it('ends a temporary ban by itself at its end time', async () => {
     const moderator = await signedToken('moderator');
     const user = await signUp();

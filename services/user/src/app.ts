@@ -53,8 +53,10 @@ export const userService = defineService('user', {
       previousPublicKeysPem: config.JWT_PREVIOUS_PUBLIC_KEYS,
     });
     const revocations = new SessionRevocations(redis);
-    const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS));
-    const bots = new Bots(new PgBotStore(orm, () => relay.nudge()), tokens, userSignedUp);
+    const botStore = new PgBotStore(orm, () => relay.nudge());
+    const botOf = async (ownerUuid: string) => (await botStore.findBotOf(ownerUuid))?.uuid ?? null;
+    const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS), botOf);
+    const bots = new Bots(botStore, tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
     const accounts = new Accounts(store, hasher, tokens, userSignedUp, {
@@ -65,7 +67,7 @@ export const userService = defineService('user', {
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
     const mobile = buildMobile(config, { orm, redis, logger, accounts, announceSignUp: userSignedUp, onEventsCommitted: () => relay.nudge() });
-    const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessions);
+    const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessionsWithBot);
     const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     const profileStore = new PgProfileStore(orm, store);

@@ -13,10 +13,23 @@ export class Sessions {
     private readonly revocations: SessionRevocations,
     /** The longest life of a token the service issues: the "valid after" is kept that long. */
     private readonly longestTokenSeconds: number,
+    /** The uuid of the user's bot, or null (domain/sessions/bots.ts). */
+    private readonly botOf: (ownerUuid: string) => Promise<string | null> = async () => null,
   ) {}
 
   readonly endSessions: EndSessions = async (userUuid) => {
     await this.revocations.endSessions(userUuid, this.longestTokenSeconds);
+  };
+
+  /**
+   * Ends the sessions of the user and of their bot. A ban, kick or
+   * deactivation takes the account off the platform, and its bot acts for it
+   * there with tokens the owner fetched. Logout and password changes end the
+   * user's own sessions only: the bot is a separate login the owner keeps.
+   */
+  readonly endSessionsWithBot: EndSessions = async (userUuid) => {
+    const bot = await this.botOf(userUuid);
+    await Promise.all([this.endSessions(userUuid), bot ? this.endSessions(bot) : undefined]);
   };
 
   /**
