@@ -8,20 +8,25 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { context, createNoopMeter, propagation, ROOT_CONTEXT, type MeterProvider, type Span } from '@opentelemetry/api';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { incomingRequestAttributes, outgoingRequestAttributes, pathAsRoute, redisStatement } from './redact.js';
 
 const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
 
 /** The instrumentations every Spinroom process runs with. */
 export function instrumentations() {
   return [
-    // The room feed's URL carries the access token: never into a span.
+    // The room feed's URL carries the access token: never into a span. Other
+    // URLs carry phone numbers and emails: redacted (redact.ts).
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (req) => req.url === '/healthz' || req.url === '/readyz' || (req.url ?? '').startsWith('/primus'),
+      startIncomingSpanHook: incomingRequestAttributes,
+      startOutgoingSpanHook: outgoingRequestAttributes,
+      applyCustomAttributesOnSpan: pathAsRoute,
     }),
     // No Express instrumentation: the BFF's routes name their spans (nameHttpRoute).
     new GrpcInstrumentation({ ignoreGrpcMethods: ['Check', 'Watch'] }),
     new PgInstrumentation({ requireParentSpan: true }),
-    new IORedisInstrumentation({ requireParentSpan: true }),
+    new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: redisStatement }),
     new OutboxAwareKafkaJsInstrumentation(),
   ];
 }
