@@ -36,6 +36,10 @@ import { providersHandlers } from './rpc/providers.js';
 import { MailServiceService } from '@spinroom/contracts/user/v1/mail';
 import { buildMail } from './mail/build.js';
 import { mailHandlers } from './rpc/mail.js';
+import { PasskeysServiceService } from '@spinroom/contracts/user/v1/passkeys';
+import { PgPasskeyStore, RedisChallengeStore } from './db/passkeys-store.js';
+import { Passkeys } from './domain/passkeys/passkeys.js';
+import { passkeysHandlers } from './rpc/passkeys.js';
 
 /**
  * The user service signs every token, so it verifies its callers with its own
@@ -74,6 +78,7 @@ export const userService = defineService('user', {
     const profiles = new ProfilePaths(profileStore);
     const images = new ProfileImages(new PgImageStore(orm), new FolderImageFiles(config.USER_IMAGES_DIR), new SharpResizer(), profileStore, config.USER_IMAGE_MAX_BYTES);
     const admin = new AdminUsers(new PgAdminUserStore(orm));
+    const passkeys = new Passkeys({ store: new PgPasskeyStore(orm), challenges: new RedisChallengeStore(redis), relyingParty: { rpId: config.WEBAUTHN_RP_ID, rpName: config.WEBAUTHN_RP_NAME, origins: config.WEBAUTHN_ORIGINS }, account: (uuid) => accounts.profile(uuid), grant: (user) => accounts.grant(user) });
     return {
       services: [
         {
@@ -87,6 +92,7 @@ export const userService = defineService('user', {
           definition: ModerationServiceService,
           implementation: moderationHandlers({ moderation, vouchers, unary }),
         },
+        { name: 'spinroom.user.v1.PasskeysService', definition: PasskeysServiceService, implementation: passkeysHandlers({ passkeys, unary }) },
         {
           name: 'spinroom.user.v1.MailService',
           definition: MailServiceService,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { mobileConfig } from './mobile-config.js';
 import { providersConfig } from './providers-config.js';
 import { mailConfig } from './mail-config.js';
+import { passkeysConfig } from './passkeys-config.js';
 
 /**
  * The user service's environment, read once at start-up: the base and what its
@@ -41,6 +42,7 @@ export const userServiceConfig = serviceConfig('user', {
   ...mobileConfig,
   ...providersConfig,
   ...mailConfig,
+  ...passkeysConfig,
 });
 
 export type UserServiceConfig = ConfigOf<typeof userServiceConfig>;

@@ -5,6 +5,7 @@ import { ModerationServiceClient } from '@spinroom/contracts/user/v1/moderation'
 import { SessionsServiceClient } from '@spinroom/contracts/user/v1/sessions';
 import { ProvidersServiceClient } from '@spinroom/contracts/user/v1/providers';
 import { MailServiceClient } from '@spinroom/contracts/user/v1/mail';
+import { PasskeysServiceClient } from '@spinroom/contracts/user/v1/passkeys';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
 export type UserClient = PromiseClient<UserServiceClient>;
@@ -22,6 +23,7 @@ export function createUserClients(address: string) {
     sessions: createGrpcClient(SessionsServiceClient, address),
     providers: createGrpcClient(ProvidersServiceClient, address),
     mail: createGrpcClient(MailServiceClient, address),
+    passkeys: createGrpcClient(PasskeysServiceClient, address),
   };
 }
 

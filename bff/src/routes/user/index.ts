@@ -5,6 +5,7 @@ import type { UserClients } from './clients.js';
 import { cometChatRoutes } from './comet-chat.js';
 import { mobileRoutes } from './mobile.js';
 import { mailRoutes } from './mail.js';
+import { passkeysRoutes } from './passkeys.js';
 import { moderationRoutes } from './moderation.js';
 import { profileRoutes } from './profile.js';
 import { profilesRoutes } from './profiles.js';
@@ -27,4 +28,5 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers, limits);
   mailRoutes(deps, user.mail);
+  passkeysRoutes(deps, user.passkeys);
 }

@@ -5,6 +5,7 @@ import { Migration20261123100000_sessions } from './Migration20261123100000_sess
 import { Migration20261123120000_moderation } from './Migration20261123120000_moderation.js';
 import { Migration20261123110000_mail } from './Migration20261123110000_mail.js';
 import { Migration20261123150000_providers } from './Migration20261123150000_providers.js';
+import { Migration20261123160000_passkeys } from './Migration20261123160000_passkeys.js';
 
 /** Every migration of the user service, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261123130000_mobile', class: Migration20261123130000_mobile },
   { name: 'Migration20261123140000_profiles', class: Migration20261123140000_profiles },
   { name: 'Migration20261123150000_providers', class: Migration20261123150000_providers },
+  { name: 'Migration20261123160000_passkeys', class: Migration20261123160000_passkeys },
 ];
