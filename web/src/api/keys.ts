@@ -16,4 +16,8 @@ export const keys = {
   search: (provider: string, q: string) => ['search', provider, q] as const,
   uploads: ['uploads'] as const,
   chatToken: ['chat', 'token'] as const,
+  emails: ['account', 'emails'] as const,
+  identities: ['account', 'identities'] as const,
+  providerLink: (provider: string) => ['account', 'provider-link', provider] as const,
+  adminUsers: (search: string, page: number) => ['admin', 'users', search, page] as const,
 };

@@ -1,4 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { AdminUsersScreen } from '../admin/AdminUsersScreen';
+import { isAdminToken } from '../api/account';
+import { BotScreen } from '../bot/BotScreen';
 import { CratesScreen } from '../crates/CratesScreen';
 import { setLocale, useLocale, useT } from '../i18n/i18n';
 import { ProfileScreen } from '../profile/ProfileScreen';
@@ -17,6 +20,7 @@ export function App() {
   const locale = useLocale();
   const queryClient = useQueryClient();
   if (!s.token) return <AuthScreen />;
+  const admin = isAdminToken(s.token);
   const logOut = () => {
     session.signOut();
     queryClient.clear();
@@ -50,6 +54,16 @@ export function App() {
           <a href={href({ name: 'settings' })} aria-current={route.name === 'settings' ? 'page' : undefined}>
             {t.settings}
           </a>
+          {s.isLoggedIn && (
+            <a href={href({ name: 'bot' })} aria-current={route.name === 'bot' ? 'page' : undefined}>
+              {t.bot}
+            </a>
+          )}
+          {admin && (
+            <a href={href({ name: 'adminUsers' })} aria-current={route.name === 'adminUsers' ? 'page' : undefined}>
+              {t.adminUsers}
+            </a>
+          )}
         </nav>
         <div className="topbar-end">
           <label className="sr-only" htmlFor="lang">
@@ -71,6 +85,8 @@ export function App() {
         {route.name === 'upload' && <UploadScreen />}
         {route.name === 'profile' && <ProfileScreen key={route.userUuid ?? 'me'} userUuid={route.userUuid} />}
         {route.name === 'settings' && <SettingsScreen />}
+        {route.name === 'bot' && <BotScreen />}
+        {route.name === 'adminUsers' && admin && <AdminUsersScreen />}
       </main>
     </div>
   );

@@ -4,6 +4,8 @@ import { useSyncExternalStore } from 'react';
 
 export type Route =
   | { name: 'lobby' }
+  | { name: 'bot' } // #/bot: the caller's bot
+  | { name: 'adminUsers' } // #/admin/users: admins only
   | { name: 'room'; slug: string }
   | { name: 'crates'; crateUuid?: string }
   | { name: 'upload' }
@@ -13,6 +15,10 @@ export type Route =
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   switch (parts[0]) {
+    case 'bot':
+      return { name: 'bot' };
+    case 'admin':
+      return parts[1] === 'users' ? { name: 'adminUsers' } : { name: 'lobby' };
     case 'room':
       return parts[1] ? { name: 'room', slug: parts[1].toLowerCase() } : { name: 'lobby' };
     case 'crates':
@@ -32,6 +38,10 @@ export function href(route: Route): string {
   switch (route.name) {
     case 'lobby':
       return '#/';
+    case 'bot':
+      return '#/bot';
+    case 'adminUsers':
+      return '#/admin/users';
     case 'room':
       return `#/room/${encodeURIComponent(route.slug)}`;
     case 'crates':

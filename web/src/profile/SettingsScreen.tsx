@@ -1,29 +1,47 @@
 import { setLocale, useLocale, useT, type Locale } from '../i18n/i18n';
 import { session, useSession, type AudioQuality } from '../session/session';
+import { EmailsSection } from './settings/EmailsSection';
+import { PasswordSection } from './settings/PasswordSection';
+import { PhoneSection } from './settings/PhoneSection';
+import { ProvidersSection } from './settings/ProvidersSection';
+import { DeactivationSection, SessionsSection } from './settings/SessionsSection';
 
-/** Audio quality (kept with the session) and language (kept locally). */
+/** Audio quality (kept with the session) and language (kept locally); for signed-in users, the account's sections. */
 export function SettingsScreen() {
   const t = useT();
   const s = useSession();
   const locale = useLocale();
   return (
-    <section className="card stack narrow" aria-labelledby="settings-title">
-      <h1 id="settings-title">{t.settings}</h1>
-      <label>
-        {t.audioQuality}
-        <select value={s.audioQuality} disabled={!s.isLoggedIn} onChange={(e) => session.setAudioQuality(e.target.value as AudioQuality)}>
-          <option value="low">{t.low}</option>
-          <option value="medium">{t.medium}</option>
-          <option value="high">{t.high}</option>
-        </select>
-      </label>
-      <label>
-        {t.language}
-        <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
-          <option value="en">English</option>
-          <option value="es">Español</option>
-        </select>
-      </label>
-    </section>
+    <div className="stack narrow">
+      <section className="card stack" aria-labelledby="settings-title">
+        <h1 id="settings-title">{t.settings}</h1>
+        <label>
+          {t.audioQuality}
+          <select value={s.audioQuality} disabled={!s.isLoggedIn} onChange={(e) => session.setAudioQuality(e.target.value as AudioQuality)}>
+            <option value="low">{t.low}</option>
+            <option value="medium">{t.medium}</option>
+            <option value="high">{t.high}</option>
+          </select>
+        </label>
+        <label>
+          {t.language}
+          <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
+            <option value="en">English</option>
+            <option value="es">Español</option>
+          </select>
+        </label>
+      </section>
+      {s.isLoggedIn && (
+        <>
+          <EmailsSection />
+          <PhoneSection />
+          <ProvidersSection />
+          <PasswordSection />
+          {/* Passkeys mount here. */}
+          <SessionsSection />
+          <DeactivationSection />
+        </>
+      )}
+    </div>
   );
 }

@@ -1,0 +1,182 @@
+// The account screens in Debian's Chromium (playwright-core) against the whole
+// platform: a bot made on the bot page joins a room with the published
+// `ttfm-socket` client and the token the page copied; an address verified with
+// the mailed code and "sign out everywhere" on the settings screen; an admin
+// bans a user on the admin users screen and that user's session ends.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuild } from '../../web/build.js';
+import { FeedListener } from '../support/feed-client.js';
+import { codeIn, mailbox } from '../support/mailpit.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+
+const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web-settings');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// As test/e2e/web-client.test.ts launches it (../shared/MACHINE-NOTES.md).
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--mute-audio',
+];
+const PASSWORD = 'correct horse battery';
+const U = '/api/user-service';
+
+type Grant = { accessToken: string; userUuid: string };
+
+const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; role: string };
+
+describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () => {
+  const webDir = ensureWebBuild();
+  const { call, platform } = usePlatform({ webDir });
+  let browser: Browser;
+  const contexts: BrowserContext[] = [];
+  const pages: Page[] = [];
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 60_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') {
+      for (const [i, page] of pages.entries()) {
+        await page.screenshot({ path: join(ARTIFACTS, `failure-${i}.png`), fullPage: true }).catch(() => {});
+      }
+    }
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+    pages.length = 0;
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const signUp = async (nickname: string, email = freshEmail()): Promise<Grant & { email: string }> => {
+    const res = await call('POST', `${U}/users/sign-up`, { body: { email, password: PASSWORD, nickname } });
+    expect(res.status).toBe(201);
+    return { ...(res.body as Grant), email };
+  };
+
+  /** A page whose session is this token (as the sign-in screen keeps it: web/src/session/session.ts). */
+  const openAs = async (token: string, userUuid: string, hash: string): Promise<Page> => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    pages.push(page);
+    await page.goto(platform().baseUrl);
+    await page.evaluate((s) => localStorage.setItem('spinroom.session', JSON.stringify(s)), {
+      token,
+      userUuid,
+      isLoggedIn: true,
+      audioQuality: 'medium',
+    });
+    await page.goto(`${platform().baseUrl}/${hash}`);
+    await page.reload();
+    return page;
+  };
+  const sessionStatus = async (token: string) => (await call('GET', `${U}/auth/session`, { token })).status;
+
+  it('makes a bot on the bot page whose copied token joins a room with ttfm-socket', { timeout: 90_000 }, async () => {
+    const owner = await signUp('Bot Maker');
+    const page = await openAs(owner.accessToken, owner.userUuid, '#/bot');
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform().baseUrl });
+    await page.getByRole('link', { name: 'Bot' }).waitFor();
+    await page.getByLabel('Bot nickname').fill('Page Robot');
+    await page.getByLabel('Avatar').selectOption('bot');
+    await page.getByRole('button', { name: 'Create the bot' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your bot is ready.' }).waitFor();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await page.getByRole('textbox', { name: 'Bot token' }).inputValue());
+    const bot = claimsOf(copied);
+    expect(bot.role).toBe('bot');
+    expect(bot.sub).not.toBe(owner.userUuid);
+
+    // A second bot is refused with the server's message, as spec 002 shows errors.
+    await page.getByRole('button', { name: 'Create the bot' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You already have a bot' }).waitFor();
+
+    const room = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.accessToken,
+      body: { name: `Bot page ${Math.random().toString(36).slice(2, 8)}` },
+    });
+    expect(room.status).toBe(201);
+    const listener = await FeedListener.join(platform().baseUrl, copied, bot.sub, room.body.uuid);
+    try {
+      await listener.until((state) => state.allUserData?.[bot.sub]?.userProfile?.nickname === 'Page Robot', 'the bot in the room');
+    } finally {
+      listener.close();
+    }
+  });
+
+  it("verifies an address with the mailed code, shows a wrong code's message, and signs out everywhere", { timeout: 60_000 }, async () => {
+    const email = freshEmail();
+    const inbox = mailbox(email);
+    const person = await signUp('Settings Person', email);
+    const otherDevice = (await call('POST', `${U}/auth/login`, { body: { email, password: PASSWORD } })).body as Grant;
+    const page = await openAs(person.accessToken, person.userUuid, '#/settings');
+    const section = page.getByRole('region', { name: 'Email addresses' });
+    const emails = section.getByRole('list', { name: 'Email addresses' });
+    await emails.getByText('Waiting for its code').waitFor();
+
+    await section.getByLabel('Verification code').fill('000000');
+    await section.getByRole('button', { name: 'Verify', exact: true }).click();
+    await section.getByRole('alert').filter({ hasText: 'Email verification failed, incorrect code' }).waitFor();
+    await section.getByLabel('Verification code').fill(codeIn(await inbox.next()));
+    await section.getByRole('button', { name: 'Verify', exact: true }).click();
+    await emails.getByText('Verified').waitFor();
+
+    expect(await sessionStatus(person.accessToken)).toBe(200);
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Browse as a guest' }).waitFor();
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('spinroom.session'))) ?? '{}').token).toBeNull();
+    // This page's token and the other device's both end at once.
+    await expect.poll(() => sessionStatus(person.accessToken), { timeout: 2_000 }).toBe(401);
+    expect(await sessionStatus(otherDevice.accessToken)).toBe(401);
+  });
+
+  it("lets an admin find a user on the admin users screen and ban them, which ends the user's session", { timeout: 60_000 }, async () => {
+    const nickname = `Target ${Math.random().toString(36).slice(2, 8)}`;
+    const target = await signUp(nickname);
+    const staff = await signUp('Staff Admin');
+    const adminToken = await signedToken('admin', staff.userUuid);
+
+    // Someone without an admin role has no such menu entry.
+    const plain = await openAs(target.accessToken, target.userUuid, '#/');
+    await plain.getByRole('link', { name: 'Bot' }).waitFor();
+    expect(await plain.getByRole('link', { name: 'Users' }).count()).toBe(0);
+
+    const page = await openAs(adminToken, staff.userUuid, '#/');
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByLabel('Search by email or nickname').fill(nickname.toUpperCase());
+    const users = page.getByRole('list', { name: 'Users' });
+    await expect.poll(() => users.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);
+    await users.getByRole('button', { name: `Manage ${nickname}` }).click();
+    const panel = page.getByRole('group', { name: nickname });
+
+    await panel.getByRole('checkbox', { name: 'VERIFIED' }).check();
+    await panel.getByRole('button', { name: 'Save badges' }).click();
+    await expect
+      .poll(async () => (await call('GET', `${U}/profile/${target.userUuid}`, { token: adminToken })).body.badges)
+      .toEqual(['VERIFIED']);
+
+    expect(await sessionStatus(target.accessToken)).toBe(200);
+    await panel.getByRole('button', { name: 'Ban', exact: true }).click();
+    await panel.getByRole('status').filter({ hasText: 'Banned' }).waitFor();
+    await expect.poll(() => sessionStatus(target.accessToken), { timeout: 2_000 }).toBe(401);
+    const login = await call('POST', `${U}/auth/login`, { body: { email: target.email, password: PASSWORD } });
+    expect(login).toMatchObject({ status: 403, body: { message: 'This account is banned' } });
+
+    // And lifts it.
+    await panel.getByRole('button', { name: 'Unban' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Not banned' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'admin-users.png'), fullPage: true });
+  });
+});
