@@ -44,6 +44,8 @@ export const bffConfig = {
   LIMIT_SIGN_UPS_PER_ADDRESS: env.limit('10/1h'),
   /** Phone codes asked for per client address: 20 an hour (each is a paid message; numbers sprayed from one address are SMS pumping). */
   LIMIT_PHONE_CODES_PER_ADDRESS: env.limit('20/1h'),
+  /** Mails asked for per client address (magic links, password resets, verification codes): 20 an hour, so one address cannot flood inboxes or the SMTP relay. */
+  LIMIT_MAILS_PER_ADDRESS: env.limit('20/1h'),
   /** Folder of the built web client, served at `/`. */
   WEB_DIR: z.string().optional(),
   LOG_LEVEL: env.logLevel(),

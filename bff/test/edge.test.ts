@@ -36,6 +36,7 @@ describe('BFF before the user service answers', () => {
         LIMIT_GUEST_TOKENS_PER_ADDRESS: untripped,
         LIMIT_SIGN_UPS_PER_ADDRESS: untripped,
         LIMIT_PHONE_CODES_PER_ADDRESS: untripped,
+        LIMIT_MAILS_PER_ADDRESS: untripped,
       }),
     });
     const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {

@@ -45,6 +45,7 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
       LIMIT_LOGIN_FAILURES_PER_ADDRESS: tight(5, 3600, 3600),
       LIMIT_GUEST_TOKENS_PER_ADDRESS: tight(5, 3600),
       LIMIT_SIGN_UPS_PER_ADDRESS: tight(3, 3600),
+      LIMIT_MAILS_PER_ADDRESS: tight(3, 3600),
     },
     room: { LIMIT_ROOM_PASSWORD_FAILURES: tight(3, 900, 900) },
     chat: { LIMIT_CHAT_MESSAGES_PER_USER: tight(5, 60) },
@@ -141,6 +142,36 @@ describe('limits: each answers 429 with Retry-After and says when it ends', () =
     expect(refused.status).toBe(429);
     expect(refused.body.message).toMatch(/^Too many sign-ups from this address: try again after /);
     expectUntil(refused.body.message, refused.headers.get('retry-after'), 3600);
+  });
+
+  it('limits mails asked for per address: magic links, password resets and verification codes together, whatever the addresses', async () => {
+    const ip = address();
+    const user = await signUp();
+    const asks = [
+      () => call('GET', `/api/user-service/auth/magic-link?email=${encodeURIComponent(freshEmail())}`, { headers: from(ip) }),
+      () => call('POST', '/api/user-service/users/forgot-password', { body: { email: freshEmail() }, headers: from(ip) }),
+      () =>
+        call('POST', '/api/user-service/users/emails/verification-email', {
+          token: user.token,
+          body: { email: user.email },
+          headers: from(ip),
+        }),
+    ];
+    expect((await asks[0]!()).status).toBe(200);
+    expect((await asks[1]!()).status).toBe(200);
+    // The sign-up already mailed this address its code: the service's own minimum interval answers 403, and the ask counts.
+    expect((await asks[2]!()).status).toBe(403);
+    for (const ask of asks) {
+      const refused = await ask();
+      expect(refused).toMatchObject({
+        status: 429,
+        body: { message: expect.stringMatching(/^Too many mails asked for from this address: try again after /) },
+      });
+      expectUntil(refused.body.message, refused.headers.get('retry-after'), 3600);
+    }
+    expect(
+      (await call('POST', '/api/user-service/users/forgot-password', { body: { email: freshEmail() }, headers: from(address()) })).status,
+    ).toBe(200);
   });
 
   it('limits wrong room passwords per user and room: password matching, REST join and the feed join', async () => {

@@ -69,6 +69,7 @@ export const TEST_LIMITS = {
     LIMIT_GUEST_TOKENS_PER_ADDRESS: UNTRIPPED,
     LIMIT_SIGN_UPS_PER_ADDRESS: UNTRIPPED,
     LIMIT_PHONE_CODES_PER_ADDRESS: UNTRIPPED,
+    LIMIT_MAILS_PER_ADDRESS: UNTRIPPED,
   },
 } satisfies Record<string, Record<string, typeof UNTRIPPED>>;
 /** The same limits as environment variables, for a BFF run as a process. */

@@ -22,13 +22,21 @@ const DECLARATIONS = {
     key: 'bff:phone-codes',
     message: (until) => `Too many phone codes from this address: try again after ${until.toISOString()}`,
   },
+  mails: {
+    key: 'bff:mails',
+    message: (until) => `Too many mails asked for from this address: try again after ${until.toISOString()}`,
+  },
 } satisfies Record<string, LimitDeclaration>;
 
 export type BffLimits = Record<keyof typeof DECLARATIONS, Limit>;
 
 export type BffLimitConfig = Pick<
   BffConfig,
-  'LIMIT_LOGIN_FAILURES_PER_ADDRESS' | 'LIMIT_GUEST_TOKENS_PER_ADDRESS' | 'LIMIT_SIGN_UPS_PER_ADDRESS' | 'LIMIT_PHONE_CODES_PER_ADDRESS'
+  | 'LIMIT_LOGIN_FAILURES_PER_ADDRESS'
+  | 'LIMIT_GUEST_TOKENS_PER_ADDRESS'
+  | 'LIMIT_SIGN_UPS_PER_ADDRESS'
+  | 'LIMIT_PHONE_CODES_PER_ADDRESS'
+  | 'LIMIT_MAILS_PER_ADDRESS'
 >;
 
 export function bffLimits(redis: Redis, config: BffLimitConfig): BffLimits {
@@ -37,6 +45,7 @@ export function bffLimits(redis: Redis, config: BffLimitConfig): BffLimits {
     guestTokens: new Limit(redis, DECLARATIONS.guestTokens, config.LIMIT_GUEST_TOKENS_PER_ADDRESS),
     signUps: new Limit(redis, DECLARATIONS.signUps, config.LIMIT_SIGN_UPS_PER_ADDRESS),
     phoneCodes: new Limit(redis, DECLARATIONS.phoneCodes, config.LIMIT_PHONE_CODES_PER_ADDRESS),
+    mails: new Limit(redis, DECLARATIONS.mails, config.LIMIT_MAILS_PER_ADDRESS),
   };
 }
 

@@ -27,6 +27,6 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   moderationRoutes(deps, user.moderation, limits);
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers, limits);
-  mailRoutes(deps, user.mail);
+  mailRoutes(deps, user.mail, limits);
   passkeysRoutes(deps, user.passkeys);
 }

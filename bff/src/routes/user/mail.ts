@@ -1,6 +1,7 @@
 import type { AccountEmail, MailServiceClient } from '@spinroom/contracts/user/v1/mail';
 import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { clientAddress, type BffLimits } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import { AccessGrantSchema } from './schemas.js';
@@ -46,7 +47,7 @@ function toEmailJson(message: AccountEmail): z.input<typeof AccountEmailSchema> 
 }
 
 /** The mail area of /api/user-service: email addresses, magic links, passwords (services/user/src/rpc/mail.ts). */
-export function mailRoutes(deps: RouteDeps, mail: PromiseClient<MailServiceClient>): void {
+export function mailRoutes(deps: RouteDeps, mail: PromiseClient<MailServiceClient>, limits: Pick<BffLimits, 'mails'>): void {
   route(deps, {
     method: 'get',
     path: `${USERS}/emails`,
@@ -113,8 +114,11 @@ export function mailRoutes(deps: RouteDeps, mail: PromiseClient<MailServiceClien
     tags: ['emails'],
     body: z.object({ email }).openapi('EmailAddress'),
     response: Done,
-    errors: [403, 404],
-    handler: async ({ body }) => done(mail.sendVerificationEmail(body)),
+    errors: [403, 404, 429],
+    handler: async ({ body, req }) => {
+      await limits.mails.consume(clientAddress(req));
+      return done(mail.sendVerificationEmail(body));
+    },
   });
 
   route(deps, {
@@ -125,7 +129,11 @@ export function mailRoutes(deps: RouteDeps, mail: PromiseClient<MailServiceClien
     auth: 'public',
     query: z.object({ email }),
     response: Done,
-    handler: async ({ query }) => done(mail.requestMagicLink(query)),
+    errors: [429],
+    handler: async ({ query, req }) => {
+      await limits.mails.consume(clientAddress(req));
+      return done(mail.requestMagicLink(query));
+    },
   });
 
   route(deps, {
@@ -162,7 +170,11 @@ export function mailRoutes(deps: RouteDeps, mail: PromiseClient<MailServiceClien
     auth: 'public',
     body: z.object({ email }).openapi('EmailAddress'),
     response: Done,
-    handler: async ({ body }) => done(mail.forgotPassword(body)),
+    errors: [429],
+    handler: async ({ body, req }) => {
+      await limits.mails.consume(clientAddress(req));
+      return done(mail.forgotPassword(body));
+    },
   });
 
   route(deps, {
