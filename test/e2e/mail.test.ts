@@ -147,7 +147,8 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const mail = await inbox.next();
     expect(mail.subject).toBe('Your Spinroom sign-in link');
     const { url, token } = linkTokenIn(mail);
-    expect(url.pathname).toBe('/magic-link');
+    expect(url.pathname).toBe('/');
+    expect(url.hash).toBe(`#/magic-link/${token}`);
     const grant = await call('POST', `${AUTH}/validate-magic-link`, { body: { token } });
     expect(grant).toMatchObject({ status: 200, body: { userUuid, accessToken: expect.any(String) } });
     const session = await call('GET', `${AUTH}/session`, { token: grant.body.accessToken });
@@ -189,7 +190,8 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const mail = await inbox.next();
     expect(mail.subject).toBe('Reset your Spinroom password');
     const { url, token } = linkTokenIn(mail);
-    expect(url.pathname).toBe('/reset-password');
+    expect(url.pathname).toBe('/');
+    expect(url.hash).toBe(`#/reset-password/${token}`);
 
     // A refused password does not spend the link.
     const common = await call('POST', `${USERS}/reset-password`, { body: { token, newPassword: 'password123' } });

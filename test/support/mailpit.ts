@@ -81,11 +81,11 @@ export function codeIn(mail: CaughtMail): string {
   return code;
 }
 
-/** The token of the link in a mail (magic link, password reset): it travels in the fragment, `#token=...`. */
+/** The token of the link in a mail (magic link, password reset): it travels in the fragment, the web client's hash route `#/<page>/<token>`. */
 export function linkTokenIn(mail: CaughtMail): { url: URL; token: string } {
   const href = /https?:\/\/\S+/.exec(mail.text)?.[0];
   const url = href ? new URL(href) : undefined;
-  const token = url && new URLSearchParams(url.hash.slice(1)).get('token');
+  const token = url && /^#\/(?:magic-link|reset-password)\/([^/]+)$/.exec(url.hash)?.[1];
   if (!url || !token) throw new Error(`no link in mail "${mail.subject}"`);
-  return { url, token };
+  return { url, token: decodeURIComponent(token) };
 }

@@ -26,7 +26,10 @@ describe('mail templates and links', () => {
     expect(mail.html).not.toContain('<b>x</b>');
     expect(mail.html).toContain('&#60;b&#62;x&#60;/b&#62;@example.com');
     const link = linkUrl('http://localhost:8080', 'magic-link', 'abc_-123');
-    expect(link).toBe('http://localhost:8080/magic-link#token=abc_-123');
+    expect(link).toBe('http://localhost:8080/#/magic-link/abc_-123');
+    expect(linkUrl('https://spinroom.example/app/', 'reset-password', 'abc_-123')).toBe(
+      'https://spinroom.example/app/#/reset-password/abc_-123',
+    );
     expect(magicLinkMail('a@example.com', link, 10).html).toContain(`href="${link}"`);
   });
 });
@@ -161,6 +164,6 @@ describe('the mail store on PostgreSQL', () => {
       expect(secretHash(candidate)).not.toBe(codeHash);
       expect(secretHash(candidate)).not.toBe(tokenHash);
     }
-    expect(log).not.toContain('#token=');
+    expect(log).not.toContain('#/magic-link/');
   });
 });

@@ -9,6 +9,21 @@ export const auth = {
   login: (body: { email: string; password: string }) => api.post<AccessGrant>(`${USER}/auth/login`, body, { anonymous: true }),
   guest: () => api.get<AccessGrant>(`${USER}/auth/guest`, { anonymous: true }),
   session: () => api.get<{ userUuid: string; kind: 'user' | 'guest' | 'bot'; roles: string[] }>(`${USER}/auth/session`),
+  /** Mails a sign-in link; the answer is the same whether or not the address has an account. */
+  requestMagicLink: (email: string) => api.get<object>(`${USER}/auth/magic-link`, { query: { email }, anonymous: true }),
+  validateMagicLink: (token: string) => api.post<AccessGrant>(`${USER}/auth/validate-magic-link`, { token }, { anonymous: true }),
+  forgotPassword: (email: string) => api.post<object>(`${USER}/users/forgot-password`, { email }, { anonymous: true }),
+  resetPassword: (token: string, newPassword: string) =>
+    api.post<object>(`${USER}/users/reset-password`, { token, newPassword }, { anonymous: true }),
+  sendPhoneCode: (phone: string, channel: 'sms' | 'whatsapp') =>
+    api.post<{ phone: string; channel: 'sms' | 'whatsapp'; status: string }>(
+      `${USER}/mobile-auth/send-code`,
+      { phone, channel },
+      { anonymous: true },
+    ),
+  /** Signs in the account holding the number, or signs one up with it (`created`). */
+  verifyPhoneCode: (phone: string, code: string) =>
+    api.post<AccessGrant & { created: boolean }>(`${USER}/mobile-auth/verify-code`, { phone, code }, { anonymous: true }),
 };
 
 export const profiles = {

@@ -9,6 +9,8 @@ import { SettingsScreen } from '../profile/SettingsScreen';
 import { LobbyScreen } from '../rooms/LobbyScreen';
 import { RoomScreen } from '../rooms/RoomScreen';
 import { AuthScreen } from '../session/AuthScreen';
+import { MagicLinkLanding, ResetPasswordScreen } from '../session/MailedLinkPages';
+import { VerifyEmailCard } from '../session/VerifyEmailCard';
 import { session, useSession } from '../session/session';
 import { UploadScreen } from '../upload/UploadScreen';
 import { href, useRoute } from './router';
@@ -19,6 +21,8 @@ export function App() {
   const t = useT();
   const locale = useLocale();
   const queryClient = useQueryClient();
+  if (route.name === 'magicLink') return <MagicLinkLanding token={route.token} />;
+  if (route.name === 'resetPassword') return <ResetPasswordScreen token={route.token} />;
   if (!s.token) return <AuthScreen />;
   const admin = isAdminToken(s.token);
   const logOut = () => {
@@ -79,7 +83,8 @@ export function App() {
         </div>
       </header>
       <main id="main">
-        {route.name === 'lobby' && <LobbyScreen />}
+        {s.isLoggedIn && route.name !== 'room' && <VerifyEmailCard />}
+        {(route.name === 'lobby' || route.name === 'login') && <LobbyScreen />}
         {route.name === 'room' && <RoomScreen key={route.slug} slug={route.slug} />}
         {route.name === 'crates' && <CratesScreen crateUuid={route.crateUuid} />}
         {route.name === 'upload' && <UploadScreen />}

@@ -1,5 +1,7 @@
 // Hash routes, so the BFF serves one index.html for every screen:
-// #/ lobby, #/room/<slug>, #/crates, #/crates/<uuid>, #/upload, #/profile[/<uuid>], #/settings.
+// #/ lobby, #/room/<slug>, #/crates, #/crates/<uuid>, #/upload, #/profile[/<uuid>], #/settings;
+// #/login (the sign-in screen's log-in tab), and the pages mailed links open: #/magic-link/<token>,
+// #/reset-password/<token> (the token in the fragment, which browsers never send to a server).
 import { useSyncExternalStore } from 'react';
 
 export type Route =
@@ -10,7 +12,10 @@ export type Route =
   | { name: 'crates'; crateUuid?: string }
   | { name: 'upload' }
   | { name: 'profile'; userUuid?: string }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'login' }
+  | { name: 'magicLink'; token: string }
+  | { name: 'resetPassword'; token: string };
 
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
@@ -29,6 +34,12 @@ export function parseRoute(hash: string): Route {
       return { name: 'profile', userUuid: parts[1] };
     case 'settings':
       return { name: 'settings' };
+    case 'login':
+      return { name: 'login' };
+    case 'magic-link':
+      return parts[1] ? { name: 'magicLink', token: parts[1] } : { name: 'login' };
+    case 'reset-password':
+      return parts[1] ? { name: 'resetPassword', token: parts[1] } : { name: 'login' };
     default:
       return { name: 'lobby' };
   }
@@ -52,6 +63,12 @@ export function href(route: Route): string {
       return route.userUuid ? `#/profile/${route.userUuid}` : '#/profile';
     case 'settings':
       return '#/settings';
+    case 'login':
+      return '#/login';
+    case 'magicLink':
+      return `#/magic-link/${encodeURIComponent(route.token)}`;
+    case 'resetPassword':
+      return `#/reset-password/${encodeURIComponent(route.token)}`;
   }
 }
 

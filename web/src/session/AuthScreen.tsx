@@ -1,32 +1,34 @@
 import { useMutation } from '@tanstack/react-query';
-import { type SubmitEvent, useState } from 'react';
+import { type SubmitEvent, useEffect, useState } from 'react';
 import { auth } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
+import { useRoute } from '../app/router';
 import { useT } from '../i18n/i18n';
-import { session, tokenClaims } from './session';
+import { ForgotPassword, MagicLinkRequest, PasswordSignIn, PhoneSignIn } from './SignInForms';
+import { startSession } from './startSession';
 
-async function startSession(grant: { accessToken: string; userUuid: string }) {
-  const role = tokenClaims(grant.accessToken).role;
-  session.signIn(grant.accessToken, grant.userUuid, role === 'guest' ? 'guest' : role === 'bot' ? 'bot' : 'user');
-}
+type Method = 'phone' | 'password' | 'link';
 
-/** Sign up, log in (email and password), or browse as a guest. */
+/**
+ * Sign up (email and password; the mailed code is entered in the app, VerifyEmailCard),
+ * log in (phone code, email and password, mailed link), or browse as a guest.
+ * #/login opens the log-in tab.
+ */
 export function AuthScreen() {
   const t = useT();
-  const [mode, setMode] = useState<'login' | 'signup'>('signup');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [nickname, setNickname] = useState('');
-  const submit = useMutation({
-    mutationFn: () =>
-      mode === 'signup' ? auth.signUp({ email, password, ...(nickname ? { nickname } : {}) }) : auth.login({ email, password }),
-    onSuccess: startSession,
-  });
+  const toLogIn = useRoute().name === 'login';
+  const [mode, setMode] = useState<'login' | 'signup'>(toLogIn ? 'login' : 'signup');
+  useEffect(() => {
+    if (toLogIn) setMode('login');
+  }, [toLogIn]);
+  const [method, setMethod] = useState<Method>('phone');
+  const [forgot, setForgot] = useState(false);
   const guest = useMutation({ mutationFn: auth.guest, onSuccess: startSession });
-  const onSubmit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    submit.mutate();
-  };
+  const methods: Array<[Method, string]> = [
+    ['phone', t.authByPhone],
+    ['password', t.authByPassword],
+    ['link', t.authByLink],
+  ];
   return (
     <main className="auth" id="main">
       <h1>{t.appName}</h1>
@@ -38,36 +40,63 @@ export function AuthScreen() {
           {t.signIn}
         </button>
       </div>
-      <form onSubmit={onSubmit} className="card stack" aria-label={mode === 'signup' ? t.signUp : t.signIn}>
-        <label>
-          {t.email}
-          <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
-        </label>
-        <label>
-          {t.password}
-          <input
-            type="password"
-            autoComplete={mode === 'signup' ? 'new-password' : 'current-password'}
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        {mode === 'signup' && (
-          <label>
-            {t.nickname}
-            <input autoComplete="nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={40} />
-          </label>
-        )}
-        <button type="submit" className="primary" disabled={submit.isPending}>
-          {mode === 'signup' ? t.signUp : t.signIn}
-        </button>
-        <ErrorNote error={submit.error} />
-      </form>
+      {mode === 'signup' && <SignUpForm />}
+      {mode === 'login' && forgot && <ForgotPassword onBack={() => setForgot(false)} />}
+      {mode === 'login' && !forgot && (
+        <>
+          <fieldset className="row methods">
+            <legend className="sr-only">{t.authLogInWith}</legend>
+            {methods.map(([m, label]) => (
+              <button key={m} type="button" aria-pressed={method === m} onClick={() => setMethod(m)}>
+                {label}
+              </button>
+            ))}
+          </fieldset>
+          {method === 'phone' && <PhoneSignIn />}
+          {method === 'password' && <PasswordSignIn onForgot={() => setForgot(true)} />}
+          {method === 'link' && <MagicLinkRequest />}
+          {/* Passkey sign-in goes here (one line: a component that calls startSession with its grant). */}
+        </>
+      )}
       <button type="button" className="link" onClick={() => guest.mutate()} disabled={guest.isPending}>
         {t.guest}
       </button>
       <ErrorNote error={guest.error} />
     </main>
+  );
+}
+
+function SignUpForm() {
+  const t = useT();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [nickname, setNickname] = useState('');
+  const signUp = useMutation({
+    mutationFn: () => auth.signUp({ email, password, ...(nickname ? { nickname } : {}) }),
+    onSuccess: startSession,
+  });
+  const onSubmit = (e: SubmitEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    signUp.mutate();
+  };
+  return (
+    <form onSubmit={onSubmit} className="card stack" aria-label={t.signUp}>
+      <label>
+        {t.email}
+        <input type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+      </label>
+      <label>
+        {t.password}
+        <input type="password" autoComplete="new-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+      </label>
+      <label>
+        {t.nickname}
+        <input autoComplete="nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} maxLength={40} />
+      </label>
+      <button type="submit" className="primary" disabled={signUp.isPending}>
+        {t.signUp}
+      </button>
+      <ErrorNote error={signUp.error} />
+    </form>
   );
 }

@@ -23,12 +23,13 @@ export const RESET_LINK_TTL_MINUTES = 30;
 
 /**
  * The web client's page that takes a link's token (WEB_URL is where people
- * open the client), the token in the fragment (`#token=...`): browsers never
- * send a fragment to a server, so no access log, trace or Referer carries it.
+ * open the client, `/` of the BFF): its hash route, `#/<page>/<token>`. The
+ * token is in the fragment: browsers never send a fragment to a server, so no
+ * access log, trace or Referer carries it.
  */
 export function linkUrl(webUrl: string, page: 'magic-link' | 'reset-password', token: string): string {
-  const url = new URL(`/${page}`, webUrl);
-  url.hash = new URLSearchParams({ token }).toString();
+  const url = new URL(webUrl);
+  url.hash = `/${page}/${encodeURIComponent(token)}`;
   return url.toString();
 }
 
