@@ -92,7 +92,10 @@ describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () =>
     await page.getByRole('status').filter({ hasText: 'Your bot is ready.' }).waitFor();
     await page.getByRole('button', { name: 'Copy' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    const copied = await page.evaluate(() =>
+      // The page's navigator (this file is type-checked without the DOM library).
+      (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText(),
+    );
     expect(copied).toBe(await page.getByRole('textbox', { name: 'Bot token' }).inputValue());
     const bot = claimsOf(copied);
     expect(bot.role).toBe('bot');
