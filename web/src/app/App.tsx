@@ -83,7 +83,7 @@ export function App() {
         </div>
       </header>
       <main id="main">
-        {s.isLoggedIn && route.name !== 'room' && <VerifyEmailCard />}
+        {s.isLoggedIn && route.name !== 'room' && route.name !== 'settings' && <VerifyEmailCard />}
         {(route.name === 'lobby' || route.name === 'login') && <LobbyScreen />}
         {route.name === 'room' && <RoomScreen key={route.slug} slug={route.slug} />}
         {route.name === 'crates' && <CratesScreen crateUuid={route.crateUuid} />}

@@ -1,7 +1,8 @@
 // After a sign-up the address waits for the code mailed to it: this card asks
-// for it wherever the person is in the app (spec 000: POST /users/emails/verify;
-// resend with POST /users/emails/verification-email), until it is verified or
-// put off for now. Settings lists every address; this is the first pending one.
+// for it (spec 000: POST /users/emails/verify; resend with POST
+// /users/emails/verification-email) until it is verified or put off for now,
+// on every screen but a room (the stage needs the space) and settings (whose
+// address list does the same). It shows the first pending address.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type SubmitEvent, useState } from 'react';
 import { emails } from '../api/account';
