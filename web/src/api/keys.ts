@@ -17,6 +17,7 @@ export const keys = {
   uploads: ['uploads'] as const,
   chatToken: ['chat', 'token'] as const,
   emails: ['account', 'emails'] as const,
+  passkeys: ['account', 'passkeys'] as const,
   identities: ['account', 'identities'] as const,
   providerLink: (provider: string) => ['account', 'provider-link', provider] as const,
   adminUsers: (search: string, page: number) => ['admin', 'users', search, page] as const,

@@ -2,6 +2,7 @@ import { setLocale, useLocale, useT, type Locale } from '../i18n/i18n';
 import { session, useSession, type AudioQuality } from '../session/session';
 import { EmailsSection } from './settings/EmailsSection';
 import { PasswordSection } from './settings/PasswordSection';
+import { PasskeySettings } from './PasskeySettings';
 import { PhoneSection } from './settings/PhoneSection';
 import { ProvidersSection } from './settings/ProvidersSection';
 import { DeactivationSection, SessionsSection } from './settings/SessionsSection';
@@ -37,7 +38,7 @@ export function SettingsScreen() {
           <PhoneSection />
           <ProvidersSection />
           <PasswordSection />
-          {/* Passkeys mount here. */}
+          <PasskeySettings />
           <SessionsSection />
           <DeactivationSection />
         </>

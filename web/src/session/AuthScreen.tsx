@@ -5,6 +5,7 @@ import { ErrorNote } from '../app/ErrorNote';
 import { useRoute } from '../app/router';
 import { useT } from '../i18n/i18n';
 import { ForgotPassword, MagicLinkRequest, PasswordSignIn, PhoneSignIn } from './SignInForms';
+import { PasskeySignIn } from './PasskeySignIn';
 import { startSession } from './startSession';
 
 type Method = 'phone' | 'password' | 'link';
@@ -55,7 +56,7 @@ export function AuthScreen() {
           {method === 'phone' && <PhoneSignIn />}
           {method === 'password' && <PasswordSignIn onForgot={() => setForgot(true)} />}
           {method === 'link' && <MagicLinkRequest />}
-          {/* Passkey sign-in goes here (one line: a component that calls startSession with its grant). */}
+          <PasskeySignIn />
         </>
       )}
       <button type="button" className="link" onClick={() => guest.mutate()} disabled={guest.isPending}>
