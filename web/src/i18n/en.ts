@@ -56,6 +56,7 @@ export const en = {
   authCodeResent: 'A new code is on its way.',
   authEmailVerified: 'Your email is verified.',
   authLater: 'Later',
+  authUsePhone: 'Use a phone number instead',
   lobby: 'Lobby',
   crates: 'Crates',
   upload: 'Upload',

@@ -57,6 +57,7 @@ export const es: Strings = {
   authCodeResent: 'Te hemos enviado un código nuevo.',
   authEmailVerified: 'Tu correo está verificado.',
   authLater: 'Más tarde',
+  authUsePhone: 'Usar un número de teléfono',
   lobby: 'Vestíbulo',
   crates: 'Listas',
   upload: 'Subir',

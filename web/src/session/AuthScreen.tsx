@@ -41,7 +41,14 @@ export function AuthScreen() {
           {t.signIn}
         </button>
       </div>
-      {mode === 'signup' && <SignUpForm />}
+      {mode === 'signup' && (
+        <SignUpForm
+          onUsePhone={() => {
+            setMode('login');
+            setMethod('phone');
+          }}
+        />
+      )}
       {mode === 'login' && forgot && <ForgotPassword onBack={() => setForgot(false)} />}
       {mode === 'login' && !forgot && (
         <>
@@ -67,7 +74,8 @@ export function AuthScreen() {
   );
 }
 
-function SignUpForm() {
+/** A phone number signs up through the phone-code log-in: a new number gets a new account. */
+function SignUpForm({ onUsePhone }: { onUsePhone: () => void }) {
   const t = useT();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -98,6 +106,9 @@ function SignUpForm() {
         {t.signUp}
       </button>
       <ErrorNote error={signUp.error} />
+      <button type="button" className="link" onClick={onUsePhone}>
+        {t.authUsePhone}
+      </button>
     </form>
   );
 }
