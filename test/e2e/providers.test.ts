@@ -68,6 +68,7 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       ['POST', '/spotify/exchange-code', { code: 'x', redirectUri: REDIRECT }],
       ['POST', '/spotify/refresh-token'],
       ['DELETE', '/spotify/refresh-token'],
+      ['GET', '/users/music-providers'],
       ['GET', `/spotify/access-token/${id}/service`],
       ['POST', '/youtube/exchange-code', { code: 'x', redirectUri: REDIRECT }],
       ['POST', '/youtube/refresh-token'],
@@ -100,6 +101,10 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
     });
     expect(linked.status).toBe(200);
     expect(linked.body).toMatchObject({ expiresIn: 3600, scope: 'user-read-email streaming' });
+    // The settings screen's list: the provider and app, no token.
+    const listed = await call('GET', `${U}/users/music-providers`, { token: user.accessToken });
+    expect(listed.body).toEqual({ links: [{ provider: 'spotify', client: 'web', updatedAt: expect.any(String) }] });
+    expect(JSON.stringify(listed.body)).not.toContain(linked.body.accessToken);
     expect(oauth.isLiveAccessToken(linked.body.accessToken)).toBe(true);
     const exchange = grantsSeen('/spotify/', 'authorization_code').at(-1)!;
     expect(exchange.headers['content-type']).toMatch(/^application\/x-www-form-urlencoded/);
@@ -138,6 +143,7 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
     oauth.expiresIn.spotify = 3600;
 
     expect((await call('DELETE', `${U}/spotify/refresh-token`, { token: user.accessToken })).body).toEqual({ deleted: true });
+    expect((await call('GET', `${U}/users/music-providers`, { token: user.accessToken })).body).toEqual({ links: [] });
     expect((await call('GET', path, { token: service })).body).toMatchObject({ statusCode: 404, message: 'No Spotify account is linked' });
     expect((await call('POST', `${U}/spotify/refresh-token`, { token: user.accessToken })).status).toBe(404);
   });

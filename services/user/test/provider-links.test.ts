@@ -93,6 +93,9 @@ describe('provider links on PostgreSQL: rotating the token key', () => {
     // A dropped: what B holds still reads; what only A held reads as no link.
     const retired = linksWith(keyB);
     expect((await retired.accessToken(moved, 'soundcloud')).accessToken).toBe(refreshed.accessToken);
+    expect(await retired.links(moved)).toEqual([{ provider: 'soundcloud', client: 'web', updatedAt: expect.any(Date) }]);
+    expect(await retired.links(stayed)).toEqual([]);
+    expect(await rotated.links(stayed)).toEqual([{ provider: 'soundcloud', client: 'web', updatedAt: expect.any(Date) }]);
     await expect(retired.accessToken(stayed, 'soundcloud')).rejects.toMatchObject({
       status: 404,
       message: 'No SoundCloud account is linked',

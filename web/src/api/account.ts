@@ -58,16 +58,14 @@ export const identities = {
 };
 
 export type LinkableProvider = 'spotify' | 'youtube' | 'soundcloud';
+export interface ProviderLink {
+  provider: LinkableProvider | 'apple';
+  client: 'web' | 'mobile';
+  updatedAt: string;
+}
 export const providerLinks = {
-  /**
-   * Whether the caller has a link: spec 000 has no listing, so this asks for an access token
-   * (404 when nothing is linked). SoundCloud's read path hands out the kept token; Spotify's and
-   * YouTube's only path for the owner is a refresh.
-   */
-  check: (provider: LinkableProvider, userUuid: string) =>
-    provider === 'soundcloud'
-      ? api.get<ProviderToken>(`${USER}/soundcloud/access-token/${userUuid}`)
-      : api.post<ProviderToken>(`${USER}/${provider}/refresh-token`),
+  /** The caller's links, without tokens (Spinroom's own path: spec 000 lists none). */
+  list: () => api.get<{ links: ProviderLink[] }>(`${USER}/users/music-providers`).then((r) => r.links),
   exchangeCode: (provider: 'spotify' | 'youtube', body: { code: string; redirectUri: string; codeVerifier?: string }) =>
     api.post<ProviderToken>(`${USER}/${provider}/exchange-code`, body),
   saveSoundCloud: (refreshToken: string) => api.post<ProviderToken>(`${USER}/soundcloud/refresh-token`, { refreshToken }),

@@ -19,6 +19,6 @@ export const keys = {
   emails: ['account', 'emails'] as const,
   passkeys: ['account', 'passkeys'] as const,
   identities: ['account', 'identities'] as const,
-  providerLink: (provider: string) => ['account', 'provider-link', provider] as const,
+  providerLinks: ['account', 'provider-links'] as const,
   adminUsers: (search: string, page: number) => ['admin', 'users', search, page] as const,
 };

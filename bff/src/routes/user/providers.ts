@@ -44,6 +44,13 @@ function tokenJson(answer: { token?: ProviderAccessToken }): z.infer<typeof Prov
   return { accessToken: token.accessToken, expiresIn: token.expiresInSeconds, scope: token.scope };
 }
 
+const PROVIDER_NAMES: Partial<Record<MusicProvider, 'apple' | 'soundcloud' | 'spotify' | 'youtube'>> = {
+  [MusicProvider.MUSIC_PROVIDER_APPLE]: 'apple',
+  [MusicProvider.MUSIC_PROVIDER_SOUNDCLOUD]: 'soundcloud',
+  [MusicProvider.MUSIC_PROVIDER_SPOTIFY]: 'spotify',
+  [MusicProvider.MUSIC_PROVIDER_YOUTUBE]: 'youtube',
+};
+
 const client = (mobile: boolean) => (mobile ? ProviderClient.PROVIDER_CLIENT_MOBILE : ProviderClient.PROVIDER_CLIENT_WEB);
 
 /**
@@ -168,6 +175,43 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient, lim
     response: z.object({ deleted: z.boolean() }),
     errors: [403],
     handler: async () => providers.deleteLink({ provider: MusicProvider.MUSIC_PROVIDER_SPOTIFY }),
+  });
+
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/users/music-providers`,
+    summary: "The caller's linked music providers, without tokens (Spinroom's own path: spec 000 lists none)",
+    tags,
+    response: z
+      .object({
+        links: z.array(
+          z.object({
+            provider: z.enum(['apple', 'soundcloud', 'spotify', 'youtube']),
+            client: z.enum(['web', 'mobile']),
+            /** When the link was made or its tokens last replaced. */
+            updatedAt: z.string(),
+          }),
+        ),
+      })
+      .openapi('ProviderLinks'),
+    errors: [403, 503],
+    handler: async () => {
+      const { links } = await providers.listLinks({});
+      return {
+        links: links.flatMap((link) => {
+          const name = PROVIDER_NAMES[link.provider];
+          return name
+            ? [
+                {
+                  provider: name,
+                  client: link.client === ProviderClient.PROVIDER_CLIENT_MOBILE ? ('mobile' as const) : ('web' as const),
+                  updatedAt: present(link.updatedAt).toISOString(),
+                },
+              ]
+            : [];
+        }),
+      };
+    },
   });
 
   route(deps, {

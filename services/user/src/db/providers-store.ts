@@ -1,7 +1,19 @@
-import { UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
+import { type InferEntity, UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
 import { DiscordTakenError, type DiscordAccountStore, type DiscordUser } from '../domain/providers/discord.js';
 import type { LinkedProvider, ProviderClient, ProviderLinkStore, StoredLink } from '../domain/providers/ports.js';
 import { ProviderLinkEntity } from './providers-entities.js';
+
+function toStoredLink(row: InferEntity<typeof ProviderLinkEntity>): StoredLink {
+  return {
+    userUuid: row.userUuid,
+    provider: row.provider,
+    client: row.client,
+    accessToken: row.accessToken ?? null,
+    accessExpiresAt: row.accessExpiresAt ?? null,
+    refreshToken: row.refreshToken ?? null,
+    scope: row.scope ?? null,
+  };
+}
 
 /** Provider links in PostgreSQL (ciphertexts only: this store never sees a plain token). */
 export class PgProviderLinkStore implements ProviderLinkStore {
@@ -9,17 +21,12 @@ export class PgProviderLinkStore implements ProviderLinkStore {
 
   async find(userUuid: string, provider: LinkedProvider, client: ProviderClient): Promise<StoredLink | null> {
     const row = await this.orm.em.fork().findOne(ProviderLinkEntity, { userUuid, provider, client });
-    if (!row) return null;
-    const { userUuid: uuid, accessToken, accessExpiresAt, refreshToken, scope } = row;
-    return {
-      userUuid: uuid,
-      provider,
-      client,
-      accessToken: accessToken ?? null,
-      accessExpiresAt: accessExpiresAt ?? null,
-      refreshToken: refreshToken ?? null,
-      scope: scope ?? null,
-    };
+    return row ? toStoredLink(row) : null;
+  }
+
+  async list(userUuid: string): Promise<Array<StoredLink & { updatedAt: Date }>> {
+    const rows = await this.orm.em.fork().find(ProviderLinkEntity, { userUuid }, { orderBy: { provider: 'asc', client: 'asc' } });
+    return rows.map((row) => ({ ...toStoredLink(row), updatedAt: row.updatedAt }));
   }
 
   async save(link: StoredLink): Promise<void> {

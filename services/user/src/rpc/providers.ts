@@ -22,6 +22,13 @@ const PROVIDERS: Partial<Record<MusicProvider, LinkedProvider>> = {
   [MusicProvider.MUSIC_PROVIDER_YOUTUBE]: 'youtube',
 };
 
+const MUSIC_PROVIDERS: Record<LinkedProvider, MusicProvider> = {
+  apple: MusicProvider.MUSIC_PROVIDER_APPLE,
+  soundcloud: MusicProvider.MUSIC_PROVIDER_SOUNDCLOUD,
+  spotify: MusicProvider.MUSIC_PROVIDER_SPOTIFY,
+  youtube: MusicProvider.MUSIC_PROVIDER_YOUTUBE,
+};
+
 function provider<P extends LinkedProvider>(value: MusicProvider, allowed: readonly P[]): P {
   const name = PROVIDERS[value] as P | undefined;
   if (!name || !allowed.includes(name)) throw badRequest(`provider must be one of ${allowed.join(', ')}`);
@@ -86,6 +93,16 @@ export function providersHandlers(deps: {
           context.caller.userUuid,
           provider(request.provider, ['spotify', 'youtube', 'soundcloud', 'apple'] as const),
         ),
+      };
+    }),
+    listLinks: unary(async (_request, context) => {
+      checkLinker(context.caller);
+      return {
+        links: (await links.links(context.caller.userUuid)).map((link) => ({
+          provider: MUSIC_PROVIDERS[link.provider],
+          client: link.client === 'mobile' ? ProviderClient.PROVIDER_CLIENT_MOBILE : ProviderClient.PROVIDER_CLIENT_WEB,
+          updatedAt: link.updatedAt,
+        })),
       };
     }),
     getAccessToken: unary(async (request, context) => {

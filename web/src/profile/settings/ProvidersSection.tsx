@@ -1,11 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type LinkableProvider, providerLinks } from '../../api/account';
-import { ApiError } from '../../api/errors';
 import { keys } from '../../api/keys';
 import { ErrorNote } from '../../app/ErrorNote';
 import { useT } from '../../i18n/i18n';
-import { useSession } from '../../session/session';
 import { authorizeUrl, canLink, type ProviderReturn, type RedirectProvider, redirectUri, takeProviderReturn } from './providerLink';
 
 const LABELS: Record<LinkableProvider, string> = { spotify: 'Spotify', youtube: 'YouTube', soundcloud: 'SoundCloud' };
@@ -13,28 +11,10 @@ const LABELS: Record<LinkableProvider, string> = { spotify: 'Spotify', youtube: 
 // Read once when the client starts (this module loads with the app), before the router reads the address.
 let providerReturn: ProviderReturn | undefined = typeof window === 'undefined' ? undefined : takeProviderReturn();
 
-/** Whether a provider is linked: its token answers, a 404 says not linked. */
-function useLinked(provider: LinkableProvider, userUuid: string) {
-  return useQuery({
-    queryKey: keys.providerLink(provider),
-    queryFn: () =>
-      providerLinks.check(provider, userUuid).then(
-        () => true,
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return false;
-          throw error;
-        },
-      ),
-    staleTime: 300_000,
-    retry: false,
-  });
-}
-
-function ProviderRow({ provider, userUuid }: { provider: LinkableProvider; userUuid: string }) {
+function ProviderRow({ provider, linked }: { provider: LinkableProvider; linked: boolean | undefined }) {
   const t = useT();
   const client = useQueryClient();
-  const linked = useLinked(provider, userUuid);
-  const refresh = () => client.invalidateQueries({ queryKey: keys.providerLink(provider) });
+  const refresh = () => client.invalidateQueries({ queryKey: keys.providerLinks });
   const [refreshToken, setRefreshToken] = useState('');
   const go = useMutation({
     mutationFn: async (p: RedirectProvider) => {
@@ -54,16 +34,14 @@ function ProviderRow({ provider, userUuid }: { provider: LinkableProvider; userU
     <li className="stack">
       <div className="row">
         <strong>{label}</strong>
-        <span className="muted small">
-          {linked.data === undefined ? (linked.isPending ? t.loading : '') : linked.data ? t.linked : t.notLinked}
-        </span>
-        {provider === 'spotify' && linked.data && (
+        <span className="muted small">{linked === undefined ? t.loading : linked ? t.linked : t.notLinked}</span>
+        {provider === 'spotify' && linked && (
           <button type="button" onClick={() => unlink.mutate()} disabled={unlink.isPending}>
             {t.unlink} {label}
           </button>
         )}
         {provider !== 'soundcloud' &&
-          linked.data === false &&
+          linked === false &&
           (canLink(provider) ? (
             <button type="button" onClick={() => go.mutate(provider)} disabled={go.isPending}>
               {t.linkWith} {label}
@@ -72,7 +50,7 @@ function ProviderRow({ provider, userUuid }: { provider: LinkableProvider; userU
             <span className="muted small">{t.providerNotConfigured}</span>
           ))}
       </div>
-      {provider === 'soundcloud' && linked.data === false && (
+      {provider === 'soundcloud' && linked === false && (
         <form
           className="row"
           aria-label={`${t.link} ${label}`}
@@ -90,7 +68,7 @@ function ProviderRow({ provider, userUuid }: { provider: LinkableProvider; userU
           </button>
         </form>
       )}
-      <ErrorNote error={linked.error ?? go.error ?? saveSoundCloud.error ?? unlink.error} />
+      <ErrorNote error={go.error ?? saveSoundCloud.error ?? unlink.error} />
     </li>
   );
 }
@@ -98,12 +76,12 @@ function ProviderRow({ provider, userUuid }: { provider: LinkableProvider; userU
 /** Linked music providers: what is linked, linking (OAuth redirect or SoundCloud's token), unlinking. */
 export function ProvidersSection() {
   const t = useT();
-  const { userUuid } = useSession();
   const client = useQueryClient();
+  const links = useQuery({ queryKey: keys.providerLinks, queryFn: providerLinks.list });
   const exchange = useMutation({
     mutationFn: (r: ProviderReturn) =>
       providerLinks.exchangeCode(r.provider, { code: r.code, redirectUri: redirectUri(), codeVerifier: r.codeVerifier }),
-    onSuccess: (_token, r) => client.invalidateQueries({ queryKey: keys.providerLink(r.provider) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.providerLinks }),
   });
   const { mutate } = exchange;
   useEffect(() => {
@@ -112,14 +90,13 @@ export function ProvidersSection() {
     providerReturn = undefined;
     mutate(answer);
   }, [mutate]);
-  if (!userUuid) return null;
   return (
     <section className="card stack" aria-labelledby="providers-title">
       <h2 id="providers-title">{t.musicProviders}</h2>
-      <ErrorNote error={exchange.error} />
+      <ErrorNote error={links.error ?? exchange.error} />
       <ul className="stack" aria-label={t.musicProviders}>
         {(['spotify', 'youtube', 'soundcloud'] as const).map((p) => (
-          <ProviderRow key={p} provider={p} userUuid={userUuid} />
+          <ProviderRow key={p} provider={p} linked={links.data && links.data.some((l) => l.provider === p && l.client === 'web')} />
         ))}
       </ul>
     </section>

@@ -128,6 +128,27 @@ export class ProviderLinks {
     return this.refreshLink(link);
   }
 
+  /**
+   * The user's links, without their tokens. A link whose tokens are under a retired key is left out: it
+   * reads as "not linked" on every other path too, and the user links again.
+   */
+  async links(userUuid: string): Promise<Array<{ provider: LinkedProvider; client: ProviderClient; updatedAt: Date }>> {
+    const cipher = this.requireCipher();
+    const usable = (link: StoredLink): boolean => {
+      const field = link.refreshToken ? 'refresh' : 'access';
+      const stored = link.refreshToken ?? link.accessToken;
+      if (!stored) return false;
+      try {
+        cipher.decrypt(stored, context(link.userUuid, link.provider, link.client, field));
+        return true;
+      } catch (error) {
+        if (error instanceof UnknownTokenKeyError) return false;
+        throw error;
+      }
+    };
+    return (await this.store.list(userUuid)).filter(usable).map(({ provider, client, updatedAt }) => ({ provider, client, updatedAt }));
+  }
+
   async deleteLink(userUuid: string, provider: LinkedProvider, client: ProviderClient = 'web'): Promise<boolean> {
     return this.store.delete(userUuid, provider, client);
   }

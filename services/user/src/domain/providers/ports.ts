@@ -46,4 +46,6 @@ export interface ProviderLinkStore {
   save(link: StoredLink): Promise<void>;
   /** True when there was a link to delete. */
   delete(userUuid: string, provider: LinkedProvider, client: ProviderClient): Promise<boolean>;
+  /** The user's links, by provider then app, with when each was last written. */
+  list(userUuid: string): Promise<Array<StoredLink & { updatedAt: Date }>>;
 }
