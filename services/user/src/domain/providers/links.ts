@@ -130,10 +130,11 @@ export class ProviderLinks {
 
   /**
    * The user's links, without their tokens. A link whose tokens are under a retired key is left out: it
-   * reads as "not linked" on every other path too, and the user links again.
+   * reads as "not linked" on every other path too, and the user links again; without keys, none reads.
    */
   async links(userUuid: string): Promise<Array<{ provider: LinkedProvider; client: ProviderClient; updatedAt: Date }>> {
-    const cipher = this.requireCipher();
+    const cipher = this.cipher;
+    if (!cipher) return [];
     const usable = (link: StoredLink): boolean => {
       const field = link.refreshToken ? 'refresh' : 'access';
       const stored = link.refreshToken ?? link.accessToken;
