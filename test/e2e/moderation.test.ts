@@ -1,4 +1,7 @@
-import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
+import { ModerationAction, ModerationActionType } from '@spinroom/contracts/events/v1/moderation_actions';
+import { moderationActionTypes, moderationRoleName } from '@spinroom/contracts/moderation';
+import { UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { userRoles } from '@spinroom/contracts/vocabulary';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { freshEmail, signedToken, usePlatform, useTopic } from '../support/platform.js';
@@ -18,7 +21,19 @@ describe('moderation, vouchers and deactivation through the BFF', () => {
   }
   const logIn = (email: string) => call('POST', `${U}/auth/login`, { body: { email, password: PASSWORD } });
   const session = (token: string) => call('GET', `${U}/auth/session`, { token });
-  const actionsFor = (userUuid: string) => actions.filter((m) => m.key === userUuid).map((m) => ModerationAction.decode(m.value));
+  /** The user's acts as decoded, with their enums in words (the event carries the vocabulary's enums, `raw` shows them). */
+  const actionsFor = (userUuid: string) =>
+    actions
+      .filter((m) => m.key === userUuid)
+      .map((m) => ModerationAction.decode(m.value))
+      .map((raw) => ({
+        ...raw,
+        raw,
+        actionType: moderationActionTypes.nameOf(raw.actionType),
+        previousRole: moderationRoleName(raw.previousRole),
+        role: moderationRoleName(raw.role),
+        actorTokenRole: userRoles.nameOf(raw.actorTokenRole),
+      }));
 
   it('answers 401 without a token, 403 to a plain user and succeeds for the right role, on every path', async () => {
     const user = await signUp();
@@ -179,12 +194,17 @@ describe('moderation, vouchers and deactivation through the BFF', () => {
     expect(events[0]).toMatchObject({
       metadata: { eventType: 'moderation.action' },
       actionType: 'globalBan',
-      role: 'banned',
+      role: { room: 'banned' },
       roomUuid: '',
       actorUserUuid: moderatorUuid,
       actorTokenRole: 'moderator',
       targetUserUuid: user.userUuid,
     });
+    expect(events[0]!.raw).toMatchObject({
+      actionType: ModerationActionType.MODERATION_ACTION_TYPE_GLOBAL_BAN,
+      actorTokenRole: UserRole.USER_ROLE_MODERATOR,
+    });
+    expect(events[1]).toMatchObject({ previousRole: { room: 'banned' }, role: undefined });
   });
 
   it('kicks: the session ends at once, the user may sign in again, and the kick is on moderation-actions', async () => {
@@ -198,7 +218,12 @@ describe('moderation, vouchers and deactivation through the BFF', () => {
       const seen = actionsFor(user.userUuid);
       return seen.length ? seen : undefined;
     }, 20_000);
-    expect(kick).toMatchObject({ actionType: 'globalKick', role: 'kicked', targetUserUuid: user.userUuid, actorTokenRole: 'moderator' });
+    expect(kick).toMatchObject({
+      actionType: 'globalKick',
+      role: { room: 'kicked' },
+      targetUserUuid: user.userUuid,
+      actorTokenRole: 'moderator',
+    });
   });
 
   it("ends the sessions of the user's bot too: its token is refused within a second of its owner's ban, kick or deactivation", async () => {
@@ -292,6 +317,16 @@ describe('moderation, vouchers and deactivation through the BFF', () => {
       body: { capabilities: [] },
     });
     expect((await call('DELETE', `${U}/users/${user.userUuid}/capabilities/uploadMusic`, { token: moderator })).status).toBe(404);
+    const acts = await eventually(async () => {
+      const seen = actionsFor(user.userUuid);
+      return seen.length >= 4 ? seen : undefined;
+    }, 20_000);
+    expect(acts.map(({ actionType, previousRole, role }) => ({ actionType, previousRole, role }))).toEqual([
+      { actionType: 'grantRole', previousRole: { user: 'user' }, role: { user: 'staff' } },
+      { actionType: 'grantRole', previousRole: { user: 'staff' }, role: { user: 'promoter' } },
+      { actionType: 'grantCapability', previousRole: undefined, role: { capability: 'uploadMusic' } },
+      { actionType: 'removeCapability', previousRole: { capability: 'uploadMusic' }, role: undefined },
+    ]);
 
     const global = await call('POST', `${U}/users/add-global-moderator-role`, { token: admin, body: { userUuid: user.userUuid } });
     expect(global).toMatchObject({ status: 200, body: { roles: ['user', 'staff', 'promoter', 'globalModerator'] } });

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
+import { moderationActionTypes, moderationRoleName } from '@spinroom/contracts/moderation';
 import { RoomListing, RoomServiceClient, RoomSettings } from '@spinroom/contracts/room/v1/room_service';
 import { RoomDesign, RoomUserRole, UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
+import { userRoles } from '@spinroom/contracts/vocabulary';
 import { createGrpcClient } from '@spinroom/platform';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
@@ -696,7 +698,18 @@ describe('moderation actions on Kafka', () => {
 
     const actions = await eventually(async () => {
       const mine = seen
+        .filter((m) => m.key === uuid)
         .map((m) => ({ ...m, action: ModerationAction.decode(m.value) }))
+        .map((m) => ({
+          ...m,
+          action: {
+            ...m.action,
+            actionType: moderationActionTypes.nameOf(m.action.actionType),
+            previousRole: moderationRoleName(m.action.previousRole),
+            role: moderationRoleName(m.action.role),
+            actorTokenRole: userRoles.nameOf(m.action.actorTokenRole),
+          },
+        }))
         .filter((m) => m.action.targetUserUuid === member.uuid);
       return mine.length >= 3 ? mine : undefined;
     }, 20_000);
@@ -707,13 +720,13 @@ describe('moderation actions on Kafka', () => {
       action: {
         roomUuid: uuid,
         actorUserUuid: owner.uuid,
-        role: 'banned',
-        previousRole: '',
+        role: { room: 'banned' },
+        previousRole: undefined,
         expirationTime: until,
         actorTokenRole: 'user',
       },
     });
     expect(actions[0]!.action.metadata?.eventId).toBe(actions[0]!.headers['event-id']);
-    expect(actions[1]!.action).toMatchObject({ previousRole: 'banned', role: '' });
+    expect(actions[1]!.action).toMatchObject({ previousRole: { room: 'banned' }, role: undefined });
   });
 });

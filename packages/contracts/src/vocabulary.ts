@@ -6,6 +6,7 @@ import {
   RoomRefusal,
   RoomType,
   RoomUserRole,
+  UserCapability,
   UserRole,
 } from './gen/spinroom/room/v1/room_vocabulary.js';
 
@@ -44,7 +45,7 @@ export interface Vocabulary<V extends number, N extends string> {
   parse(name: string): V | undefined;
 }
 
-function vocabulary<E extends Record<string, string | number>, P extends string, C extends boolean = false>(
+export function vocabulary<E extends Record<string, string | number>, P extends string, C extends boolean = false>(
   values: E,
   prefix: P,
   camelCase?: C,
@@ -85,6 +86,11 @@ export type MusicProviderName = (typeof MUSIC_PROVIDERS)[number];
 export const userRoles = vocabulary(UserRole, 'USER_ROLE_', true);
 export const USER_ROLES = userRoles.names;
 export type UserRoleName = (typeof USER_ROLES)[number];
+
+/** Capabilities an account may be given beyond its role (spec 000). */
+export const userCapabilities = vocabulary(UserCapability, 'USER_CAPABILITY_', true);
+export const USER_CAPABILITIES = userCapabilities.names;
+export type UserCapabilityName = (typeof USER_CAPABILITIES)[number];
 
 /** Roles a user may hold in a room: four ranks or invitations, four restrictions. */
 export const roomUserRoles = vocabulary(RoomUserRole, 'ROOM_USER_ROLE_', true);

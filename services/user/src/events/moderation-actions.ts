@@ -1,4 +1,6 @@
 import { ModerationAction } from '@spinroom/contracts/events/v1/moderation_actions';
+import { moderationActionTypes, toModerationRole } from '@spinroom/contracts/moderation';
+import { userRoles } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { ModerationEvent } from '../domain/moderation/moderation.js';
 
@@ -11,14 +13,14 @@ export function moderationAction(action: ModerationEvent): OutboxEntry {
   const metadata = newEventMetadata(MODERATION_ACTION_EVENT);
   const payload = ModerationAction.encode({
     metadata,
-    actionType: action.actionType,
-    previousRole: action.previousRole ?? '',
-    role: action.role ?? '',
+    actionType: moderationActionTypes.valueOf(action.actionType),
+    previousRole: toModerationRole(action.previousRole),
+    role: toModerationRole(action.role),
     roomUuid: '',
     actorUserUuid: action.actorUuid,
     targetUserUuid: action.targetUuid,
     expirationTime: action.expirationTime ?? undefined,
-    actorTokenRole: action.actorTokenRole,
+    actorTokenRole: userRoles.valueOf(action.actorTokenRole),
   }).finish();
   return { topic: MODERATION_ACTIONS_TOPIC, key: action.targetUuid, metadata, payload };
 }

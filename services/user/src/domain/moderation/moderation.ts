@@ -9,6 +9,7 @@ import {
   type OutboxEntry,
   type Role,
 } from '@spinroom/platform';
+import type { ModerationActionTypeName, ModerationRoleName } from '@spinroom/contracts/moderation';
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import { tokenRole, type UserKind } from '../user.js';
 import { isBanned, isCapability, isGrantableRole, outranks, type Standing } from './standing.js';
@@ -53,7 +54,8 @@ export interface DeactivateRequest {
 }
 
 /** Spec 002's moderation action types, and the user service's own acts beyond them. */
-export type ModerationActionType =
+export type ModerationActionType = Extract<
+  ModerationActionTypeName,
   | 'globalKick'
   | 'globalBan'
   | 'temporaryBan'
@@ -63,15 +65,16 @@ export type ModerationActionType =
   | 'removeCapability'
   | 'cancelDeactivation'
   | 'deactivate'
-  | 'reactivate';
+  | 'reactivate'
+>;
 
 export interface ModerationEvent {
   actionType: ModerationActionType;
   actorUuid: string;
   actorTokenRole: Role;
   targetUuid: string;
-  previousRole: string | null;
-  role: string | null;
+  previousRole: ModerationRoleName | null;
+  role: ModerationRoleName | null;
   expirationTime: Date | null;
 }
 
@@ -124,7 +127,7 @@ export class Moderation {
   async kick(actor: Actor, targetUuid: string): Promise<ModeratedAccount> {
     const account = await this.act(actor, targetUuid, (target) => ({
       patch: {},
-      event: this.event(actor, target, 'globalKick', { role: 'kicked' }),
+      event: this.event(actor, target, 'globalKick', { role: { room: 'kicked' } }),
     }));
     await this.endSessions(account.uuid);
     return account;
@@ -134,7 +137,7 @@ export class Moderation {
   async ban(actor: Actor, targetUuid: string): Promise<ModeratedAccount> {
     const account = await this.act(actor, targetUuid, (target) => ({
       patch: { bannedAt: this.clock(), bannedUntil: null },
-      event: this.event(actor, target, 'globalBan', { role: 'banned' }),
+      event: this.event(actor, target, 'globalBan', { role: { room: 'banned' } }),
     }));
     await this.endSessions(account.uuid);
     return account;
@@ -145,7 +148,7 @@ export class Moderation {
     if (Number.isNaN(endsAt.getTime()) || endsAt <= this.clock()) throw badRequest('The ban must end in the future');
     const account = await this.act(actor, targetUuid, (target) => ({
       patch: { bannedAt: this.clock(), bannedUntil: endsAt },
-      event: this.event(actor, target, 'temporaryBan', { role: 'banned', expirationTime: endsAt }),
+      event: this.event(actor, target, 'temporaryBan', { role: { room: 'banned' }, expirationTime: endsAt }),
     }));
     await this.endSessions(account.uuid);
     return account;
@@ -154,7 +157,10 @@ export class Moderation {
   async unban(actor: Actor, targetUuid: string): Promise<ModeratedAccount> {
     return this.act(actor, targetUuid, (target) => {
       if (!isBanned(target, this.clock())) throw badRequest(NOT_BANNED);
-      return { patch: { bannedAt: null, bannedUntil: null }, event: this.event(actor, target, 'globalUnBan', { previousRole: 'banned' }) };
+      return {
+        patch: { bannedAt: null, bannedUntil: null },
+        event: this.event(actor, target, 'globalUnBan', { previousRole: { room: 'banned' } }),
+      };
     });
   }
 
@@ -168,7 +174,7 @@ export class Moderation {
       if (target.roles.includes(role)) throw forbidden(ROLE_HELD);
       return {
         patch: { roles: [...target.roles, role] },
-        event: this.event(actor, target, 'grantRole', { previousRole: tokenRole(target), role }),
+        event: this.event(actor, target, 'grantRole', { previousRole: { user: tokenRole(target) }, role: { user: role } }),
       };
     });
   }
@@ -180,7 +186,7 @@ export class Moderation {
       if (target.capabilities.includes(capability)) throw forbidden(ROLE_HELD);
       return {
         patch: { capabilities: [...target.capabilities, capability] },
-        event: this.event(actor, target, 'grantCapability', { role: capability }),
+        event: this.event(actor, target, 'grantCapability', { role: { capability } }),
       };
     });
   }
@@ -192,7 +198,7 @@ export class Moderation {
       if (!target.capabilities.includes(capability)) throw notFound(CAPABILITY_NOT_HELD);
       return {
         patch: { capabilities: target.capabilities.filter((c) => c !== capability) },
-        event: this.event(actor, target, 'removeCapability', { previousRole: capability }),
+        event: this.event(actor, target, 'removeCapability', { previousRole: { capability } }),
       };
     });
   }
@@ -280,7 +286,7 @@ export class Moderation {
     actor: Actor,
     target: ModeratedAccount,
     actionType: ModerationActionType,
-    details: { previousRole?: string; role?: string; expirationTime?: Date },
+    details: { previousRole?: ModerationRoleName; role?: ModerationRoleName; expirationTime?: Date },
   ): OutboxEntry {
     return this.announce({
       actionType,

@@ -1,3 +1,4 @@
+import { USER_CAPABILITIES, type UserCapabilityName } from '@spinroom/contracts/vocabulary';
 import { STAFF_ROLES_BY_RANK, type Role } from '@spinroom/platform';
 
 /** What moderation keeps on an account, beside its roles and capabilities. */
@@ -10,9 +11,9 @@ export interface Standing {
   deactivatedAt?: Date | string | null;
 }
 
-/** Capabilities granted per user (spec 000). */
-export const CAPABILITIES = ['uploadMusic', 'promoteRoom'] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+/** Capabilities granted per user (spec 000), listed once in the vocabulary (UserCapability). */
+export const CAPABILITIES = USER_CAPABILITIES;
+export type Capability = UserCapabilityName;
 
 export function isCapability(value: string): value is Capability {
   return (CAPABILITIES as readonly string[]).includes(value);
