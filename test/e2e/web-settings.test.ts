@@ -2,7 +2,8 @@
 // platform: a bot made on the bot page joins a room with the published
 // `ttfm-socket` client and the token the page copied; an address verified with
 // the mailed code and "sign out everywhere" on the settings screen; an admin
-// bans a user on the admin users screen and that user's session ends.
+// bans a user on the admin users screen and that user's session ends; music
+// providers linked and unlinked on the settings screen against the OAuth stand-ins.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -10,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { FeedListener } from '../support/feed-client.js';
 import { codeIn, mailbox } from '../support/mailpit.js';
-import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+import { OAuthStandIns, providersUserConfig } from '../support/oauth-stand-ins.js';
+import { freshEmail, signedToken, startPlatform, usePlatform, type TestPlatform } from '../support/platform.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web-settings');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -185,5 +187,82 @@ describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () =>
     await panel.getByRole('button', { name: 'Unban' }).click();
     await panel.getByRole('status').filter({ hasText: 'Not banned' }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'admin-users.png'), fullPage: true });
+  });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('music providers on the settings screen, against the OAuth stand-ins', () => {
+  const webDir = ensureWebBuild();
+  let oauth: OAuthStandIns;
+  let platform: TestPlatform;
+  let browser: Browser;
+  let page: Page | undefined;
+
+  beforeAll(async () => {
+    oauth = await OAuthStandIns.start();
+    platform = await startPlatform({ webDir, user: providersUserConfig(oauth) });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 120_000);
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') await page?.screenshot({ path: join(ARTIFACTS, 'failure-providers.png'), fullPage: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+    await oauth?.close();
+  });
+
+  it('finishes a Spotify authorization on its return, links SoundCloud by token, lists both and unlinks Spotify', {
+    timeout: 60_000,
+  }, async () => {
+    const email = freshEmail();
+    const grant = (await (
+      await fetch(`${platform.baseUrl}${U}/users/sign-up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: PASSWORD, nickname: 'Listener' }),
+      })
+    ).json()) as Grant;
+    const links = async () =>
+      (
+        (await (
+          await fetch(`${platform.baseUrl}${U}/users/music-providers`, { headers: { authorization: `Bearer ${grant.accessToken}` } })
+        ).json()) as {
+          links: Array<{ provider: string }>;
+        }
+      ).links.map((l) => l.provider);
+    page = await (await browser.newContext()).newPage();
+    await page.goto(platform.baseUrl);
+    // As if the page had sent the browser to Spotify (providerLink.ts): the state and PKCE verifier it keeps for the return.
+    const verifier = 'v'.repeat(64);
+    await page.evaluate(
+      ([session, pending]) => {
+        localStorage.setItem('spinroom.session', JSON.stringify(session));
+        sessionStorage.setItem('spinroom.provider-link', JSON.stringify(pending));
+      },
+      [
+        { token: grant.accessToken, userUuid: grant.userUuid, isLoggedIn: true, audioQuality: 'medium' },
+        { state: 'spotify.return-test', codeVerifier: verifier },
+      ] as const,
+    );
+    // Spotify sends the browser back to the page (no fragment) with its code; the page exchanges it and lands on settings.
+    const code = oauth.issueCode('spotify', `${platform.baseUrl}/`);
+    await page.goto(`${platform.baseUrl}/?code=${code}&state=spotify.return-test`);
+    const providers = page.getByRole('list', { name: 'Music providers' });
+    await page.getByRole('button', { name: 'Unlink Spotify' }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    expect(await links()).toEqual(['spotify']);
+
+    // A refused SoundCloud token shows the server's message; a good one links.
+    await page.getByLabel('SoundCloud refresh token').fill('not-a-soundcloud-token');
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'SoundCloud refused the refresh token' }).waitFor();
+    await page.getByLabel('SoundCloud refresh token').fill(oauth.issueRefreshToken('soundcloud'));
+    await page.getByRole('button', { name: 'Link', exact: true }).click();
+    await expect.poll(() => providers.getByText('Linked', { exact: true }).count()).toBe(2);
+    expect((await links()).sort()).toEqual(['soundcloud', 'spotify']);
+
+    await page.getByRole('button', { name: 'Unlink Spotify' }).click();
+    await expect.poll(() => providers.getByText('Linked', { exact: true }).count()).toBe(1);
+    expect(await links()).toEqual(['soundcloud']);
   });
 });
