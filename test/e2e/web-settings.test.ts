@@ -120,7 +120,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () =>
     }
   });
 
-  it("verifies an address with the mailed code, shows a wrong code's message, and signs out everywhere", { timeout: 60_000 }, async () => {
+  it("verifies an address with the mailed code and a phone with the texted one, shows refusals' messages, and signs out everywhere", {
+    timeout: 60_000,
+  }, async () => {
     const email = freshEmail();
     const inbox = mailbox(email);
     const person = await signUp('Settings Person', email);
@@ -140,6 +142,22 @@ describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () =>
     await section.getByLabel('Verification code').fill(codeIn(await inbox.next()));
     await section.getByRole('button', { name: 'Verify', exact: true }).click();
     await emails.getByText('Verified').waitFor();
+
+    // The phone: a VoIP number is refused with spec 002's message; a mobile one is proved by the code Twilio's stand-in sent.
+    const phone = page.getByRole('region', { name: 'Phone' });
+    await phone.getByLabel('Phone number').fill('+12025550143');
+    await phone.getByRole('button', { name: 'Send a code' }).click();
+    await phone
+      .getByRole('alert')
+      .filter({ hasText: 'Phone number is invalid. Only real, non-VoIP mobile numbers are allowed.' })
+      .waitFor();
+    const number = `+34612${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+    await phone.getByLabel('Phone number').fill(number);
+    await phone.getByRole('button', { name: 'Send a code' }).click();
+    await phone.getByRole('status').filter({ hasText: 'A code is on its way.' }).waitFor();
+    await phone.getByLabel('Verification code').fill(platform().twilio.lastCode(number)!);
+    await phone.getByRole('button', { name: 'Verify', exact: true }).click();
+    await phone.getByRole('list', { name: 'Phone' }).getByText(number).waitFor();
 
     expect(await sessionStatus(person.accessToken)).toBe(200);
     await page.getByRole('button', { name: 'Sign out everywhere' }).click();
