@@ -1,6 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProfilesServiceClient } from '@spinroom/contracts/user/v1/profiles';
+import { createGrpcClient } from '@spinroom/platform';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
@@ -84,6 +86,18 @@ describe('profile paths, pictures and the admin users list through the BFF', () 
     expect(await call('GET', path, { token: await service() })).toMatchObject({ status: 404, body: { message: 'User profile not found' } });
     const guest = (await call('GET', `${BASE}/auth/guest`)).body as { accessToken: string };
     expect((await call('PUT', path, { token: guest.accessToken, body: data })).status).toBe(403);
+
+    // Over gRPC the data is a google.protobuf.Struct (free-form), not a JSON string: the BFF maps it at the edge.
+    const profiles = createGrpcClient(ProfilesServiceClient, platform().grpc.user);
+    try {
+      const nested = { theme: 'light', player: { volume: 0.5, muted: ['x', 'y'], visualizer: null, on: true } };
+      expect((await profiles.updateUserData({ userData: nested }, { token: ana.accessToken })).userData).toEqual(nested);
+      expect((await profiles.getUserData({}, { token: ana.accessToken })).userData).toEqual(nested);
+      expect(await call('GET', path, { token: ana.accessToken })).toMatchObject({ status: 200, body: nested });
+      await expect(profiles.updateUserData({}, { token: ana.accessToken })).rejects.toMatchObject({ status: 400 });
+    } finally {
+      profiles.close();
+    }
   });
 
   it('reads a user, the caller capabilities, and sets the caller socials', async () => {

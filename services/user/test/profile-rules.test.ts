@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addBadges, checkBadges, removeBadges } from '../src/domain/profiles/badges.js';
 import { checkImageKind, checkImageUpload } from '../src/domain/profiles/images.js';
-import { parseUserData, seoPage, USER_DATA_MAX_BYTES } from '../src/domain/profiles/profile-paths.js';
+import { checkUserData, seoPage, USER_DATA_MAX_BYTES } from '../src/domain/profiles/profile-paths.js';
 
 describe('profile rules', () => {
   it('keeps badges known, once each, in the catalogue order', () => {
@@ -13,12 +13,12 @@ describe('profile rules', () => {
   });
 
   it('takes user data as a JSON object of 16 KB at most', () => {
-    expect(parseUserData('{"theme":"dark"}')).toEqual({ theme: 'dark' });
-    for (const json of ['[]', 'null', '"text"', '{', '1']) {
-      expect(() => parseUserData(json), json).toThrow(expect.objectContaining({ status: 400 }));
+    expect(checkUserData({ theme: 'dark' })).toEqual({ theme: 'dark' });
+    for (const value of [[], null, undefined, 'text', 1]) {
+      expect(() => checkUserData(value), String(value)).toThrow(expect.objectContaining({ status: 400 }));
     }
-    const big = JSON.stringify({ x: 'é'.repeat(USER_DATA_MAX_BYTES / 2) }); // under 16 K characters, over 16 KB
-    expect(() => parseUserData(big)).toThrow(expect.objectContaining({ status: 400 }));
+    const big = { x: 'é'.repeat(USER_DATA_MAX_BYTES / 2) }; // under 16 K characters, over 16 KB as JSON
+    expect(() => checkUserData(big)).toThrow(expect.objectContaining({ status: 400 }));
   });
 
   it('pages the SEO listings by take (default 100, at most 1000) and skip', () => {

@@ -139,7 +139,7 @@ export function profilesRoutes(deps: RouteDeps, profiles: ProfilesClient): void 
     tags,
     response: UserDataSchema,
     errors: [404],
-    handler: async () => JSON.parse((await profiles.getUserData({})).userDataJson) as Record<string, unknown>,
+    handler: async () => (await profiles.getUserData({})).userData ?? {},
   });
 
   route(deps, {
@@ -150,8 +150,7 @@ export function profilesRoutes(deps: RouteDeps, profiles: ProfilesClient): void 
     body: UserDataSchema,
     response: UserDataSchema,
     errors: [403, 404],
-    handler: async ({ body }) =>
-      JSON.parse((await profiles.updateUserData({ userDataJson: JSON.stringify(body) })).userDataJson) as Record<string, unknown>,
+    handler: async ({ body }) => (await profiles.updateUserData({ userData: body })).userData ?? {},
   });
 
   route(deps, {

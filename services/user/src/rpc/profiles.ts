@@ -80,10 +80,8 @@ export function profilesHandlers(deps: {
     getServiceProfile: unary(async (request, { caller }) => ({
       profile: toProfileMessage(await profiles.serviceProfile(caller, request.userUuid)),
     })),
-    getUserData: unary(async (_request, { caller }) => ({ userDataJson: JSON.stringify(await profiles.userData(caller)) })),
-    updateUserData: unary(async (request, { caller }) => ({
-      userDataJson: JSON.stringify(await profiles.replaceUserData(caller, request.userDataJson)),
-    })),
+    getUserData: unary(async (_request, { caller }) => ({ userData: await profiles.userData(caller) })),
+    updateUserData: unary(async (request, { caller }) => ({ userData: await profiles.replaceUserData(caller, request.userData) })),
     getUser: unary(async (request) => ({ profile: toProfileMessage(await profiles.profile(request.userUuid)) })),
     getCapabilities: unary(async (_request, { caller }) => ({ capabilities: await profiles.capabilities(caller) })),
     updateSocials: unary(async (request, { caller }) => ({

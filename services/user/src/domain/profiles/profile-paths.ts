@@ -43,17 +43,11 @@ function requireMember(caller: Caller): void {
   if (caller.kind === 'guest' || caller.kind === 'service') throw forbidden();
 }
 
-/** A JSON object of the client's own settings, parsed and bounded. */
-export function parseUserData(json: string): Record<string, unknown> {
-  if (Buffer.byteLength(json, 'utf8') > USER_DATA_MAX_BYTES)
-    throw badRequest(`userData must be at most ${USER_DATA_MAX_BYTES} bytes of JSON`);
-  let value: unknown;
-  try {
-    value = JSON.parse(json);
-  } catch {
-    throw badRequest('userData must be a JSON object');
-  }
+/** The client's own settings: a JSON object (free-form), at most USER_DATA_MAX_BYTES as JSON. */
+export function checkUserData(value: unknown): Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('userData must be a JSON object');
+  if (Buffer.byteLength(JSON.stringify(value), 'utf8') > USER_DATA_MAX_BYTES)
+    throw badRequest(`userData must be at most ${USER_DATA_MAX_BYTES} bytes of JSON`);
   return value as Record<string, unknown>;
 }
 
@@ -86,9 +80,9 @@ export class ProfilePaths {
     return data;
   }
 
-  async replaceUserData(caller: Caller, json: string): Promise<Record<string, unknown>> {
+  async replaceUserData(caller: Caller, value: unknown): Promise<Record<string, unknown>> {
     requireMember(caller);
-    const data = parseUserData(json);
+    const data = checkUserData(value);
     if (!(await this.store.saveUserData(caller.userUuid, data))) throw notFound(PROFILE_NOT_FOUND);
     return data;
   }
