@@ -426,9 +426,14 @@ export function useTopic(topic: string): SeenMessage[] {
 /**
  * The BFF as its own Node process (bff/src/main.ts, as `npm start` runs it) in
  * front of a test platform's services: for tests where the process itself must
- * survive what a request does to it (the in-process BFFs share vitest's).
+ * survive what a request does to it (the in-process BFFs share vitest's), or
+ * whose logs are read. Silent unless `options.env` says otherwise (`LOG_LEVEL`,
+ * or another `USER_ADDR`, say); `options.lines` collects every line it prints.
  */
-export async function startBffProcess(platform: TestPlatform): Promise<{ url: string; process: ServiceProcess; stop(): Promise<void> }> {
+export async function startBffProcess(
+  platform: TestPlatform,
+  options: { env?: Record<string, string>; lines?: string[] } = {},
+): Promise<{ url: string; process: ServiceProcess; stop(): Promise<void> }> {
   const port = await freePort();
   const service = startServiceProcess('bff', 'bff/src/main.ts', {
     PORT: String(port),
@@ -443,7 +448,14 @@ export async function startBffProcess(platform: TestPlatform): Promise<{ url: st
     ...TEST_BFF_LIMIT_ENV,
     OTEL_SDK_DISABLED: 'true',
     LOG_LEVEL: 'silent',
+    ...options.env,
   });
+  const { lines } = options;
+  if (lines) {
+    for (const stream of [service.child.stdout!, service.child.stderr!]) {
+      stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
+    }
+  }
   const url = `http://127.0.0.1:${port}`;
   const exited = () =>
     service.child.exitCode !== null || service.child.signalCode !== null
