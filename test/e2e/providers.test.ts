@@ -68,6 +68,8 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       ['POST', '/spotify/exchange-code', { code: 'x', redirectUri: REDIRECT }],
       ['POST', '/spotify/refresh-token'],
       ['DELETE', '/spotify/refresh-token'],
+      ['DELETE', '/youtube/refresh-token'],
+      ['DELETE', '/soundcloud/refresh-token'],
       ['GET', '/users/music-providers'],
       ['GET', `/spotify/access-token/${id}/service`],
       ['POST', '/youtube/exchange-code', { code: 'x', redirectUri: REDIRECT }],
@@ -168,6 +170,15 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
     const second = await call('POST', `${U}/youtube/refresh-token`, { token: user.accessToken });
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(new Set([linked.body.accessToken, first.body.accessToken, second.body.accessToken]).size).toBe(3);
+
+    // Unlinked (Spinroom's own path, as Spotify's): gone from the list and from refreshes.
+    expect((await call('DELETE', `${U}/youtube/refresh-token`, { token: user.accessToken })).body).toEqual({ deleted: true });
+    expect((await call('DELETE', `${U}/youtube/refresh-token`, { token: user.accessToken })).body).toEqual({ deleted: false });
+    expect((await call('GET', `${U}/users/music-providers`, { token: user.accessToken })).body).toEqual({ links: [] });
+    expect((await call('POST', `${U}/youtube/refresh-token`, { token: user.accessToken })).body).toMatchObject({
+      statusCode: 404,
+      message: 'No YouTube account is linked',
+    });
   });
 
   it('SoundCloud: app tokens per app (cached), refresh tokens proved and rotated, owners and services read the access token', async () => {

@@ -282,5 +282,8 @@ describe.skipIf(!existsSync(CHROMIUM))('music providers on the settings screen, 
     await page.getByRole('button', { name: 'Unlink Spotify' }).click();
     await expect.poll(() => providers.getByText('Linked', { exact: true }).count()).toBe(1);
     expect(await links()).toEqual(['soundcloud']);
+    await page.getByRole('button', { name: 'Unlink SoundCloud' }).click();
+    await page.getByLabel('SoundCloud refresh token').waitFor();
+    expect(await links()).toEqual([]);
   });
 });

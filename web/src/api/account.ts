@@ -69,7 +69,7 @@ export const providerLinks = {
   exchangeCode: (provider: 'spotify' | 'youtube', body: { code: string; redirectUri: string; codeVerifier?: string }) =>
     api.post<ProviderToken>(`${USER}/${provider}/exchange-code`, body),
   saveSoundCloud: (refreshToken: string) => api.post<ProviderToken>(`${USER}/soundcloud/refresh-token`, { refreshToken }),
-  unlinkSpotify: () => api.delete<object>(`${USER}/spotify/refresh-token`),
+  unlink: (provider: LinkableProvider) => api.delete<{ deleted: boolean }>(`${USER}/${provider}/refresh-token`),
 };
 
 export const passwords = {

@@ -167,15 +167,22 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient, lim
     });
   }
 
-  route(deps, {
-    method: 'delete',
-    path: `${BASE}/spotify/refresh-token`,
-    summary: "Unlinks the caller's Spotify account (its tokens are deleted)",
-    tags,
-    response: z.object({ deleted: z.boolean() }),
-    errors: [403],
-    handler: async () => providers.deleteLink({ provider: MusicProvider.MUSIC_PROVIDER_SPOTIFY }),
-  });
+  // Spotify's is spec 000's; YouTube's and SoundCloud's (web app) are Spinroom's own, so every link the settings screen makes can be undone.
+  for (const [name, label, provider] of [
+    ['spotify', 'Spotify', MusicProvider.MUSIC_PROVIDER_SPOTIFY],
+    ['youtube', 'YouTube', MusicProvider.MUSIC_PROVIDER_YOUTUBE],
+    ['soundcloud', 'SoundCloud', MusicProvider.MUSIC_PROVIDER_SOUNDCLOUD],
+  ] as const) {
+    route(deps, {
+      method: 'delete',
+      path: `${BASE}/${name}/refresh-token`,
+      summary: `Unlinks the caller's ${label} account (its tokens are deleted)`,
+      tags,
+      response: z.object({ deleted: z.boolean() }),
+      errors: [403],
+      handler: async () => providers.deleteLink({ provider }),
+    });
+  }
 
   route(deps, {
     method: 'get',

@@ -28,14 +28,14 @@ function ProviderRow({ provider, linked }: { provider: LinkableProvider; linked:
       return refresh();
     },
   });
-  const unlink = useMutation({ mutationFn: providerLinks.unlinkSpotify, onSuccess: refresh });
+  const unlink = useMutation({ mutationFn: () => providerLinks.unlink(provider), onSuccess: refresh });
   const label = LABELS[provider];
   return (
     <li className="stack">
       <div className="row">
         <strong>{label}</strong>
         <span className="muted small">{linked === undefined ? t.loading : linked ? t.linked : t.notLinked}</span>
-        {provider === 'spotify' && linked && (
+        {linked && (
           <button type="button" onClick={() => unlink.mutate()} disabled={unlink.isPending}>
             {t.unlink} {label}
           </button>
