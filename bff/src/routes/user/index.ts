@@ -28,5 +28,5 @@ export function userServiceRoutes(deps: RouteDeps, user: UserClients, limits: Bf
   sessionsRoutes(deps, user.sessions);
   providersRoutes(deps, user.providers, limits);
   mailRoutes(deps, user.mail, limits);
-  passkeysRoutes(deps, user.passkeys);
+  passkeysRoutes(deps, user.passkeys, limits);
 }

@@ -1,6 +1,7 @@
 import type { Passkey, PasskeysServiceClient } from '@spinroom/contracts/user/v1/passkeys';
 import type { PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
+import { clientAddress, type BffLimits } from '../../http/limits.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import { AccessGrantSchema } from './schemas.js';
@@ -56,7 +57,11 @@ function toPasskeyJson(message: Passkey): z.input<typeof PasskeySchema> {
 }
 
 /** The passkeys area of /api/user-service (services/user/src/rpc/passkeys.ts): WebAuthn registration and sign-in. */
-export function passkeysRoutes(deps: RouteDeps, passkeys: PromiseClient<PasskeysServiceClient>): void {
+export function passkeysRoutes(
+  deps: RouteDeps,
+  passkeys: PromiseClient<PasskeysServiceClient>,
+  limits: Pick<BffLimits, 'loginFailures'>,
+): void {
   route(deps, {
     method: 'get',
     path: PASSKEYS,
@@ -119,12 +124,15 @@ export function passkeysRoutes(deps: RouteDeps, passkeys: PromiseClient<Passkeys
   route(deps, {
     method: 'post',
     path: `${PASSKEYS}/sign-in`,
-    summary: "Trade a passkey's signed challenge for an access token, as a login does",
+    summary: "Trade a passkey's signed challenge for an access token, as a login does (failures count as failed logins from the address)",
     tags: ['passkeys', 'auth'],
     auth: 'public',
     body: z.object({ response: AuthenticationResponseSchema }).openapi('PasskeySignIn'),
     response: AccessGrantSchema,
-    errors: [401, 403],
-    handler: async ({ body }) => present((await passkeys.signInWithPasskey({ responseJson: JSON.stringify(body.response) })).grant),
+    errors: [401, 403, 429],
+    handler: async ({ body, req }) =>
+      limits.loginFailures.attempt(clientAddress(req), async () =>
+        present((await passkeys.signInWithPasskey({ responseJson: JSON.stringify(body.response) })).grant),
+      ),
   });
 }
