@@ -159,6 +159,49 @@ describe('the Helm chart', () => {
     expect(new Set(refs)).toEqual(new Set(['spinroom-prod']));
   });
 
+  it("gives the user service its optional integrations' secrets, its web URL and a volume for pictures", async () => {
+    const container = (objects: K8sObject[]) => (find(objects, 'Deployment', 'spinroom-user') as any).spec.template.spec.containers[0];
+    const envOf = (objects: K8sObject[]) => Object.fromEntries(container(objects).env.map((e: any) => [e.name, e]));
+    const secretOf = (objects: K8sObject[]) => (find(objects, 'Secret', 'spinroom-secrets') as any).data as Record<string, string>;
+    const OPTIONAL = ['PROVIDER_TOKEN_KEYS', 'SPOTIFY_CLIENT_SECRET', 'APPLE_MUSIC_PRIVATE_KEY', 'TWILIO_AUTH_TOKEN', 'SMTP_URL'];
+
+    // With the defaults: every optional variable is an optional reference to a key the Secret does not hold.
+    const defaults = render([], [`secrets.jwtPrivateKey=${KEY}`]);
+    const env = envOf(defaults);
+    for (const name of OPTIONAL) {
+      expect(env[name]?.valueFrom?.secretKeyRef, name).toEqual({ name: 'spinroom-secrets', key: name, optional: true });
+      expect(secretOf(defaults), name).not.toHaveProperty(name);
+    }
+    expect(env.WEB_URL.value).toBe('http://spinroom.example.com');
+    expect(env.USER_IMAGES_DIR.value).toBe('/data/user-images');
+    expect(container(defaults).volumeMounts).toContainEqual({ name: 'images', mountPath: '/data/user-images' });
+    const pod = (find(defaults, 'Deployment', 'spinroom-user') as any).spec.template.spec;
+    expect(pod.volumes).toContainEqual({ name: 'images', emptyDir: { sizeLimit: '2Gi' } });
+    const egress = (find(defaults, 'NetworkPolicy', 'spinroom-user') as any).spec.egress.flatMap((rule: any) => rule.ports ?? []);
+    expect(egress).toContainEqual({ port: 443, protocol: 'TCP' });
+
+    // Given values land in the Secret; a claim replaces the emptyDir; TLS makes the web URL https.
+    const given = render(
+      [],
+      [
+        `secrets.jwtPrivateKey=${KEY}`,
+        'secrets.optional.TWILIO_AUTH_TOKEN=twilio-token',
+        'secrets.optional.SMTP_URL=smtps://mailer:pw@smtp.example.com:465',
+        'components.user.imagesVolume.existingClaim=user-pictures',
+        'ingress.tls.enabled=true',
+      ],
+    );
+    expect(await validateManifests(given)).toEqual([]);
+    expect(Buffer.from(secretOf(given).TWILIO_AUTH_TOKEN!, 'base64').toString()).toBe('twilio-token');
+    expect(Buffer.from(secretOf(given).SMTP_URL!, 'base64').toString()).toBe('smtps://mailer:pw@smtp.example.com:465');
+    expect(secretOf(given)).not.toHaveProperty('PROVIDER_TOKEN_KEYS');
+    expect((find(given, 'Deployment', 'spinroom-user') as any).spec.template.spec.volumes).toContainEqual({
+      name: 'images',
+      persistentVolumeClaim: { claimName: 'user-pictures' },
+    });
+    expect(envOf(given).WEB_URL.value).toBe('https://spinroom.example.com');
+  }, 120_000);
+
   it('has a validator that refuses unknown fields and wrong types', async () => {
     const [deployment] = render([], [`secrets.jwtPrivateKey=${KEY}`]).filter((o) => o.kind === 'Deployment') as any[];
     const unknownField = structuredClone(deployment);

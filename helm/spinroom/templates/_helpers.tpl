@@ -101,6 +101,22 @@ app.kubernetes.io/component: {{ .component }}
       name: {{ include "spinroom.secretName" $.root }}
       key: {{ . }}
 {{- end }}
+{{- range .c.optionalSecretEnv }}
+- name: {{ . }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ include "spinroom.secretName" $.root }}
+      key: {{ . }}
+      optional: true
+{{- end }}
+{{- if .c.webUrlFromIngress }}
+- name: WEB_URL
+  value: {{ printf "http%s://%s" (ternary "s" "" .root.Values.ingress.tls.enabled) .root.Values.ingress.host | quote }}
+{{- end }}
+{{- with .c.imagesVolume }}
+- name: USER_IMAGES_DIR
+  value: {{ .mountPath | quote }}
+{{- end }}
 {{- range $peer := .c.peers }}
 - name: {{ printf "%s_ADDR" ($peer | upper | replace "-" "_") }}
   value: {{ printf "%s:%d" (include "spinroom.name" (dict "root" $.root "component" $peer)) (int $.root.Values.grpcPort) | quote }}
