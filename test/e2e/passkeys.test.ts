@@ -124,6 +124,10 @@ describe('passkeys through the BFF', () => {
     const { token } = await signUp();
     expect((await call('POST', `${PASSKEYS}/register`, { token, body: { response: { id: 'x' } } })).status).toBe(400);
     expect((await signIn({ body: {} })).status).toBe(400);
+    const named = new SoftAuthenticator(ORIGIN);
+    const forName = await call('POST', `${PASSKEYS}/registration-options`, { token });
+    const tooLong = { name: 'x'.repeat(65), response: named.create(forName.body) };
+    expect((await call('POST', `${PASSKEYS}/register`, { token, body: tooLong })).status).toBe(400);
     const authenticator = new SoftAuthenticator('https://evil.example');
     const options = await call('POST', `${PASSKEYS}/registration-options`, { token });
     expect((await call('POST', `${PASSKEYS}/register`, { token, body: { response: authenticator.create(options.body) } })).status).toBe(

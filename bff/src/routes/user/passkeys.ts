@@ -88,7 +88,7 @@ export function passkeysRoutes(
     summary: "Keep a passkey: the authenticator's answer to the caller's registration options",
     tags: ['passkeys'],
     status: 201,
-    body: z.object({ name: z.string().max(200).optional(), response: RegistrationResponseSchema }).openapi('PasskeyRegistration'),
+    body: z.object({ name: z.string().max(64).optional(), response: RegistrationResponseSchema }).openapi('PasskeyRegistration'),
     response: PasskeySchema,
     errors: [403],
     handler: async ({ body }) =>
