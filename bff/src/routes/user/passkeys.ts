@@ -10,15 +10,16 @@ import { AccessGrantSchema } from './schemas.js';
 const PASSKEYS = '/api/user-service/passkeys';
 
 // The WebAuthn JSON encodings (what @simplewebauthn/browser answers); the user service verifies them.
+// Fields the server does not read (the response's publicKey, other extensions) are dropped here.
 const b64url = z.string().max(16_384);
-const extensions = z.record(z.string().max(64), z.unknown()).default({});
+const extensions = z.object({ credProps: z.object({ rk: z.boolean().optional() }).optional() }).default({});
 const RegistrationResponseSchema = z
   .object({
     id: b64url,
     rawId: b64url,
     type: z.literal('public-key'),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    response: z.looseObject({
+    response: z.object({
       clientDataJSON: b64url,
       attestationObject: b64url,
       transports: z.array(z.string().max(32)).max(10).optional(),
@@ -32,7 +33,7 @@ const AuthenticationResponseSchema = z
     rawId: b64url,
     type: z.literal('public-key'),
     authenticatorAttachment: z.enum(['platform', 'cross-platform']).optional(),
-    response: z.looseObject({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }),
+    response: z.object({ clientDataJSON: b64url, authenticatorData: b64url, signature: b64url, userHandle: b64url.optional() }),
     clientExtensionResults: extensions,
   })
   .openapi('PasskeyAuthenticationResponse');
