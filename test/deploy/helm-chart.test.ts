@@ -173,6 +173,7 @@ describe('the Helm chart', () => {
       expect(secretOf(defaults), name).not.toHaveProperty(name);
     }
     expect(env.WEB_URL.value).toBe('http://spinroom.example.com');
+    expect([env.WEBAUTHN_RP_ID.value, env.WEBAUTHN_ORIGINS.value]).toEqual(['spinroom.example.com', 'http://spinroom.example.com']);
     expect(env.USER_IMAGES_DIR.value).toBe('/data/user-images');
     expect(container(defaults).volumeMounts).toContainEqual({ name: 'images', mountPath: '/data/user-images' });
     const pod = (find(defaults, 'Deployment', 'spinroom-user') as any).spec.template.spec;
@@ -200,6 +201,7 @@ describe('the Helm chart', () => {
       persistentVolumeClaim: { claimName: 'user-pictures' },
     });
     expect(envOf(given).WEB_URL.value).toBe('https://spinroom.example.com');
+    expect(envOf(given).WEBAUTHN_ORIGINS.value).toBe('https://spinroom.example.com');
   }, 120_000);
 
   it('has a validator that refuses unknown fields and wrong types', async () => {

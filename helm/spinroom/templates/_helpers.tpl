@@ -112,6 +112,11 @@ app.kubernetes.io/component: {{ .component }}
 {{- if .c.webUrlFromIngress }}
 - name: WEB_URL
   value: {{ printf "http%s://%s" (ternary "s" "" .root.Values.ingress.tls.enabled) .root.Values.ingress.host | quote }}
+# Passkeys (WebAuthn) belong to the site people open: its host and origin.
+- name: WEBAUTHN_RP_ID
+  value: {{ .root.Values.ingress.host | quote }}
+- name: WEBAUTHN_ORIGINS
+  value: {{ printf "http%s://%s" (ternary "s" "" .root.Values.ingress.tls.enabled) .root.Values.ingress.host | quote }}
 {{- end }}
 {{- with .c.imagesVolume }}
 - name: USER_IMAGES_DIR
