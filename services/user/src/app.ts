@@ -70,15 +70,34 @@ export const userService = defineService('user', {
     const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
-    const mobile = buildMobile(config, { orm, redis, logger, accounts, announceSignUp: userSignedUp, onEventsCommitted: () => relay.nudge() });
+    const mobile = buildMobile(config, {
+      orm,
+      redis,
+      logger,
+      accounts,
+      announceSignUp: userSignedUp,
+      onEventsCommitted: () => relay.nudge(),
+    });
     const moderation = new Moderation(new PgModerationStore(orm, () => relay.nudge()), moderationAction, sessions.endSessionsWithBot);
     const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     const profileStore = new PgProfileStore(orm, store);
     const profiles = new ProfilePaths(profileStore);
-    const images = new ProfileImages(new PgImageStore(orm), new FolderImageFiles(config.USER_IMAGES_DIR), new SharpResizer(), profileStore, config.USER_IMAGE_MAX_BYTES);
+    const images = new ProfileImages(
+      new PgImageStore(orm),
+      new FolderImageFiles(config.USER_IMAGES_DIR),
+      new SharpResizer(),
+      profileStore,
+      config.USER_IMAGE_MAX_BYTES,
+    );
     const admin = new AdminUsers(new PgAdminUserStore(orm));
-    const passkeys = new Passkeys({ store: new PgPasskeyStore(orm), challenges: new RedisChallengeStore(redis), relyingParty: { rpId: config.WEBAUTHN_RP_ID, rpName: config.WEBAUTHN_RP_NAME, origins: config.WEBAUTHN_ORIGINS }, account: (uuid) => accounts.profile(uuid), grant: (user) => accounts.grant(user) });
+    const passkeys = new Passkeys({
+      store: new PgPasskeyStore(orm),
+      challenges: new RedisChallengeStore(redis),
+      relyingParty: { rpId: config.WEBAUTHN_RP_ID, rpName: config.WEBAUTHN_RP_NAME, origins: config.WEBAUTHN_ORIGINS },
+      account: (uuid) => accounts.profile(uuid),
+      grant: (user) => accounts.grant(user),
+    });
     return {
       services: [
         {
@@ -92,7 +111,11 @@ export const userService = defineService('user', {
           definition: ModerationServiceService,
           implementation: moderationHandlers({ moderation, vouchers, unary }),
         },
-        { name: 'spinroom.user.v1.PasskeysService', definition: PasskeysServiceService, implementation: passkeysHandlers({ passkeys, unary }) },
+        {
+          name: 'spinroom.user.v1.PasskeysService',
+          definition: PasskeysServiceService,
+          implementation: passkeysHandlers({ passkeys, unary }),
+        },
         {
           name: 'spinroom.user.v1.MailService',
           definition: MailServiceService,

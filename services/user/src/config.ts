@@ -36,9 +36,16 @@ export const userServiceConfig = serviceConfig('user', {
   /** Failed logins per account before the lockout: 100 an hour, then locked for an hour (README, Limits). */
   LIMIT_LOGIN_FAILURES_PER_ACCOUNT: env.limit('100/1h/1h'),
   /** Folder of profile and cover pictures (one WebP file per image id). */
-  USER_IMAGES_DIR: z.string().min(1).default(resolve(import.meta.dirname, '../../../.local/user-images')),
+  USER_IMAGES_DIR: z
+    .string()
+    .min(1)
+    .default(resolve(import.meta.dirname, '../../../.local/user-images')),
   /** Largest picture accepted, in bytes (10 MB). */
-  USER_IMAGE_MAX_BYTES: z.coerce.number().int().positive().default(10 * 1024 * 1024),
+  USER_IMAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
   ...mobileConfig,
   ...providersConfig,
   ...mailConfig,

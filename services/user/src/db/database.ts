@@ -10,4 +10,19 @@ import { UserBotEntity } from './sessions-bot-entity.js';
 import { UserPasskeyEntity } from './passkeys-entities.js';
 
 /** The user service's tables; the service kit opens and migrates them. */
-export const userDatabase: ServiceDatabase = { entities: [UserEntity, ...mobileEntities, UserBotEntity, VoucherEntity, ModerationCommentEntity, ProviderLinkEntity, UserEmailEntity, MailLinkEntity, UserProfileDataEntity, UserProfileImageEntity, UserPasskeyEntity], migrations };
+export const userDatabase: ServiceDatabase = {
+  entities: [
+    UserEntity,
+    ...mobileEntities,
+    UserBotEntity,
+    VoucherEntity,
+    ModerationCommentEntity,
+    ProviderLinkEntity,
+    UserEmailEntity,
+    MailLinkEntity,
+    UserProfileDataEntity,
+    UserProfileImageEntity,
+    UserPasskeyEntity,
+  ],
+  migrations,
+};
