@@ -24,6 +24,13 @@ import {
 import { roleJson, roomJson, roomRef, settingsMessage } from './views.js';
 import { TakeSkipQuery } from '../../http/paging.js';
 
+/** A room named in a list: its slug (any case) or its uuid. */
+const RoomKey = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9-]+$/, 'must be a room slug or uuid');
+
 function unknownProvider(): never {
   throw badRequest(`providers must be among ${MUSIC_PROVIDERS.join(', ')}`);
 }
@@ -100,7 +107,9 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
     path: `${BASE}/rooms/multiple/list`,
     summary: 'Rooms by slug or uuid (?room=a&room=b), in that order; unknown ones are left out',
     tags,
-    query: z.object({ room: z.union([z.string(), z.array(z.string()).max(100)]).optional() }),
+    // A slug or a uuid, both plain letters, digits and dashes: 100 of them keep the
+    // link well under Node's 16 KiB header limit (a 431 otherwise).
+    query: z.object({ room: z.union([RoomKey, z.array(RoomKey).max(100)]).optional() }),
     response: RoomListSchema,
     handler: async ({ query }) => (await list(RoomListing.ROOM_LISTING_NAMED, { rooms: [query.room ?? []].flat() })).rooms,
   });

@@ -8,7 +8,7 @@ import {
 } from '@spinroom/contracts/user/v1/providers';
 import { badRequest, forbidden, type Caller, type createUnaryFactory, type TokenIssuer } from '@spinroom/platform';
 import type { Accounts } from '../domain/accounts.js';
-import { AgoraTokens } from '../domain/providers/agora.js';
+import type { AgoraTokens } from '../domain/providers/agora.js';
 import { createChatUsers, issueGhostChatToken } from '../domain/providers/chat-users.js';
 import type { DiscordAccounts } from '../domain/providers/discord.js';
 import { checkLinker, checkTokenReader, type AccessTokenView, type ProviderLinks } from '../domain/providers/links.js';

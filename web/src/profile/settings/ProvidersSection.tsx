@@ -96,7 +96,7 @@ export function ProvidersSection() {
       <ErrorNote error={links.error ?? exchange.error} />
       <ul className="stack" aria-label={t.musicProviders}>
         {(['spotify', 'youtube', 'soundcloud'] as const).map((p) => (
-          <ProviderRow key={p} provider={p} linked={links.data && links.data.some((l) => l.provider === p && l.client === 'web')} />
+          <ProviderRow key={p} provider={p} linked={links.data?.some((l) => l.provider === p && l.client === 'web')} />
         ))}
       </ul>
     </section>

@@ -59,7 +59,7 @@ export class PasswordChanges {
     const { users, links, mailer, interval, logger, webUrl } = this.deps;
     const email = normalizeEmail(emailInput);
     const user = await users.findByEmail(email);
-    if (!user || user.kind !== 'user') return;
+    if (user?.kind !== 'user') return;
     if (!(await interval.pass(`password-reset:${user.uuid}`))) return;
     const token = newLinkToken();
     const expiresAt = minutesFrom(new Date(), RESET_LINK_TTL_MINUTES);
@@ -89,7 +89,7 @@ export class PasswordChanges {
   async set(userUuid: string, password: string): Promise<void> {
     const { users, passwords, hasher } = this.deps;
     const user = await users.findByUuid(userUuid);
-    if (!user || user.kind !== 'user') throw forbidden();
+    if (user?.kind !== 'user') throw forbidden();
     if (user.passwordHash) throw forbidden(PASSWORD_ALREADY_SET);
     checkPasswordPolicy(password ?? '');
     if (!(await passwords.setFirstPasswordHash(user.uuid, await hasher.hash(password)))) throw forbidden(PASSWORD_ALREADY_SET);
@@ -99,7 +99,7 @@ export class PasswordChanges {
   async changeByAdmin(callerRole: Role, input: { userUuid: string; newPassword: string }): Promise<void> {
     if (!isAdminRole(callerRole)) throw forbidden();
     const user = isUuid(input.userUuid) ? await this.deps.users.findByUuid(input.userUuid) : null;
-    if (!user || user.kind !== 'user') throw notFound(PROFILE_NOT_FOUND);
+    if (user?.kind !== 'user') throw notFound(PROFILE_NOT_FOUND);
     checkPasswordPolicy(input.newPassword ?? '');
     await this.replace(user, input.newPassword);
   }
