@@ -141,6 +141,44 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     }
   });
 
+  it("puts each stateful message's version inside the message, where the published client's listeners see it", async () => {
+    const owner = await person();
+    const dj = await person();
+    const { uuid } = await room(owner.token);
+    await queue(dj.token, 'V1', 'V2');
+    const d = await join(dj, uuid);
+    const o = await join(owner, uuid, { bff: 1 });
+    const joinedAt = o.version;
+    await d.action('addDj');
+    await o.until((s) => playing(s) === 'V1', 'V1 playing');
+    await o.action('voteOnSong', { songVotes: { like: true } });
+    await o.until(() => o.plays.includes('V2'), 'V2 playing');
+    await d.action('removeDj');
+    await o.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
+    await d.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
+
+    for (const listener of [d, o]) {
+      // ttfm-socket's statefulMessage listeners get only the envelope's message: the version is there.
+      const versions = listener.stateful.map((m: Json) => m.version);
+      expect(versions.every((v) => Number.isSafeInteger(v))).toBe(true);
+      expect(versions).toEqual(versions.map((_, i) => versions[0]! + i));
+      expect(versions.at(-1)).toBe(listener.version);
+      // The joiner's own updatedUserData first, at the version of the state the join answered.
+      expect(listener.stateful[0].name).toBe('updatedUserData');
+      // Inside and on the envelope alike.
+      const envelopes = listener.messages.filter((m: Json) => m.message.statePatch);
+      expect(envelopes.every((m: Json) => m.message.version === m.version)).toBe(true);
+    }
+    expect(o.stateful[0].version).toBe(joinedAt);
+    expect(d.stateful.map((m: Json) => m.name)).toEqual(
+      expect.arrayContaining(['updatedUserData', 'userJoined', 'addedDj', 'playedSong', 'votedOnSong', 'removedDj']),
+    );
+    // Stateless messages carry none.
+    await o.action('playOneTimeAnimation', { animation: 'jump' });
+    await eventually(async () => (d.named('playedOneTimeAnimation').length > 0 ? true : undefined));
+    expect(d.named('playedOneTimeAnimation')[0].message.version).toBeUndefined();
+  });
+
   it('skips on the DJ or a moderator, refuses others, and stops the song when the playing DJ leaves', async () => {
     const owner = await person();
     const dj = await person();

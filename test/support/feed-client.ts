@@ -15,6 +15,8 @@ export class FeedListener {
   readonly versions: number[] = [];
   readonly messages: Json[] = [];
   readonly errors: string[] = [];
+  /** What the client's `statefulMessage` listeners got (only each envelope's `message`), in order. */
+  readonly stateful: Json[] = [];
   /** The track names `playedSong` started, in order (null when the stage went silent). */
   readonly plays: Array<string | null> = [];
   kicked = false;
@@ -29,6 +31,7 @@ export class FeedListener {
     const client = new SocketClient(baseUrl);
     const listener = new FeedListener(client, userUuid);
     client.on('serverMessage', (message: Json) => listener.receive(message));
+    client.on('statefulMessage', (message: Json) => listener.stateful.push(message));
     client.on('error', (error: Json) => listener.errors.push(String(error)));
     const answer: Json = await client.joinRoom(token, { roomUuid, ...(password ? { password } : {}) });
     listener.state = answer.state;

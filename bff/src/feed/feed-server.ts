@@ -380,7 +380,7 @@ class FeedConnection implements FrameListener {
     );
     this.send(
       `{"context":"user","room":${JSON.stringify(roomUuid)},"from":"server","sentAt":${Date.now()},"messageId":${joined.version},` +
-        `"message":{"name":"${JOINED_USER_DATA}","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}]},"version":${joined.version}}`,
+        `"message":{"name":"${JOINED_USER_DATA}","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}],"version":${joined.version}},"version":${joined.version}}`,
     );
     room.version = joined.version;
     room.live = true;

@@ -93,7 +93,11 @@ export type StatelessFeedMessage<N extends StatelessFeedMessageName = StatelessF
 
 export type FeedMessage = { name: StatefulFeedMessageName; statePatch: unknown[] } | StatelessFeedMessage;
 
-/** A server message to a room's sockets, in the original's envelope (ROOM-FEED.md). */
+/**
+ * A server message to a room's sockets, in the original's envelope (ROOM-FEED.md).
+ * A stateful message's `version` goes on the envelope and inside `message`:
+ * the published client hands its listeners only `message`.
+ */
 export function roomMessageJson(input: { roomUuid: string; sentAt: number; message: FeedMessage; version?: number }): string {
   return JSON.stringify({
     context: 'user',
@@ -101,7 +105,7 @@ export function roomMessageJson(input: { roomUuid: string; sentAt: number; messa
     from: 'server',
     sentAt: input.sentAt,
     messageId: input.version ?? 0,
-    message: input.message,
+    message: input.version !== undefined ? { ...input.message, version: input.version } : input.message,
     ...(input.version !== undefined ? { version: input.version } : {}),
   });
 }

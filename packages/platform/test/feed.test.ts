@@ -18,7 +18,8 @@ describe('room feed frames', () => {
       sentAt: 5,
       messageId: 7,
       version: 7,
-      message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }] },
+      // Inside the message too: the published client emits only the message to its listeners.
+      message: { name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/vibeMeter', value: 1 }], version: 7 },
     });
     const toOne = encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
     expect(decodeFeedFrame(toOne)).toEqual({ kind: 'u', version: 0, userUuid: 'u-1', json: '{"a":"x|y"}' });
