@@ -3,7 +3,7 @@
 // hears it at the same position, votes, they chat both ways, and a crate
 // reorder survives a reload. Screenshots of the lobby and a live room are
 // kept in test-artifacts/web/ (git-ignored).
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -46,7 +46,6 @@ describe.skipIf(!existsSync(CHROMIUM))('the web client in a browser', () => {
   let songFiles: string[];
 
   beforeAll(async () => {
-    rmSync(ARTIFACTS, { recursive: true, force: true });
     mkdirSync(ARTIFACTS, { recursive: true });
     songFiles = (await generateDemoSongs(join(tmpdir(), 'spinroom-web-e2e-songs'))).slice(0, 2).map((s) => s.file);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

@@ -11,7 +11,8 @@ import { RoomScreen } from '../rooms/RoomScreen';
 import { AuthScreen } from '../session/AuthScreen';
 import { MagicLinkLanding, ResetPasswordScreen } from '../session/MailedLinkPages';
 import { VerifyEmailCard } from '../session/VerifyEmailCard';
-import { session, useSession } from '../session/session';
+import { useSession } from '../session/session';
+import { openSignIn } from '../session/signInFrom';
 import { UploadScreen } from '../upload/UploadScreen';
 import { href, useRoute } from './router';
 
@@ -26,9 +27,14 @@ export function App() {
   if (!s.token) return <AuthScreen />;
   const admin = isAdminToken(s.token);
   const logOut = () => {
-    session.signOut();
+    openSignIn('signup');
     queryClient.clear();
     window.location.hash = '#/';
+  };
+  // A guest signs up or logs in from the page they are on, and comes back to it.
+  const signInFromHere = (mode: 'signup' | 'login') => {
+    queryClient.clear();
+    openSignIn(mode);
   };
   return (
     <div className="app">
@@ -77,9 +83,20 @@ export function App() {
             <option value="en">EN</option>
             <option value="es">ES</option>
           </select>
-          <button type="button" onClick={logOut}>
-            {t.logOut}
-          </button>
+          {s.isLoggedIn ? (
+            <button type="button" onClick={logOut}>
+              {t.logOut}
+            </button>
+          ) : (
+            <>
+              <button type="button" className="primary" onClick={() => signInFromHere('signup')}>
+                {t.signUp}
+              </button>
+              <button type="button" onClick={() => signInFromHere('login')}>
+                {t.signIn}
+              </button>
+            </>
+          )}
         </div>
       </header>
       <main id="main">

@@ -1,5 +1,6 @@
 import type { NowPlaying, RoomState } from '../api/types';
 import { useT } from '../i18n/i18n';
+import { GUEST_PROMPT_ID, GuestPrompt } from './GuestPrompt';
 import { isDj, stageFull } from './roomState';
 
 const EMOJI = ['🎉', '🔥', '❤️', '🙌'];
@@ -24,15 +25,19 @@ export function RoomControls(props: {
   const onWaitlist = !!state.waitlist?.includes(userUuid ?? '');
   const myVote = userUuid ? state.allUserData[userUuid]?.songVotes : undefined;
   const playingDj = state.djs[0]?.uuid;
+  // A guest's disabled controls point at the note that says why.
+  const why = isLoggedIn ? undefined : GUEST_PROMPT_ID;
 
   return (
     <div className="controls" role="toolbar" aria-label="Room controls">
+      {!isLoggedIn && <GuestPrompt />}
       <div className="votes">
         <button
           type="button"
           className="vote up"
           aria-pressed={myVote?.like === true}
           disabled={!nowPlaying || !isLoggedIn}
+          aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { like: true } })}
         >
           👍 {t.awesome} <span data-testid="likes">{state.voteCounts.likes}</span>
@@ -42,6 +47,7 @@ export function RoomControls(props: {
           className="vote down"
           aria-pressed={myVote?.like === false}
           disabled={!nowPlaying || !isLoggedIn}
+          aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { like: false } })}
         >
           👎 {t.lame} <span data-testid="dislikes">{state.voteCounts.dislikes}</span>
@@ -51,6 +57,7 @@ export function RoomControls(props: {
           className="vote star"
           aria-pressed={myVote?.star === true}
           disabled={!nowPlaying || !isLoggedIn}
+          aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { star: true } })}
           aria-label={t.star}
         >
@@ -74,7 +81,7 @@ export function RoomControls(props: {
             {t.leaveSeat}
           </button>
         ) : !stageFull(state) ? (
-          <button type="button" className="primary" disabled={!isLoggedIn} onClick={() => run('addDj', {})}>
+          <button type="button" className="primary" disabled={!isLoggedIn} aria-describedby={why} onClick={() => run('addDj', {})}>
             {t.takeSeat}
           </button>
         ) : onWaitlist ? (
@@ -82,7 +89,7 @@ export function RoomControls(props: {
             {t.leaveWaitlist}
           </button>
         ) : (
-          <button type="button" disabled={!isLoggedIn} onClick={() => run('joinWaitlist', {})}>
+          <button type="button" disabled={!isLoggedIn} aria-describedby={why} onClick={() => run('joinWaitlist', {})}>
             {t.joinWaitlist}
           </button>
         )}

@@ -6,6 +6,7 @@ import { useRoute } from '../app/router';
 import { useT } from '../i18n/i18n';
 import { ForgotPassword, MagicLinkRequest, PasswordSignIn, PhoneSignIn } from './SignInForms';
 import { PasskeySignIn } from './PasskeySignIn';
+import { wantedAuthMode } from './signInFrom';
 import { startSession } from './startSession';
 
 type Method = 'phone' | 'password' | 'link';
@@ -18,7 +19,7 @@ type Method = 'phone' | 'password' | 'link';
 export function AuthScreen() {
   const t = useT();
   const toLogIn = useRoute().name === 'login';
-  const [mode, setMode] = useState<'login' | 'signup'>(toLogIn ? 'login' : 'signup');
+  const [mode, setMode] = useState<'login' | 'signup'>(toLogIn ? 'login' : wantedAuthMode);
   useEffect(() => {
     if (toLogIn) setMode('login');
   }, [toLogIn]);
