@@ -61,16 +61,24 @@ const EditMessageSchema = z
   })
   .loose();
 
+/** CometChat v3's List Group Messages query (services/chat/README.md, Listing). */
 const ListQuerySchema = z.object({
-  per_page: z.coerce.number().int().min(1).max(300).optional(),
+  per_page: z.coerce.number().int().min(1).max(300).optional().openapi({ description: 'Messages per page (default 100, at most 300)' }),
   id: z
     .string()
     .regex(/^\d{1,18}$/, 'must be a message id')
-    .optional(),
-  affix: z.enum(['append', 'prepend']).optional(),
-  fromTimestamp: Seconds.optional(),
-  updatedAt: Seconds.optional(),
-  sentAt: Seconds.optional(),
+    .optional()
+    .openapi({ description: 'A cursor: messages newer (affix=append) or older (affix=prepend) than this message id' }),
+  affix: z.enum(['append', 'prepend']).optional().openapi({
+    description:
+      'append: the oldest page after the cursor or lower bound; prepend (the default): the newest page (before the cursor). Oldest first either way',
+  }),
+  fromTimestamp: Seconds.optional().openapi({ description: 'Seconds: only messages sent at or after it, whatever the affix' }),
+  toTimestamp: Seconds.optional().openapi({ description: 'Seconds: only messages sent at or before it, whatever the affix' }),
+  updatedAt: Seconds.optional().openapi({
+    description: 'Seconds: messages changed (sent, edited, reacted to) at or after it (append) or at or before it (prepend)',
+  }),
+  sentAt: Seconds.optional().openapi({ description: 'Seconds: messages sent at or after it (append) or at or before it (prepend)' }),
 });
 
 export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
@@ -109,7 +117,8 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   chatRoute(deps, {
     method: 'get',
     path: '/groups/{guid}/messages',
-    summary: 'Messages of a room, oldest first; `id=<n>&affix=append` answers only newer ones (401 ERR_GROUP_NOT_JOINED when not joined)',
+    summary:
+      'Messages of a room, oldest first: the newest page, or with `id=<n>&affix=append` only newer ones; `fromTimestamp`/`toTimestamp` bound the send time (401 ERR_GROUP_NOT_JOINED when not joined)',
     params: Guid,
     query: ListQuerySchema,
     response: z.object({ data: z.array(MessageSchema), meta: z.object({ current: z.object({ limit: z.number(), count: z.number() }) }) }),
@@ -122,6 +131,7 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
           id: query.id,
           affix: query.affix ?? 'prepend',
           fromTimestamp: query.fromTimestamp,
+          toTimestamp: query.toTimestamp,
           sentAt: query.sentAt,
           updatedAt: query.updatedAt,
           onBehalfOf,

@@ -26,7 +26,17 @@ interface ReactionRow {
   reacted_at: Date;
 }
 
-const COLUMNS = `"id"::text as "id", "receiver", "sender", "type", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at", "edited_at"`;
+/**
+ * The columns of a message as read back, the id as text (a bigint may pass
+ * 2^53). Queries name the table "m" and order and compare by "m"."id", the
+ * bigint: a bare "id" in ORDER BY is this text alias, which sorts "10" before "9".
+ */
+const COLUMNS = `"m"."id"::text as "id", "m"."receiver", "m"."sender", "m"."type", "m"."text", "m"."attachments", "m"."chat_message", "m"."sender_entity", "m"."sent_at", "m"."updated_at", "m"."edited_at"`;
+
+/** Whether a query bounds the messages from below (what affix=append reads forward from). */
+function hasLowerBound(query: MessageQuery): boolean {
+  return query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
+}
 
 function toMessage(row: MessageRow): StoredMessage {
   return {
@@ -77,7 +87,7 @@ export class PgChatStore implements ChatStore {
 
   async insert(message: NewStoredMessage): Promise<StoredMessage> {
     const [row] = await this.em().execute<MessageRow[]>(
-      `insert into "chat_message" ("receiver", "receiver_type", "sender", "type", "category", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at")
+      `insert into "chat_message" as "m" ("receiver", "receiver_type", "sender", "type", "category", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at")
        values (?, 'group', ?, ?, 'message', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?) returning ${COLUMNS}`,
       [
         message.receiver,
@@ -95,35 +105,46 @@ export class PgChatStore implements ChatStore {
   }
 
   async message(id: string): Promise<StoredMessage | undefined> {
-    const [row] = await this.em().execute<MessageRow[]>(`select ${COLUMNS} from "chat_message" where "id" = ?`, [id]);
+    const [row] = await this.em().execute<MessageRow[]>(`select ${COLUMNS} from "chat_message" as "m" where "m"."id" = ?::bigint`, [id]);
     return row ? toMessage(row) : undefined;
   }
 
   async messages(groupId: string, query: MessageQuery): Promise<StoredMessage[]> {
     const append = query.affix === 'append';
-    const cmp = append ? '>=' : '<=';
-    const where = [`"receiver" = ?`];
+    const where = [`"m"."receiver" = ?`];
     const params: unknown[] = [groupId];
     if (query.id !== undefined) {
-      where.push(`"id" ${append ? '>' : '<'} ?`);
+      where.push(`"m"."id" ${append ? '>' : '<'} ?::bigint`);
       params.push(query.id);
     }
+    // Times are whole seconds, as messages read back: a message sent at T.5 s
+    // has sentAt T, so "at or before T" is "before T + 1".
+    const atOrAfter = (column: string, seconds: number) => {
+      where.push(`"m"."${column}" >= to_timestamp(?)`);
+      params.push(seconds);
+    };
+    const atOrBefore = (column: string, seconds: number) => {
+      where.push(`"m"."${column}" < to_timestamp(?)`);
+      params.push(seconds + 1);
+    };
+    // Bounds whatever the affix.
+    if (query.fromTimestamp !== undefined) atOrAfter('sent_at', query.fromTimestamp);
+    if (query.toTimestamp !== undefined) atOrBefore('sent_at', query.toTimestamp);
+    // Cursors that follow the affix.
     for (const [column, seconds] of [
-      ['sent_at', query.fromTimestamp],
       ['sent_at', query.sentAt],
       ['updated_at', query.updatedAt],
     ] as const) {
       if (seconds === undefined) continue;
-      where.push(`"${column}" ${cmp} to_timestamp(?)`);
-      params.push(seconds);
+      if (append) atOrAfter(column, seconds);
+      else atOrBefore(column, seconds);
     }
-    const anchored =
-      query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
-    // Appending from an anchor reads forward from it; anything else reads the newest back.
-    const forward = append && anchored;
+    // Append reads forward from a lower bound (an id, fromTimestamp, sentAt or
+    // updatedAt); anything else reads the newest back.
+    const forward = append && hasLowerBound(query);
     params.push(query.limit);
     const rows = await this.em().execute<MessageRow[]>(
-      `select ${COLUMNS} from "chat_message" where ${where.join(' and ')} order by "id" ${forward ? 'asc' : 'desc'} limit ?`,
+      `select ${COLUMNS} from "chat_message" as "m" where ${where.join(' and ')} order by "m"."id" ${forward ? 'asc' : 'desc'} limit ?`,
       params,
     );
     const messages = rows.map(toMessage);
@@ -132,7 +153,7 @@ export class PgChatStore implements ChatStore {
 
   async lastOwnMessageId(groupId: string, sender: string): Promise<string | null> {
     const [row] = await this.em().execute<Array<{ id: string }>>(
-      `select "id"::text as "id" from "chat_message" where "receiver" = ? and "sender" = ? order by "id" desc limit 1`,
+      `select "m"."id"::text as "id" from "chat_message" as "m" where "m"."receiver" = ? and "m"."sender" = ? order by "m"."id" desc limit 1`,
       [groupId, sender],
     );
     return row ? String(row.id) : null;
@@ -140,7 +161,7 @@ export class PgChatStore implements ChatStore {
 
   async updateText(id: string, text: string, chatMessage: Record<string, unknown>, at: Date): Promise<StoredMessage> {
     const [row] = await this.em().execute<MessageRow[]>(
-      `update "chat_message" set "text" = ?, "chat_message" = ?::jsonb, "updated_at" = ?, "edited_at" = ? where "id" = ? returning ${COLUMNS}`,
+      `update "chat_message" as "m" set "text" = ?, "chat_message" = ?::jsonb, "updated_at" = ?, "edited_at" = ? where "m"."id" = ?::bigint returning ${COLUMNS}`,
       [text, JSON.stringify(chatMessage), at, at, id],
     );
     return toMessage(row!);
@@ -149,8 +170,8 @@ export class PgChatStore implements ChatStore {
   async reactions(messageIds: string[]): Promise<StoredReaction[]> {
     if (messageIds.length === 0) return [];
     const rows = await this.em().execute<ReactionRow[]>(
-      `select "id"::text as "id", "message_id"::text as "message_id", "uid", "name", "avatar", "reaction", "reacted_at"
-       from "chat_reaction" where "message_id" in (${messageIds.map(() => '?').join(', ')}) order by "id"`,
+      `select "r"."id"::text as "id", "r"."message_id"::text as "message_id", "r"."uid", "r"."name", "r"."avatar", "r"."reaction", "r"."reacted_at"
+       from "chat_reaction" as "r" where "r"."message_id" in (${messageIds.map(() => '?::bigint').join(', ')}) order by "r"."id"`,
       messageIds,
     );
     return rows.map((r) => ({

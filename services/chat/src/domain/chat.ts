@@ -170,7 +170,7 @@ export class Chat {
     return { success: true, message: `The user with UID ${uid} has left the group with GUID ${roomUuid}.` };
   }
 
-  /** Oldest first; without an id or time the newest (up to the history cap). */
+  /** Oldest first: the page MessageQuery names, at most the history cap. */
   async list(actor: Actor, roomUuid: string, query: MessageQuery): Promise<MessageView[]> {
     await this.requireMember(actor, roomUuid);
     this.checkMayRead(actor, await this.access(actor, roomUuid));

@@ -52,16 +52,24 @@ export interface NewStoredMessage {
   sentAt: Date;
 }
 
+/**
+ * A history query, CometChat v3's List Group Messages (services/chat/README.md,
+ * Listing). The bounds and cursors narrow the messages together; the affix picks
+ * which page of them: with append and a lower bound (id, fromTimestamp, sentAt
+ * or updatedAt) the oldest after it, else the newest. Oldest first either way.
+ */
 export interface MessageQuery {
   limit: number;
-  /** Messages after (append) or before (prepend) this id. */
+  /** A cursor: messages after (append) or before (prepend) this id, compared as numbers. */
   id?: string;
   affix: 'append' | 'prepend';
-  /** Seconds: sent at or after (append) / at or before (prepend). */
+  /** Seconds: a lower bound, sent at or after it, whatever the affix. */
   fromTimestamp?: number;
-  /** Seconds: sent at or after (append) / at or before (prepend). */
+  /** Seconds: an upper bound, sent at or before it, whatever the affix. */
+  toTimestamp?: number;
+  /** Seconds: a cursor on the send time, at or after (append) / at or before (prepend). */
   sentAt?: number;
-  /** Seconds: updated at or after (append) / at or before (prepend). */
+  /** Seconds: a cursor on the last change, at or after (append) / at or before (prepend). */
   updatedAt?: number;
 }
 

@@ -24,6 +24,7 @@ export function chatServiceHandlers(deps: { chat: Chat; unary: ReturnType<typeof
         id: request.id,
         affix: request.affix === 'append' ? 'append' : 'prepend',
         fromTimestamp: request.fromTimestamp,
+        toTimestamp: request.toTimestamp,
         sentAt: request.sentAt,
         updatedAt: request.updatedAt,
       });
