@@ -1,3 +1,4 @@
+import { AppError } from '@spinroom/platform/core';
 import { z } from 'zod';
 import type { ChatClient } from './clients.js';
 import { chatRoute, type ChatRouteDeps } from './cometchat.js';
@@ -80,6 +81,17 @@ const ListQuerySchema = z.object({
   }),
   sentAt: Seconds.optional().openapi({ description: 'Seconds: messages sent at or after it (append) or at or before it (prepend)' }),
 });
+
+/** The refusal on the direct-message paths (sending one, receiverType "user", is the chat service's own 400 with this code). */
+const DIRECT_MESSAGES_NOT_SUPPORTED = 'Direct messages are not available yet: only room groups have messages';
+
+/** The direct-message paths of CometChat v3 (ORIGINAL-API.md, Chat), not built yet. */
+const DIRECT_MESSAGE_PATHS = [
+  ['get', '/users/{uid}/messages', "A user's direct messages with the caller"],
+  ['get', '/users/{uid}/conversations', "A user's conversations"],
+  ['get', '/users/{uid}/conversation', 'The conversation between the caller and a user'],
+  ['post', '/users/{uid}/conversation/read', 'Marks a direct conversation read'],
+] as const;
 
 export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   const as = (token: string) => ({ token });
@@ -214,6 +226,22 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
       handler: async ({ params, token, onBehalfOf }) => ({
         data: (await chat.setReaction({ id: params.id, reaction: params.reaction, on, onBehalfOf }, as(token))).message,
       }),
+    });
+  }
+
+  // Direct messages are not built yet: a valid chat token gets CometChat's 400.
+  for (const [method, path, what] of DIRECT_MESSAGE_PATHS) {
+    chatRoute(deps, {
+      method,
+      path,
+      summary: `${what}: not available yet, 400 ERR_DIRECT_MESSAGES_NOT_SUPPORTED`,
+      params: z.object({ uid: z.string().min(1).max(64) }),
+      response: z.object({ data: z.array(Json) }),
+      handler: async ({ token, onBehalfOf }) => {
+        // The chat service checks the token (401) and onBehalfOf (403) first, as on every chat path.
+        await chat.getMe({ onBehalfOf }, as(token));
+        throw new AppError(400, DIRECT_MESSAGES_NOT_SUPPORTED, { code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED' });
+      },
     });
   }
 }
