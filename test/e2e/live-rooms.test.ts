@@ -179,6 +179,42 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(d.named('playedOneTimeAnimation')[0].message.version).toBeUndefined();
   });
 
+  it('answers the song playing in the REST views of the room while it plays, and null once the stage is empty', async () => {
+    const owner = await person();
+    const dj = await person();
+    const stranger = await person();
+    const { uuid, slug } = await room(owner.token, { type: 'PRIVATE', password: 'sing along' });
+    await queue(dj.token, 'R1');
+    const views = async (token: string) =>
+      Promise.all([call('GET', `${ROOMS}/rooms/uuid/${uuid}`, { token }), call('GET', `${ROOMS}/rooms/${slug}`, { token })]);
+    for (const answer of await views(owner.token)) expect(answer).toMatchObject({ status: 200, body: { uuid, song: null } });
+
+    const d = await join(dj, uuid, { password: 'sing along' });
+    await d.action('addDj');
+    const live = await d.until((s) => playing(s) === 'R1', 'R1 playing');
+    const { song } = live.nowPlaying;
+    expect(song.crateSongUuid).toEqual(expect.any(String));
+    // The live state's song as the feed carries it, but for the optional maps an answer leaves out when empty
+    // (contracts/songs' songToJson). R1 is the queue's only song: it plays again and again, the same.
+    const optionalMaps = new Set(['links', 'previews', 'streamUrls']);
+    const expected = Object.fromEntries(
+      Object.entries(song as Record<string, unknown>).filter(([k, v]) => !(optionalMaps.has(k) && Object.keys(v as object).length === 0)),
+    );
+    for (const answer of await views(owner.token)) {
+      expect(answer.status).toBe(200);
+      expect(answer.body.song).toEqual(expected);
+    }
+    // Who may not see inside a private room learns no more of what plays than of who is there.
+    for (const answer of await views(stranger.token))
+      expect(answer).toMatchObject({ status: 200, body: { usersInRoomUuids: [], song: null } });
+    // The feed's settings leave it to nowPlaying.
+    expect(d.state.settings.song).toBeNull();
+
+    await d.action('removeDj');
+    await d.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
+    for (const answer of await views(owner.token)) expect(answer).toMatchObject({ status: 200, body: { uuid, song: null } });
+  });
+
   it('skips on the DJ or a moderator, refuses others, and stops the song when the playing DJ leaves', async () => {
     const owner = await person();
     const dj = await person();

@@ -1,4 +1,5 @@
 import type { PinnedMessage, Room, RoomRole } from './gen/spinroom/room/v1/room_service.js';
+import { songToJson, type MinimalCrateSongJson } from './songs.js';
 import {
   djTypes,
   musicProviders,
@@ -64,8 +65,8 @@ export type RoomJson = {
   usersInRoomUuids: string[];
   numberOfUsersInRoom: number;
   roomRoles: RoomRoleJson[];
-  /** The current song is the live state's (`nowPlaying`); the room record has none. */
-  song: null;
+  /** The song playing now (the live state's `nowPlaying.song`); null while none plays. */
+  song: MinimalCrateSongJson | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -174,7 +175,7 @@ export function roomToJson(room: Room): RoomJson {
     usersInRoomUuids: room.usersInRoomUuids,
     numberOfUsersInRoom: room.usersInRoomUuids.length,
     roomRoles: room.roomRoles.map(roomRoleToJson),
-    song: null,
+    song: room.song ? songToJson(room.song) : null,
     createdAt: iso(room.createdAt),
     updatedAt: iso(room.updatedAt),
   };

@@ -10,6 +10,7 @@ import { ROOM_ROLES } from '@spinroom/platform/core';
 import { z } from 'zod';
 import '../../http/route.js'; // extends zod with .openapi()
 import { LimitOffsetDefaults } from '../../http/paging.js';
+import { MinimalCrateSongSchema } from '../playlist/schemas.js';
 
 /** The original's UserRoles. */
 export const RoomRoleSchema = z
@@ -79,7 +80,9 @@ export const RoomSchema = z
     usersInRoomUuids: z.array(z.string()),
     numberOfUsersInRoom: z.number().int(),
     roomRoles: z.array(RoomRoleSchema),
-    song: z.null().openapi({ description: 'The song playing; null until the live engine serves it' }),
+    song: MinimalCrateSongSchema.nullable().openapi({
+      description: "The song playing now (the live state's nowPlaying.song); null while none plays or when the caller may not see inside",
+    }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

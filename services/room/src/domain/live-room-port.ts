@@ -1,11 +1,13 @@
+import type { MinimalCrateSongJson } from '@spinroom/contracts/songs';
+
 /**
  * What the room records need from the live rooms (Redis state, the DJ
  * rotation), as a port, so domain/rooms.ts stays free of Redis: app.ts
  * supplies it from LiveRooms.
  */
 export interface LiveRoomPort {
-  /** Users present in the live room, in join order. */
-  presentUserUuids(roomUuid: string): Promise<string[]>;
+  /** Users present in the live room, in join order, and the song playing there (null while none plays). */
+  presence(roomUuid: string): Promise<{ userUuids: string[]; song: MinimalCrateSongJson | null }>;
   /** Users present but not on the dance floor (the audience off the floor). */
   noDancefloorUserUuids(roomUuid: string): Promise<string[]>;
   /** The live room state as the feed knows it (`{}` when the room is not live). */

@@ -1,3 +1,4 @@
+import type { MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import { badRequest, conflict, ERROR_CODES, forbidden, isUuid, MAX_PAGE_SIZE, notFound, type Limit, type Logger } from '@spinroom/platform';
 import type { RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx } from './room-store.js';
 import { moderationAction, type ModerationAction } from '../events/moderation-actions.js';
@@ -58,12 +59,14 @@ export interface BadgeSource {
   badgesOf(userUuid: string): Promise<string[]>;
 }
 
-/** A room as answered: its fields, unexpired roles, owner and the users present. */
+/** A room as answered: its fields, unexpired roles, owner, the users present and the song playing. */
 export interface RoomView {
   room: Room;
   roles: RoomRole[];
   ownerUuid: string;
   usersInRoom: string[];
+  /** The live room's `nowPlaying.song`; null while none plays. */
+  song: MinimalCrateSongJson | null;
 }
 
 export interface RoomAccess {
@@ -151,7 +154,7 @@ export class Rooms {
         if (!room) return null;
         const owner = await this.store.upsertRole(tx, room.id, actor.userUuid, 'owner', null);
         tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));
-        return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [] };
+        return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [], song: null };
       });
       if (view) return view;
     }
@@ -563,13 +566,13 @@ export class Rooms {
     return room;
   }
 
-  /** Rooms as answered; with a viewer, who is there only in the rooms the viewer may see inside. */
+  /** Rooms as answered; with a viewer, who is there and what plays only in the rooms the viewer may see inside. */
   private async views(rooms: Room[], viewer?: Actor): Promise<RoomView[]> {
     const ids = rooms.map((r) => r.id);
     const [roles, owners, present] = await Promise.all([
       this.store.activeRoles(ids),
       this.store.ownerOf(ids),
-      Promise.all(rooms.map((r) => this.live.presentUserUuids(r.uuid))),
+      Promise.all(rooms.map((r) => this.live.presence(r.uuid))),
     ]);
     const readable =
       viewer && viewer.role !== 'service' ? (await this.decisions(rooms, roles, viewer)).map((d) => d.mayRead) : rooms.map(() => true);
@@ -577,7 +580,8 @@ export class Rooms {
       room,
       roles: roles.filter((r) => r.roomId === room.id),
       ownerUuid: owners.get(room.id) ?? '',
-      usersInRoom: readable[i] ? present[i]! : [],
+      usersInRoom: readable[i] ? present[i]!.userUuids : [],
+      song: readable[i] ? present[i]!.song : null,
     }));
   }
 

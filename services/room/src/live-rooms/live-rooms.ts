@@ -229,10 +229,6 @@ export class LiveRooms {
   }
 
   /** The present users' uuids (for the room's REST answers). */
-  async usersIn(roomUuid: string): Promise<string[]> {
-    return (await this.store.load(roomUuid))?.room.server.members.map((m) => m.uuid) ?? [];
-  }
-
   async snapshot(roomUuid: string): Promise<StoredRoom | null> {
     return this.store.load(roomUuid);
   }

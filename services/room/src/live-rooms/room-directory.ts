@@ -6,9 +6,12 @@ import type { RoomView, Rooms } from '../domain/rooms.js';
 import type { StageRules } from '../domain/live/state.js';
 import type { RoomAccess, RoomDirectory } from './live-rooms.js';
 
-/** The room as the feed's `settings` carries it: the original's `RoomDto`, mapped as the REST paths map it. */
+/**
+ * The room as the feed's `settings` carries it: the original's `RoomDto`, mapped as the REST paths map it,
+ * with `song` null: the state's `nowPlaying` carries the song, which a copy in the settings would outlive.
+ */
 export function roomDto(view: RoomView): RoomJson {
-  return roomToJson(toRoomMessage(view));
+  return roomToJson(toRoomMessage({ ...view, song: null }));
 }
 
 function stageRules(view: RoomView): StageRules {

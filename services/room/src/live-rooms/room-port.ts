@@ -10,7 +10,10 @@ import type { PgPlayLog } from './play-log.js';
  */
 export function liveRoomPort(live: () => LiveRooms, plays: PgPlayLog): LiveRoomPort {
   return {
-    presentUserUuids: (roomUuid) => live().usersIn(roomUuid),
+    presence: async (roomUuid) => {
+      const room = (await live().snapshot(roomUuid))?.room;
+      return { userUuids: room?.server.members.map((m) => m.uuid) ?? [], song: room?.client.nowPlaying?.song ?? null };
+    },
     noDancefloorUserUuids: async (roomUuid) => {
       const room = (await live().snapshot(roomUuid))?.room;
       const floor = new Set(room?.client.floorUsers.map((u) => u.uuid));

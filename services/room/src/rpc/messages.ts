@@ -6,6 +6,7 @@ import type {
   RoomSettings as RoomSettingsMessage,
 } from '@spinroom/contracts/room/v1/room_service';
 import { pinnedMessageFromJson, pinnedMessageToJson } from '@spinroom/contracts/rooms';
+import { songFromJson } from '@spinroom/contracts/songs';
 import { djTypes, musicProviders, roomDesigns, roomTypes, roomUserRoles, type Vocabulary } from '@spinroom/contracts/vocabulary';
 import { badRequest } from '@spinroom/platform';
 import type { RoomFavorite, RoomRef } from '../domain/room-store.js';
@@ -73,12 +74,13 @@ export function toRoomMessage(view: RoomView): RoomMessage {
     roomRoles: view.roles.map(toRoleMessage),
     usersInRoomUuids: view.usersInRoom,
     ownerUuid: view.ownerUuid,
+    song: view.song ? songFromJson(view.song) : undefined,
   };
 }
 
 /** A bare room (favourite listings) without roles or presence. */
 export function toBareRoomMessage(room: Room): RoomMessage {
-  return toRoomMessage({ room, roles: [], ownerUuid: '', usersInRoom: [] });
+  return toRoomMessage({ room, roles: [], ownerUuid: '', usersInRoom: [], song: null });
 }
 
 export function toFavoriteMessage(favorite: RoomFavorite, room: Room): RoomFavoriteMessage {
