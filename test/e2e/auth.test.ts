@@ -19,7 +19,7 @@ describe('sign-up, login and session through the BFF', () => {
     });
     expect(again).toMatchObject({
       status: 403,
-      body: { statusCode: 403, message: 'This email is already registered', error: 'Forbidden' },
+      body: { statusCode: 403, message: 'This email is already registered', error: 'Forbidden', code: 'USER_EMAIL_TAKEN' },
     });
 
     const login = await call('POST', '/api/user-service/auth/login', { body: { email, password: 'correct horse battery' } });
@@ -30,23 +30,31 @@ describe('sign-up, login and session through the BFF', () => {
     expect(session).toMatchObject({ status: 200, body: { userUuid: signUp.body.userUuid, kind: 'user', roles: ['user'] } });
   });
 
-  it('answers the spec messages for bad credentials and missing fields', async () => {
+  it('answers the spec messages for bad credentials and missing fields, with a code where a client translates them', async () => {
     const email = freshEmail();
     await call('POST', '/api/user-service/users/sign-up', { body: { email, password: 'correct horse battery' } });
     const wrong = await call('POST', '/api/user-service/auth/login', { body: { email, password: 'wrong horse battery' } });
     expect(wrong).toMatchObject({ status: 401, body: { statusCode: 401, message: 'Incorrect email or password', error: 'Unauthorized' } });
+    // The code comes from the user service over gRPC (the error-code trailer) to the BFF's answer.
+    expect(wrong.body.code).toBe('USER_BAD_CREDENTIALS');
     const unknown = await call('POST', '/api/user-service/auth/login', {
       body: { email: freshEmail(), password: 'correct horse battery' },
     });
-    expect(unknown.body.message).toBe('Incorrect email or password');
+    expect(unknown.body).toMatchObject({ message: 'Incorrect email or password', code: 'USER_BAD_CREDENTIALS' });
     const missing = await call('POST', '/api/user-service/auth/login', { body: { email } });
     expect(missing).toMatchObject({ status: 400, body: { statusCode: 400, error: 'Bad Request' } });
+    // Refusals without a code answer none (the client shows their message as it is).
+    expect(missing.body).not.toHaveProperty('code');
     const noPassword = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail() } });
     expect(noPassword).toMatchObject({ status: 400, body: { message: 'Sign-up requires email and password' } });
+    expect(noPassword.body).not.toHaveProperty('code');
     const short = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'short' } });
     expect(short).toMatchObject({ status: 400, body: { message: 'Password must be between 8 and 128 characters' } });
     const common = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'password123' } });
-    expect(common).toMatchObject({ status: 400, body: { message: 'This password is too common, please choose another one' } });
+    expect(common).toMatchObject({
+      status: 400,
+      body: { message: 'This password is too common, please choose another one', code: 'USER_PASSWORD_TOO_COMMON' },
+    });
     const badEmail = await call('POST', '/api/user-service/users/sign-up', {
       body: { email: 'not-an-email', password: 'correct horse battery' },
     });

@@ -43,7 +43,7 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const wrong = await call('POST', `${USERS}/emails/verify`, { token, body: { code: wrongCode } });
     expect(wrong).toMatchObject({
       status: 403,
-      body: { statusCode: 403, message: 'Email verification failed, incorrect code', error: 'Forbidden' },
+      body: { statusCode: 403, message: 'Email verification failed, incorrect code', error: 'Forbidden', code: 'USER_EMAIL_CODE_WRONG' },
     });
 
     const right = await call('POST', `${USERS}/emails/verify`, { token, body: { code } });
@@ -55,7 +55,7 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     expect(again.body.message).toBe('Email verification failed, incorrect code');
 
     const resend = await call('POST', `${USERS}/emails/verification-email`, { token, body: { email } });
-    expect(resend).toMatchObject({ status: 403, body: { message: 'This email is verified' } });
+    expect(resend).toMatchObject({ status: 403, body: { message: 'This email is verified', code: 'USER_EMAIL_VERIFIED' } });
     const unknown = await call('POST', `${USERS}/emails/verification-email`, { token, body: { email: freshEmail() } });
     expect(unknown).toMatchObject({ status: 404, body: { message: 'Email not found' } });
   });
@@ -80,7 +80,7 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const tooSoon = await call('POST', `${USERS}/emails/verification-email`, { token: owner.token, body: { email: extra } });
     expect(tooSoon).toMatchObject({
       status: 403,
-      body: { message: 'The minimum time has not yet elapsed since the last e-mail was sent' },
+      body: { message: 'The minimum time has not yet elapsed since the last e-mail was sent', code: 'USER_EMAIL_TOO_SOON' },
     });
     await new Promise((resolve) => setTimeout(resolve, RESEND_INTERVAL_SECONDS * 1000 + 200));
     const resent = await call('POST', `${USERS}/emails/verification-email`, { token: owner.token, body: { email: extra } });
@@ -154,7 +154,7 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const session = await call('GET', `${AUTH}/session`, { token: grant.body.accessToken });
     expect(session.body.userUuid).toBe(userUuid);
     const reused = await call('POST', `${AUTH}/validate-magic-link`, { body: { token } });
-    expect(reused).toMatchObject({ status: 401, body: { message: 'This link is invalid or has expired' } });
+    expect(reused).toMatchObject({ status: 401, body: { message: 'This link is invalid or has expired', code: 'USER_LINK_INVALID' } });
     // Opening the link proved the address.
     const emails = await call('GET', `${USERS}/emails`, { token: grant.body.accessToken });
     expect(emails.body[0]).toMatchObject({ email, status: 'VERIFIED' });
@@ -197,11 +197,17 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
     const common = await call('POST', `${USERS}/reset-password`, { body: { token, newPassword: 'password123' } });
     expect(common).toMatchObject({ status: 400, body: { message: 'This password is too common, please choose another one' } });
     const same = await call('POST', `${USERS}/reset-password`, { body: { token, newPassword: PASSWORD } });
-    expect(same).toMatchObject({ status: 400, body: { message: 'New password must be different from your previous password' } });
+    expect(same).toMatchObject({
+      status: 400,
+      body: { message: 'New password must be different from your previous password', code: 'USER_PASSWORD_UNCHANGED' },
+    });
     const reset = await call('POST', `${USERS}/reset-password`, { body: { token, newPassword: 'a brand new passphrase' } });
     expect(reset).toMatchObject({ status: 200, body: {} });
     const reused = await call('POST', `${USERS}/reset-password`, { body: { token, newPassword: 'yet another passphrase' } });
-    expect(reused).toMatchObject({ status: 403, body: { statusCode: 403, message: 'Can not reset password', error: 'Forbidden' } });
+    expect(reused).toMatchObject({
+      status: 403,
+      body: { statusCode: 403, message: 'Can not reset password', error: 'Forbidden', code: 'USER_PASSWORD_RESET_REFUSED' },
+    });
     const forged = await call('POST', `${USERS}/reset-password`, {
       body: { token: 'y'.repeat(43), newPassword: 'yet another passphrase' },
     });
@@ -221,7 +227,7 @@ describe('emails, magic links and passwords through the BFF, with the mail Mailp
       token: unverified.token,
       body: { email: unverified.email, password: PASSWORD, newPassword: 'a brand new passphrase' },
     });
-    expect(notVerified).toMatchObject({ status: 401, body: { message: 'Email address is not verified' } });
+    expect(notVerified).toMatchObject({ status: 401, body: { message: 'Email address is not verified', code: 'USER_EMAIL_NOT_VERIFIED' } });
 
     const { email, token } = await signUpVerified();
     const change = (body: object) => call('POST', `${USERS}/change-password`, { token, body });

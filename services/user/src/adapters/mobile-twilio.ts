@@ -1,4 +1,4 @@
-import { badRequest, tooManyRequests, unavailable } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, tooManyRequests, unavailable } from '@spinroom/platform';
 import twilio from 'twilio';
 import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { type CodeChannel, PHONE_INVALID } from '../domain/mobile/phones.js';
@@ -94,7 +94,7 @@ export class TwilioPhones implements CodeSender, LineTypeLookup {
   private refusal(operation: string, error: unknown): Error {
     if (error instanceof twilio.RestException) {
       this.logFailure({ operation, status: error.status, code: error.code });
-      if (error.code !== undefined && REFUSED_NUMBER_CODES.has(error.code)) return badRequest(PHONE_INVALID);
+      if (error.code !== undefined && REFUSED_NUMBER_CODES.has(error.code)) return badRequest(PHONE_INVALID, ERROR_CODES.userPhoneInvalid);
       if (error.status === 429 || (error.code !== undefined && THROTTLE_CODES.has(error.code))) return tooManyRequests(THROTTLED, 600);
     } else {
       this.logFailure({ operation });

@@ -1,4 +1,14 @@
-import { badRequest, forbidden, isUuid, notFound, unauthorized, type OutboxEntry, type Role, type TokenIssuer } from '@spinroom/platform';
+import {
+  ERROR_CODES,
+  badRequest,
+  forbidden,
+  isUuid,
+  notFound,
+  unauthorized,
+  type OutboxEntry,
+  type Role,
+  type TokenIssuer,
+} from '@spinroom/platform';
 import type { PasswordHasher } from './passwords.js';
 import { checkPasswordPolicy } from './passwords.js';
 import { accessRefusal } from './moderation/standing.js';
@@ -87,7 +97,7 @@ export class Accounts {
     checkPasswordPolicy(input.password);
     const nickname = input.nickname ? checkNickname(input.nickname) : defaultNickname(email);
     // Cheap refusal before paying for a hash; the unique index still decides races.
-    if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
+    if (await this.store.findByEmail(email)) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
     await this.addresses.checkFree(email);
     const passwordHash = await this.hasher.hash(input.password);
     try {
@@ -95,7 +105,7 @@ export class Accounts {
       await this.addresses.start(user, origin);
       return await this.grant(user);
     } catch (error) {
-      if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
+      if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
       throw error;
     }
   }
@@ -106,7 +116,7 @@ export class Accounts {
     const ok = user?.passwordHash
       ? await this.hasher.verify(user.passwordHash, input.password)
       : await this.hasher.verifyDecoy(input.password);
-    if (!user || !ok) throw unauthorized(BAD_CREDENTIALS);
+    if (!user || !ok) throw unauthorized(BAD_CREDENTIALS, ERROR_CODES.userBadCredentials);
     return this.grant(user);
   }
 
@@ -134,7 +144,7 @@ export class Accounts {
 
   async profile(userUuid: string): Promise<User> {
     const user = isUuid(userUuid) ? await this.store.findByUuid(userUuid) : null;
-    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    if (!user) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return user;
   }
 

@@ -1,10 +1,11 @@
 import { hash, verify } from '@node-rs/argon2';
 import { availableParallelism } from 'node:os';
-import { badRequest, unavailable } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, unavailable } from '@spinroom/platform';
 import { COMMON_PASSWORDS } from './common-passwords.js';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
+export const PASSWORD_TOO_COMMON = 'This password is too common, please choose another one';
 
 /** The password rules; throws the 400 a person sees. */
 export function checkPasswordPolicy(password: string): void {
@@ -12,7 +13,7 @@ export function checkPasswordPolicy(password: string): void {
     throw badRequest(`Password must be between ${PASSWORD_MIN_LENGTH} and ${PASSWORD_MAX_LENGTH} characters`);
   }
   if (COMMON_PASSWORDS.has(password.toLowerCase())) {
-    throw badRequest('This password is too common, please choose another one');
+    throw badRequest(PASSWORD_TOO_COMMON, ERROR_CODES.userPasswordTooCommon);
   }
 }
 

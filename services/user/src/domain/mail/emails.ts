@@ -1,4 +1,4 @@
-import { badRequest, forbidden, notFound, type Logger } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, forbidden, notFound, type Logger } from '@spinroom/platform';
 import { EMAIL_TAKEN, normalizeEmail, type SignUpOrigin, type UserStore } from '../accounts.js';
 import type { Mailer } from '../mail.js';
 import type { User } from '../user.js';
@@ -94,7 +94,7 @@ export class Emails {
     try {
       return await this.addOwn(userUuid, input);
     } catch (error) {
-      if (error instanceof EmailInUseError) throw forbidden(EMAIL_TAKEN);
+      if (error instanceof EmailInUseError) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
       throw error;
     }
   }
@@ -104,14 +104,14 @@ export class Emails {
     const email = normalizeEmail(input.email);
     // Another account's sign-in address is theirs, proven or not.
     const account = await this.users.findByEmail(email);
-    if (account && account.uuid !== userUuid) throw forbidden(EMAIL_TAKEN);
+    if (account && account.uuid !== userUuid) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
     return this.addPending(userUuid, email, type);
   }
 
   /** A sign-up may take an address that another account claims but has not proven. */
   async checkFree(email: string): Promise<void> {
     const live = await this.store.findLive(email);
-    if (live && isVerified(live)) throw forbidden(EMAIL_TAKEN);
+    if (live && isVerified(live)) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
   }
 
   /**
@@ -153,15 +153,15 @@ export class Emails {
     const verified = /^\d{6}$/.test(trimmed) ? await this.store.verifyByCode(userUuid, secretHash(trimmed), new Date()) : null;
     if (verified) return verified;
     await this.store.countWrongCode(userUuid);
-    throw forbidden(INCORRECT_CODE);
+    throw forbidden(INCORRECT_CODE, ERROR_CODES.userEmailCodeWrong);
   }
 
   /** Mails a new code to one of the caller's pending addresses, no more often than the interval allows. */
   async resend(userUuid: string, emailInput: string): Promise<void> {
     const email = (await this.store.list(userUuid)).find((e) => e.email === emailInput.trim().toLowerCase());
     if (!email) throw notFound(EMAIL_NOT_FOUND);
-    if (isVerified(email)) throw forbidden(ALREADY_VERIFIED);
-    if (!(await this.interval.pass(`verify:${email.id}`))) throw forbidden(TOO_SOON);
+    if (isVerified(email)) throw forbidden(ALREADY_VERIFIED, ERROR_CODES.userEmailVerified);
+    if (!(await this.interval.pass(`verify:${email.id}`))) throw forbidden(TOO_SOON, ERROR_CODES.userEmailTooSoon);
     const code = newVerificationCode();
     await this.store.setCode(email.id, { hash: secretHash(code), expiresAt: new Date(Date.now() + CODE_TTL_MS) });
     sendInBackground(this.mailer, this.logger, verificationCodeMail(email.email, code), 'verification code');

@@ -1,4 +1,4 @@
-import { unauthorized, type Logger } from '@spinroom/platform';
+import { ERROR_CODES, unauthorized, type Logger } from '@spinroom/platform';
 import { EmailTakenError, normalizeEmail, type AccessGrant, type UserStore } from '../accounts.js';
 import type { Mailer } from '../mail.js';
 import type { User } from '../user.js';
@@ -44,7 +44,7 @@ export class MagicLinks {
   async validate(token: string): Promise<AccessGrant> {
     const { links, users, emails, grant } = this.deps;
     const link = token ? await links.consume(secretHash(token), 'magic-link', new Date()) : null;
-    if (!link) throw unauthorized(INVALID_LINK);
+    if (!link) throw unauthorized(INVALID_LINK, ERROR_CODES.userLinkInvalid);
     const user = (link.userUuid ? await users.findByUuid(link.userUuid) : null) ?? (await this.accountFor(link.email));
     // Opening the link proved the mailbox.
     if (user.email === link.email) await emails.markVerified(user.uuid, link.email);

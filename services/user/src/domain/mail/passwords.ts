@@ -1,4 +1,14 @@
-import { badRequest, forbidden, isAdminRole, isUuid, notFound, unauthorized, type Logger, type Role } from '@spinroom/platform';
+import {
+  ERROR_CODES,
+  badRequest,
+  forbidden,
+  isAdminRole,
+  isUuid,
+  notFound,
+  unauthorized,
+  type Logger,
+  type Role,
+} from '@spinroom/platform';
 import { BAD_CREDENTIALS, normalizeEmail, PROFILE_NOT_FOUND, type AccessGrant, type UserStore } from '../accounts.js';
 import type { Mailer } from '../mail.js';
 import { checkPasswordPolicy, type PasswordHasher } from '../passwords.js';
@@ -45,10 +55,12 @@ export class PasswordChanges {
     const { users, hasher, emails, grant } = this.deps;
     if (!input.email || !input.password || !input.newPassword) throw badRequest('Email, password and new password are required');
     const user = await users.findByUuid(userUuid);
-    if (!user?.email || user.email !== input.email.trim().toLowerCase()) throw unauthorized(BAD_CREDENTIALS);
-    if (!(await emails.isVerified(user.uuid, user.email))) throw unauthorized(EMAIL_NOT_VERIFIED);
-    if (!user.passwordHash || !(await hasher.verify(user.passwordHash, input.password))) throw unauthorized(BAD_CREDENTIALS);
-    if (input.newPassword === input.password) throw badRequest(SAME_PASSWORD);
+    if (!user?.email || user.email !== input.email.trim().toLowerCase())
+      throw unauthorized(BAD_CREDENTIALS, ERROR_CODES.userBadCredentials);
+    if (!(await emails.isVerified(user.uuid, user.email))) throw unauthorized(EMAIL_NOT_VERIFIED, ERROR_CODES.userEmailNotVerified);
+    if (!user.passwordHash || !(await hasher.verify(user.passwordHash, input.password)))
+      throw unauthorized(BAD_CREDENTIALS, ERROR_CODES.userBadCredentials);
+    if (input.newPassword === input.password) throw badRequest(SAME_PASSWORD, ERROR_CODES.userPasswordUnchanged);
     checkPasswordPolicy(input.newPassword);
     await this.replace(user, input.newPassword);
     return grant(user);
@@ -76,10 +88,11 @@ export class PasswordChanges {
     // Checked before the link is used, so a refused password does not spend it.
     const link = input.token ? await links.find(tokenHash, 'password-reset', now) : null;
     const user = link?.userUuid ? await users.findByUuid(link.userUuid) : null;
-    if (!link || !user) throw forbidden(CANNOT_RESET);
+    if (!link || !user) throw forbidden(CANNOT_RESET, ERROR_CODES.userPasswordResetRefused);
     checkPasswordPolicy(input.newPassword ?? '');
-    if (user.passwordHash && (await hasher.verify(user.passwordHash, input.newPassword))) throw badRequest(SAME_PASSWORD);
-    if (!(await links.consume(tokenHash, 'password-reset', now))) throw forbidden(CANNOT_RESET);
+    if (user.passwordHash && (await hasher.verify(user.passwordHash, input.newPassword)))
+      throw badRequest(SAME_PASSWORD, ERROR_CODES.userPasswordUnchanged);
+    if (!(await links.consume(tokenHash, 'password-reset', now))) throw forbidden(CANNOT_RESET, ERROR_CODES.userPasswordResetRefused);
     await this.replace(user, input.newPassword);
     // The link reached the mailbox: the address is proven.
     if (user.email === link.email) await emails.markVerified(user.uuid, link.email);
@@ -99,7 +112,7 @@ export class PasswordChanges {
   async changeByAdmin(callerRole: Role, input: { userUuid: string; newPassword: string }): Promise<void> {
     if (!isAdminRole(callerRole)) throw forbidden();
     const user = isUuid(input.userUuid) ? await this.deps.users.findByUuid(input.userUuid) : null;
-    if (user?.kind !== 'user') throw notFound(PROFILE_NOT_FOUND);
+    if (user?.kind !== 'user') throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     checkPasswordPolicy(input.newPassword ?? '');
     await this.replace(user, input.newPassword);
   }

@@ -1,4 +1,4 @@
-import { badRequest, type Limit, type LimitDeclaration, unauthorized, unavailable } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, type Limit, type LimitDeclaration, unauthorized, unavailable } from '@spinroom/platform';
 import { type CodeChannel, PHONE_INVALID, parseChannel, requirePhone } from './phones.js';
 import type { CodeSender } from './ports.js';
 import type { PhoneValidator } from './validation.js';
@@ -33,7 +33,7 @@ export class PhoneCodes {
     const sender = this.requireSender();
     const validation = await this.validator.validate(phone);
     if (validation.status === 'VALIDATION_ERROR') throw unavailable(VALIDATION_UNAVAILABLE);
-    if (validation.status !== 'VALID') throw badRequest(PHONE_INVALID);
+    if (validation.status !== 'VALID') throw badRequest(PHONE_INVALID, ERROR_CODES.userPhoneInvalid);
     await this.sends.consume(validation.phone);
     const { status } = await sender.send(validation.phone, checkedChannel);
     return { phone: validation.phone, channel: checkedChannel, status };
@@ -45,7 +45,8 @@ export class PhoneCodes {
     const sender = this.requireSender();
     return this.failures.attempt(canonical, async () => {
       // A code is 4 to 10 digits (Verify's range); anything else is wrong without asking.
-      if (!/^\d{4,10}$/.test(code) || !(await sender.check(canonical, code))) throw unauthorized(WRONG_CODE);
+      if (!/^\d{4,10}$/.test(code) || !(await sender.check(canonical, code)))
+        throw unauthorized(WRONG_CODE, ERROR_CODES.userPhoneCodeWrong);
       return canonical;
     });
   }

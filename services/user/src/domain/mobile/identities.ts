@@ -1,4 +1,4 @@
-import { type Caller, forbidden, isAdminRole, isUuid, notFound } from '@spinroom/platform';
+import { ERROR_CODES, type Caller, forbidden, isAdminRole, isUuid, notFound } from '@spinroom/platform';
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import type { PhoneCodes } from './codes.js';
 import { IDENTITY_CHANNEL, requirePhone } from './phones.js';
@@ -38,7 +38,7 @@ export class Identities {
   async create(caller: Caller, input: { userUuid: string; channel: string; phone: string }): Promise<UserIdentity> {
     if (!actsForAnyone(caller)) throw forbidden();
     if (input.channel !== IDENTITY_CHANNEL) throw forbidden('channel must be sms');
-    if (!isUuid(input.userUuid)) throw notFound(PROFILE_NOT_FOUND);
+    if (!isUuid(input.userUuid)) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return this.add(input.userUuid, requirePhone(input.phone));
   }
 
@@ -64,7 +64,7 @@ export class Identities {
       return await this.store.addIdentity(userUuid, phone);
     } catch (error) {
       if (error instanceof PhoneTakenError) throw forbidden(IDENTITY_TAKEN);
-      if (error instanceof UnknownAccountError) throw notFound(PROFILE_NOT_FOUND);
+      if (error instanceof UnknownAccountError) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { type Caller, forbidden, isUuid, notFound } from '@spinroom/platform';
+import { ERROR_CODES, type Caller, forbidden, isUuid, notFound } from '@spinroom/platform';
 import { type AccessGrant, PROFILE_NOT_FOUND } from '../accounts.js';
 import type { PhoneCodes } from './codes.js';
 import { requirePhone } from './phones.js';
@@ -66,12 +66,12 @@ export class MobileAuth {
   async addPhoneNumber(caller: Caller, userUuid: string, phone: string): Promise<PhoneNumber> {
     requireAdmin(caller);
     const canonical = requirePhone(phone);
-    if (!isUuid(userUuid)) throw notFound(PROFILE_NOT_FOUND);
+    if (!isUuid(userUuid)) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     try {
       return await this.store.addPhoneNumber(userUuid, canonical);
     } catch (error) {
-      if (error instanceof PhoneTakenError) throw forbidden(PHONE_TAKEN);
-      if (error instanceof UnknownAccountError) throw notFound(PROFILE_NOT_FOUND);
+      if (error instanceof PhoneTakenError) throw forbidden(PHONE_TAKEN, ERROR_CODES.userPhoneTaken);
+      if (error instanceof UnknownAccountError) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
       throw error;
     }
   }

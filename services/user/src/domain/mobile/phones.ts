@@ -1,4 +1,4 @@
-import { badRequest } from '@spinroom/platform';
+import { ERROR_CODES, badRequest } from '@spinroom/platform';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 
 /** Spec 002's message for a number the platform refuses, word for word. */
@@ -37,7 +37,7 @@ export function canonicalPhone(phone: string): string | undefined {
 /** The canonical number, or 400 with spec 002's message. */
 export function requirePhone(phone: string): string {
   const canonical = canonicalPhone(phone);
-  if (!canonical) throw badRequest(PHONE_INVALID);
+  if (!canonical) throw badRequest(PHONE_INVALID, ERROR_CODES.userPhoneInvalid);
   return canonical;
 }
 

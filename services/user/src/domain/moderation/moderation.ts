@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  ERROR_CODES,
   badRequest,
   forbidden,
   isContentModeratorRole,
@@ -209,7 +210,7 @@ export class Moderation {
     const account = await this.store.changeAccount(caller.userUuid, (account) => ({
       patch: { deactivationRequestedAt: account.deactivationRequestedAt ?? this.clock() },
     }));
-    if (!account) throw notFound(PROFILE_NOT_FOUND);
+    if (!account) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return account;
   }
 
@@ -247,7 +248,7 @@ export class Moderation {
     const comment = text.trim();
     if (!comment) throw badRequest('comment should not be empty');
     if (comment.length > MAX_COMMENT_LENGTH) throw badRequest(`comment must be at most ${MAX_COMMENT_LENGTH} characters`);
-    if (!isUuid(userUuid) || !(await this.store.findAccount(userUuid))) throw notFound(PROFILE_NOT_FOUND);
+    if (!isUuid(userUuid) || !(await this.store.findAccount(userUuid))) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     const record = { id: randomUUID(), userUuid, authorUuid: actor.userUuid, comment, createdAt: this.clock() };
     await this.store.addComment(record);
     return record;
@@ -273,12 +274,12 @@ export class Moderation {
   /** A moderator's act on an account ranked below them, applied with its event. */
   private async act(actor: Actor, targetUuid: string, decide: (target: ModeratedAccount) => AccountChange): Promise<ModeratedAccount> {
     this.requireModerator(actor);
-    if (!isUuid(targetUuid)) throw notFound(PROFILE_NOT_FOUND);
+    if (!isUuid(targetUuid)) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     const account = await this.store.changeAccount(targetUuid, (target) => {
       if (!outranks(actor.role, tokenRole(target))) throw forbidden(OUTRANKED);
       return decide(target);
     });
-    if (!account) throw notFound(PROFILE_NOT_FOUND);
+    if (!account) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return account;
   }
 

@@ -1,4 +1,4 @@
-import { isUuid, notFound, type Caller } from '@spinroom/platform';
+import { ERROR_CODES, isUuid, notFound, type Caller } from '@spinroom/platform';
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import { type AdminUserColumn, parseUserQuery, type UserPage, type UserQuery, userPage } from './admin-query.js';
 import { requireAdmin } from './profile-paths.js';
@@ -34,7 +34,7 @@ export class AdminUsers {
     requireAdmin(caller);
     const { fields } = parseUserQuery(queryString, { single: true });
     const user = isUuid(userUuid) ? await this.store.findUser(userUuid, fields) : null;
-    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    if (!user) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return user;
   }
 

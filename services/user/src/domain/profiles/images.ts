@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, badRequest, forbidden, isAdminRole, isUuid, notFound, type Caller } from '@spinroom/platform';
+import { ERROR_CODES, AppError, badRequest, forbidden, isAdminRole, isUuid, notFound, type Caller } from '@spinroom/platform';
+import { PROFILE_NOT_FOUND } from '../accounts.js';
 import type { User } from '../user.js';
 
 export const IMAGE_KINDS = ['profilePicture', 'coverPicture'] as const;
@@ -96,7 +97,7 @@ export class ProfileImages {
     const kind = checkImageKind(upload.kind);
     checkImageUpload(upload, this.maxBytes);
     const owner = await this.owners.findByUuid(caller.userUuid);
-    if (!owner) throw notFound('User profile not found');
+    if (!owner) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     const resized = await this.resizer.resize(upload.content, IMAGE_SIZES[kind]);
     const image: ProfileImage = {
       id: randomUUID(),

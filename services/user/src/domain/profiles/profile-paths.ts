@@ -1,4 +1,4 @@
-import { badRequest, forbidden, isAdminRole, isUuid, notFound, type Caller } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, forbidden, isAdminRole, isUuid, notFound, type Caller } from '@spinroom/platform';
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import { applyProfilePatch, type ProfilePatch } from '../profiles.js';
 import type { User } from '../user.js';
@@ -64,7 +64,7 @@ export class ProfilePaths {
 
   async profile(userUuid: string): Promise<User> {
     const user = isUuid(userUuid) ? await this.store.findByUuid(userUuid) : null;
-    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    if (!user) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return user;
   }
 
@@ -76,14 +76,14 @@ export class ProfilePaths {
   async userData(caller: Caller): Promise<Record<string, unknown>> {
     // A service's subject (`service:<name>`) is no user's.
     const data = isUuid(caller.userUuid) ? await this.store.findUserData(caller.userUuid) : null;
-    if (data === null) throw notFound(PROFILE_NOT_FOUND);
+    if (data === null) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return data;
   }
 
   async replaceUserData(caller: Caller, value: unknown): Promise<Record<string, unknown>> {
     requireMember(caller);
     const data = checkUserData(value);
-    if (!(await this.store.saveUserData(caller.userUuid, data))) throw notFound(PROFILE_NOT_FOUND);
+    if (!(await this.store.saveUserData(caller.userUuid, data))) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return data;
   }
 
@@ -124,7 +124,7 @@ export class ProfilePaths {
 
   private async changeBadges(userUuid: string, change: (current: string[]) => string[]): Promise<User> {
     const user = isUuid(userUuid) ? await this.store.changeBadges(userUuid, change) : null;
-    if (!user) throw notFound(PROFILE_NOT_FOUND);
+    if (!user) throw notFound(PROFILE_NOT_FOUND, ERROR_CODES.userProfileNotFound);
     return user;
   }
 

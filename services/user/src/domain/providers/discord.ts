@@ -1,4 +1,4 @@
-import { badRequest, conflict, forbidden, type OutboxEntry } from '@spinroom/platform';
+import { ERROR_CODES, badRequest, conflict, forbidden, type OutboxEntry } from '@spinroom/platform';
 import { type AccessGrant, type Accounts, EMAIL_TAKEN, EmailTakenError, normalizeEmail, type UserStore } from '../accounts.js';
 import { defaultNickname, NICKNAME_MAX_LENGTH } from '../profiles.js';
 import type { User } from '../user.js';
@@ -58,7 +58,7 @@ export class DiscordAccounts {
     if (linked) return { grant: await this.accounts.grant(await this.accounts.profile(linked)), created: false };
     if (!discordUser.email || !discordUser.verified) throw badRequest(DISCORD_NO_EMAIL);
     const email = normalizeEmail(discordUser.email);
-    if (await this.users.findByEmail(email)) throw forbidden(EMAIL_TAKEN);
+    if (await this.users.findByEmail(email)) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
     let user: User;
     try {
       user = await this.users.createAccount(
@@ -66,7 +66,7 @@ export class DiscordAccounts {
         this.announceSignUp,
       );
     } catch (error) {
-      if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN);
+      if (error instanceof EmailTakenError) throw forbidden(EMAIL_TAKEN, ERROR_CODES.userEmailTaken);
       throw error;
     }
     await this.linkTo(user.uuid, discordUser);
