@@ -279,6 +279,54 @@ describe('song uploads through the BFF', () => {
     expect((await fetchBytes(`${platform().baseUrl}${keyUri}`)).bytes).toHaveLength(16);
   });
 
+  it("adds an upload to a crate by the upload's songId once it is verified, and no longer once it is withdrawn", async () => {
+    const me = await accounts.signUp();
+    const uploaded = await postForm(
+      platform().baseUrl,
+      me.accessToken,
+      { bytes: tone(3), name: 'queued.mp3' },
+      { trackName: `Queued ${randomUUID().slice(0, 8)}`, artistName: 'Synth' },
+    );
+    expect(uploaded.status).toBe(201);
+    const { songId } = uploaded.body;
+    await untilStatus(call, me.accessToken, songId, 'VERIFIED');
+    // The catalogue learns of the verified upload from upload-events.
+    const catalogued = await eventually(async () => {
+      const answer = await call('GET', `/api/playlist-service/song-data/${songId}/uploadService`, { token: me.accessToken });
+      return answer.status === 200 ? answer.body : undefined;
+    }, 30_000);
+    expect(catalogued.songId).not.toBe(songId); // the catalogue's own id: the upload's is its uploadService id
+
+    const QUEUE = '/api/playlist-service/crate/special/queue/songs';
+    const added = await call('POST', QUEUE, { token: me.accessToken, body: { songs: [{ songId }] } });
+    expect(added.status).toBe(201);
+    expect(added.body.songs).toEqual([
+      expect.objectContaining({
+        songId: catalogued.songId,
+        musicProviders: { uploadService: songId },
+        streamUrls: { uploadService: `/api/upload-service/songs/${songId}/hls-playlist` },
+        crateSongUuid: expect.any(String),
+      }),
+    ]);
+    const queue = await call('GET', QUEUE, { token: me.accessToken });
+    expect(queue.body.songs.map((s: { songId: string }) => s.songId)).toEqual([catalogued.songId]);
+
+    // Withdrawn, the upload is no song to add.
+    const moderator = await tokenWithRole('moderator');
+    expect((await call('PATCH', `/api/upload-service/songs/${songId}`, { token: moderator, body: { status: 'UNVERIFIED' } })).status).toBe(
+      200,
+    );
+    await eventually(async () => {
+      const answer = await call('GET', `/api/playlist-service/song-data/${songId}/uploadService`, { token: me.accessToken });
+      return answer.body.status === 'UNVERIFIED' ? true : undefined;
+    }, 30_000);
+    expect(await call('POST', QUEUE, { token: me.accessToken, body: { songs: [{ songId }] } })).toMatchObject({
+      status: 404,
+      body: { message: 'Song not found' },
+    });
+    expect((await call('GET', QUEUE, { token: me.accessToken })).body.songs).toHaveLength(1);
+  });
+
   it("lists the caller's uploads and the public ones, searches them by name, and deletes them with their files", async () => {
     const me = await accounts.signUp();
     const other = await accounts.signUp();

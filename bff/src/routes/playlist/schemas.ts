@@ -81,10 +81,16 @@ export const CrateSchema = z
 
 export const PageQuerySchema = LimitOffsetQuery;
 
-/** `{songId}` for a catalogue song, or a provider song whose `songId` is the provider's own id. */
+/** `{songId}` for a catalogue song (or a verified upload), or a provider song whose `songId` is the provider's own id. */
 export const SongToAddSchema = z
   .object({
-    songId: z.union([z.string().min(1).max(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)]).transform(String),
+    songId: z
+      .union([z.string().min(1).max(255), z.number().int().min(0).max(Number.MAX_SAFE_INTEGER)])
+      .transform(String)
+      .openapi({
+        description:
+          "Without musicProvider: the catalogue's songId, or the songId POST /api/upload-service/upload/song answered once the upload is VERIFIED. With musicProvider: that provider's id for the song",
+      }),
     musicProvider: z.string().max(32).optional(),
     artistName: z.string().max(512).optional(),
     trackName: z.string().max(512).optional(),

@@ -19,6 +19,22 @@ export class PgSongStore {
     return valid.length === 0 ? [] : em.find(SongEntity, { songId: { $in: valid } });
   }
 
+  /**
+   * Songs by a provider's ids for them (e.g. `uploadService` and the upload's songId); unknown ids are left out.
+   * Containment (`@>`), so the GIN index on `music_providers` answers.
+   */
+  async findByProviderIds(provider: string, providerSongIds: string[], em: EntityManager = this.orm.em.fork()): Promise<Song[]> {
+    if (providerSongIds.length === 0) return [];
+    const rows = await em.execute<{ id: number }[]>(
+      `select "id" from "song" where ${providerSongIds.map(() => `"music_providers" @> ?::jsonb`).join(' or ')}`,
+      providerSongIds.map((id) => JSON.stringify({ [provider]: id })),
+    );
+    return this.findByIds(
+      rows.map((r) => Number(r.id)),
+      em,
+    );
+  }
+
   /** Songs by catalogue uuid or numeric id (mixed), in the order asked; unknown ids are left out. */
   async findByAnyIds(ids: string[]): Promise<Song[]> {
     const em = this.orm.em.fork();

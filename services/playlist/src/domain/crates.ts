@@ -17,7 +17,11 @@ import { MUSIC_PROVIDERS, type Song } from './song.js';
 
 export type CrateRef = { crateUuid: string } | { crateShortId: string } | { special: SpecialCrateKind };
 
-/** A song to add: a catalogue id, or a provider's song described in full. */
+/**
+ * A song to add: a catalogue id, or a provider's song described in full.
+ * `songId` is the catalogue's id, or an upload's (the upload service's songId,
+ * catalogued as provider `uploadService` once verified).
+ */
 export type SongToAdd =
   | { songId: string }
   | { catalogueId: number }
@@ -35,6 +39,8 @@ export type SongToAdd =
     };
 
 export const MAX_SONGS_PER_ADD = 100;
+/** The upload service's song ids are uuids. */
+const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SONG_NOT_FOUND = 'Song not found';
 
 /** Crate rules over the crate and song stores. `caller` is the verified user's uuid. */
@@ -202,14 +208,15 @@ export class Crates {
 
   /** Catalogue ids for the songs to add, cataloguing provider songs on the way. */
   private async catalogue(em: EntityManager, songs: SongToAdd[]): Promise<Song[]> {
-    const bySongId = new Map(
-      (
-        await this.songs.findBySongIds(
-          songs.flatMap((s) => ('songId' in s ? [s.songId] : [])),
-          em,
-        )
-      ).map((s) => [s.songId, s]),
-    );
+    const songIds = songs.flatMap((s) => ('songId' in s ? [s.songId] : []));
+    const bySongId = new Map((await this.songs.findBySongIds(songIds, em)).map((s) => [s.songId, s]));
+    // An id the catalogue does not know as its own may be an upload's: its song while the upload is verified
+    // (the upload service's stream is there; a withdrawn upload's is gone).
+    const uploadIds = [...new Set(songIds.filter((id) => !bySongId.has(id) && UPLOAD_ID.test(id)))];
+    for (const song of await this.songs.findByProviderIds('uploadService', uploadIds, em)) {
+      const uploadId = song.musicProviders.uploadService;
+      if (uploadId && song.streamUrls.uploadService && !bySongId.has(uploadId)) bySongId.set(uploadId, song);
+    }
     const byCatalogueId = new Map(
       (
         await this.songs.findByIds(
