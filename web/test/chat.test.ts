@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHAT_CAP, editableMessage, findMentions, fromComet, mergeMessages, toggleReaction, type ChatMessage } from '../src/chat/chatState';
+import { CHAT_CAP, editableMessage, fromComet, mergeMessages, toggleReaction, type ChatMessage } from '../src/chat/chatState';
 
 let n = 0;
 const msg = (overrides: Partial<ChatMessage> = {}): ChatMessage => {
@@ -93,17 +93,5 @@ describe('chat rules', () => {
     const on = toggleReaction(m, '👍', { userUUID: 'me' });
     expect(on.reactions['👍']).toEqual([{ userUUID: 'me' }]);
     expect(toggleReaction(on, '👍', { userUUID: 'me' }).reactions['👍']).toBeUndefined();
-  });
-
-  it('finds mentions of people in the room', () => {
-    expect(
-      findMentions('yo @Bo and @Ana', [
-        { uuid: 'a', nickname: 'Ana' },
-        { uuid: 'b', nickname: 'Bo' },
-      ]),
-    ).toEqual([
-      { start: 3, userNickname: 'Bo', userUuid: 'b' },
-      { start: 11, userNickname: 'Ana', userUuid: 'a' },
-    ]);
   });
 });

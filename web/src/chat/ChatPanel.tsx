@@ -1,10 +1,15 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type SubmitEvent } from 'react';
+// The room's chat panel: the mention alert, pinned messages, the history (one
+// tab stop, ChatLog) and the chat box (ChatComposer). Mentions show as
+// @nickname from the room's people, else the names messages carry.
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { PinnedMessage } from '../api/types';
-import { Avatar } from '../avatars/Avatar';
 import { useT } from '../i18n/i18n';
-import { editableMessage, findMentions, type ChatMessage } from './chatState';
-
-const REACTIONS = ['👍', '❤️', '😂', '🔥'];
+import { ChatComposer } from './ChatComposer';
+import { ChatLog } from './ChatLog';
+import { editableMessage, type ChatMessage } from './chatState';
+import { nicknameDirectory, plainText, type Mention } from './mentions';
+import { MessageText } from './MessageText';
+import './chat.css';
 
 interface Props {
   messages: ChatMessage[];
@@ -15,80 +20,75 @@ interface Props {
   isModerator: boolean;
   pinned: PinnedMessage[];
   error?: string;
-  // Async, and they report their own failures (useRoomChat's `error`): the panel does not wait.
-  onSend: (text: string, type: 'user' | 'room', mentions: ChatMessage['mentions']) => Promise<void>;
-  onEdit: (message: ChatMessage, text: string, mentions: ChatMessage['mentions']) => Promise<void>;
+  /** The latest message that mentions the user, until dismissed. */
+  mention?: ChatMessage;
+  onDismissMention: () => void;
+  // Async, and they report their own failures (useRoomChat's `error`, a failed message's mark): the panel does not wait.
+  onSend: (text: string, type: 'user' | 'room', mentions: Mention[]) => Promise<void>;
+  onEdit: (message: ChatMessage, text: string, mentions: Mention[]) => Promise<void>;
   onReact: (message: ChatMessage, emoji: string) => Promise<void>;
+  onRetry: (message: ChatMessage) => Promise<void>;
+  onDiscard: (message: ChatMessage) => void;
   onPin: (message: ChatMessage | null) => void;
-}
-
-function MessageText({ message, meUuid }: { message: ChatMessage; meUuid: string | null }) {
-  if (!message.mentions.length) return <>{message.text}</>;
-  const parts: React.ReactNode[] = [];
-  let at = 0;
-  for (const [i, m] of message.mentions.entries()) {
-    if (m.start < at || m.start > message.text.length) continue;
-    parts.push(message.text.slice(at, m.start));
-    const token = `@${m.userNickname}`;
-    parts.push(
-      <mark key={i} className={m.userUuid === meUuid ? 'mention me' : 'mention'}>
-        {token}
-      </mark>,
-    );
-    at = m.start + token.length;
-  }
-  parts.push(message.text.slice(at));
-  return <>{parts}</>;
 }
 
 export function ChatPanel(props: Props) {
   const t = useT();
-  const [text, setText] = useState('');
-  const [asNotice, setAsNotice] = useState(false);
   const [editing, setEditing] = useState<ChatMessage | null>(null);
   const [, setTick] = useState(0);
-  const list = useRef<HTMLOListElement>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: scrolls down when a message arrives, which is what the length says
-  useEffect(() => {
-    list.current?.scrollTo({ top: list.current.scrollHeight });
-  }, [props.messages.length]);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const panel = useRef<HTMLElement>(null);
   // Re-render each second so the edit button disappears when its 20 s are up.
   useEffect(() => {
     const timer = setInterval(() => setTick((n) => n + 1), 1000);
     return () => clearInterval(timer);
   }, []);
   const editable = editableMessage(props.messages, props.meUuid);
+  const names = useMemo(() => nicknameDirectory(props.people, props.messages), [props.people, props.messages]);
+  const mention = props.mention;
+  const mentionText = mention ? plainText(mention.text, mention.mentions, names, t.mentionSomeone) : '';
 
-  const submit = (e: SubmitEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const body = text.trim();
-    if (!body) return;
-    const mentions = findMentions(body, props.people);
-    if (editing) void props.onEdit(editing, body, mentions);
-    else void props.onSend(body, asNotice ? 'room' : 'user', mentions);
-    setText('');
-    setEditing(null);
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    // Arrow up on an empty box edits the last message while it may be edited.
-    if (e.key === 'ArrowUp' && !text && editable) {
-      setEditing(editable);
-      setText(editable.text);
-    } else if (e.key === 'Escape' && editing) {
-      setEditing(null);
-      setText('');
+  // A mention while the page is hidden also makes a system notification, if the user already allowed them (never asked here).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per mention, which its uuid says
+  useEffect(() => {
+    if (!mention || typeof Notification === 'undefined' || Notification.permission !== 'granted' || document.visibilityState !== 'hidden')
+      return;
+    try {
+      new Notification(t.mentionedYou.replace('{name}', mention.userName), { body: mentionText, tag: `spinroom-mention-${mention.uuid}` });
+    } catch {
+      // Some browsers (Chrome on Android) allow notifications only from a service worker: the alert in the page stays.
     }
+  }, [mention?.uuid]);
+
+  const showMention = () => {
+    if (!mention) return;
+    panel.current?.querySelector<HTMLElement>(`li[data-uuid="${CSS.escape(mention.uuid)}"]`)?.focus();
+    props.onDismissMention();
   };
 
   return (
-    <section className="chat" aria-labelledby="chat-title">
+    <section className="chat" aria-labelledby="chat-title" ref={panel}>
       <h2 id="chat-title">{t.chat}</h2>
+      <div className="mention-alert" role="status">
+        {mention && (
+          <>
+            {/* The log reads the message out itself: the alert says who, and Show goes to it. */}
+            <strong>{t.mentionedYou.replace('{name}', mention.userName)}</strong>
+            <button type="button" className="link" onClick={showMention}>
+              {t.chatShowMention}
+            </button>
+            <button type="button" className="link" aria-label={t.chatDismiss} onClick={() => props.onDismissMention()}>
+              ×
+            </button>
+          </>
+        )}
+      </div>
       {props.pinned.length > 0 && (
         <section className="pinned" aria-label={t.pinned}>
           {props.pinned.map((p, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: pinned messages have no id, and the list is replaced whole
             <p key={i}>
-              📌 <strong>{p.message.userName}</strong>: {p.message.message}
+              📌 <strong>{p.message.userName}</strong>: <MessageText text={p.message.message ?? ''} names={names} meUuid={props.meUuid} />
             </p>
           ))}
           {props.isModerator && (
@@ -98,71 +98,20 @@ export function ChatPanel(props: Props) {
           )}
         </section>
       )}
-      <ol className="messages" ref={list} aria-live="polite" aria-label={t.chat}>
-        {props.messages.map((m) =>
-          m.type === 'room' ? (
-            <li key={m.uuid} className="notice" data-message-id={m.id}>
-              📣 {m.text}
-              {m.repeats && m.repeats > 1 ? ` ×${m.repeats}` : ''}
-            </li>
-          ) : (
-            <li key={m.uuid} className={`message${m.pending ? ' pending' : ''}${m.failed ? ' failed' : ''}`} data-message-id={m.id}>
-              <Avatar avatarId={m.avatarId} color={m.color} size={28} title={m.userName} />
-              <div>
-                <span className="author" style={{ color: m.color }}>
-                  {m.userName}
-                </span>
-                <p className="text">
-                  <MessageText message={m} meUuid={props.meUuid} />
-                  {m.editedAt ? <span className="muted"> (edited)</span> : null}
-                </p>
-                <div className="reactions">
-                  {Object.entries(m.reactions).map(([emoji, who]) => (
-                    <button
-                      type="button"
-                      key={emoji}
-                      className="reaction"
-                      aria-pressed={who.some((r) => r.userUUID === props.meUuid)}
-                      aria-label={`${emoji} ${who.length}`}
-                      disabled={!props.canPost || m.id.startsWith('temp-')}
-                      onClick={() => void props.onReact(m, emoji)}
-                    >
-                      {emoji} {who.length}
-                    </button>
-                  ))}
-                  {props.canPost && !m.id.startsWith('temp-') && (
-                    <details className="react-menu">
-                      <summary aria-label={`${t.react}: ${m.text.slice(0, 30)}`}>☺</summary>
-                      {REACTIONS.map((emoji) => (
-                        <button type="button" key={emoji} aria-label={`${t.react} ${emoji}`} onClick={() => void props.onReact(m, emoji)}>
-                          {emoji}
-                        </button>
-                      ))}
-                      {props.isModerator && (
-                        <button type="button" onClick={() => props.onPin(m)}>
-                          {t.pin}
-                        </button>
-                      )}
-                    </details>
-                  )}
-                  {editable?.uuid === m.uuid && !editing && (
-                    <button
-                      type="button"
-                      className="link"
-                      onClick={() => {
-                        setEditing(m);
-                        setText(m.text);
-                      }}
-                    >
-                      {t.edit}
-                    </button>
-                  )}
-                </div>
-              </div>
-            </li>
-          ),
-        )}
-      </ol>
+      <ChatLog
+        messages={props.messages}
+        meUuid={props.meUuid}
+        names={names}
+        canPost={props.canPost}
+        isModerator={props.isModerator}
+        editable={editing ? undefined : editable}
+        onStartEdit={setEditing}
+        onReact={props.onReact}
+        onPin={props.onPin}
+        onRetry={props.onRetry}
+        onDiscard={props.onDiscard}
+        onLeave={() => input.current?.focus()}
+      />
       {props.error && (
         <p className="error" role="alert">
           {props.error}
@@ -173,39 +122,18 @@ export function ChatPanel(props: Props) {
           {t.chatDisabledUntil} {props.disabledUntil.getFullYear() > 9999 ? '…' : props.disabledUntil.toLocaleTimeString()}
         </p>
       ) : props.canPost ? (
-        <form onSubmit={submit} className="chat-form">
-          <label className="sr-only" htmlFor="chat-input">
-            {editing ? t.edit : t.message}
-          </label>
-          <input
-            id="chat-input"
-            value={text}
-            maxLength={2000}
-            onChange={(e) => setText(e.target.value)}
-            onKeyDown={onKeyDown}
-            placeholder={editing ? t.edit : t.message}
-            autoComplete="off"
-          />
-          {props.isModerator && (
-            <label className="check small">
-              <input type="checkbox" checked={asNotice} onChange={(e) => setAsNotice(e.target.checked)} /> {t.notice}
-            </label>
-          )}
-          <button type="submit" disabled={!text.trim()}>
-            {editing ? t.save : t.send}
-          </button>
-          {editing && (
-            <button
-              type="button"
-              onClick={() => {
-                setEditing(null);
-                setText('');
-              }}
-            >
-              {t.cancel}
-            </button>
-          )}
-        </form>
+        <ChatComposer
+          input={input}
+          people={props.people}
+          meUuid={props.meUuid}
+          names={names}
+          isModerator={props.isModerator}
+          editable={editable}
+          editing={editing}
+          onEditing={setEditing}
+          onSend={props.onSend}
+          onEdit={props.onEdit}
+        />
       ) : null}
     </section>
   );

@@ -29,6 +29,8 @@ export interface ChatMessage {
   editedAt?: number;
   pending?: boolean;
   failed?: boolean;
+  /** Why sending failed (the error's text), while `failed`. */
+  failure?: string;
   /** How many identical room notices in a row this one stands for. */
   repeats?: number;
 }
@@ -140,19 +142,20 @@ export function editableMessage(messages: ChatMessage[], userUuid: string | null
   return undefined;
 }
 
-/** Mentions of `@nickname` for people in the room (start offsets into the text). */
-export function findMentions(text: string, people: Array<{ uuid: string; nickname: string }>): ChatMessage['mentions'] {
-  const mentions: ChatMessage['mentions'] = [];
-  for (const person of people) {
-    if (!person.nickname) continue;
-    const token = `@${person.nickname}`;
-    let at = text.indexOf(token);
-    while (at >= 0) {
-      mentions.push({ start: at, userNickname: person.nickname, userUuid: person.uuid });
-      at = text.indexOf(token, at + token.length);
-    }
-  }
-  return mentions.sort((a, b) => a.start - b.start);
+/**
+ * The longest text a message may carry: the chat service's MAX_TEXT_LENGTH
+ * (services/chat/src/domain/chat-message.ts), counted as it counts, in UTF-16
+ * code units of the text as sent (mention tokens included).
+ */
+export const MAX_MESSAGE_LENGTH = 2000;
+/** The counter shows from this many characters left. */
+export const LENGTH_WARNING = 200;
+
+/** The length rule for a text about to be sent: its count, what is left, whether to show the counter, whether it is over. */
+export function lengthCheck(sent: string, max = MAX_MESSAGE_LENGTH): { count: number; left: number; show: boolean; over: boolean } {
+  const count = sent.length;
+  const left = max - count;
+  return { count, left, show: left <= LENGTH_WARNING, over: left < 0 };
 }
 
 /** A room notice or a message with user id, name and avatar, with text (spec 002 §5). */

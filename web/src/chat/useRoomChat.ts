@@ -1,14 +1,17 @@
 // The room's chat: history once, then the feed's pushes (sentChatMessage,
 // editedChatMessage, reactedToChatMessage) merged by uuid; a sent message
-// shows at once with a temporary id.
+// shows at once with a temporary id, and one that fails stays, marked, to be
+// retried (with the same uuid) or removed. A message pushed by the feed that
+// mentions the user is their `mention` alert.
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { chat, chatToken } from '../api/chat';
 import { keys } from '../api/keys';
 import { rooms as roomApi } from '../api/spinroom';
 import { errorText } from '../api/errors';
 import type { LiveRoom } from '../rooms/liveRoom';
 import { fromComet, mergeMessages, toggleReaction, type ChatMessage, type CometMessage } from './chatState';
+import { mentionsUser } from './mentions';
 
 function newUuid(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto
@@ -26,6 +29,9 @@ export function useRoomChat(options: {
   const { room, roomUuid, slug, me, enabled } = options;
   const [messages, setMessages] = useState<ChatMessage[]>([]);
   const [error, setError] = useState<string | undefined>();
+  const [mention, setMention] = useState<ChatMessage | undefined>();
+  const meUuid = useRef(me?.uuid);
+  meUuid.current = me?.uuid;
   const token = useQuery({ queryKey: keys.chatToken, queryFn: chatToken, enabled, staleTime: 24 * 3600_000 });
 
   useEffect(() => {
@@ -50,9 +56,32 @@ export function useRoomChat(options: {
     return room.onEvent((name, params) => {
       if (name !== 'sentChatMessage' && name !== 'editedChatMessage' && name !== 'reactedToChatMessage') return;
       const message = params.message as CometMessage | undefined;
-      if (message) setMessages((list) => mergeMessages(list, [fromComet(message)]));
+      if (!message) return;
+      const read = fromComet(message);
+      setMessages((list) => mergeMessages(list, [read]));
+      if (name === 'sentChatMessage' && read.userUuid !== meUuid.current && mentionsUser(read, meUuid.current)) setMention(read);
     });
   }, [room]);
+
+  /** Sends (or sends again) a message already in the list, with its uuid: stored, it replaces the local copy; failed, it stays marked. */
+  const deliver = useCallback(
+    async (local: ChatMessage) => {
+      if (!token.data || !roomUuid) return;
+      try {
+        const stored = await chat.send(token.data, roomUuid, {
+          text: local.text,
+          uuid: local.uuid,
+          type: local.type,
+          mentions: local.mentions,
+        });
+        setMessages((list) => mergeMessages(list, [fromComet(stored)]));
+      } catch (e) {
+        const failure = errorText(e);
+        setMessages((list) => list.map((m) => (m.uuid === local.uuid ? { ...m, pending: false, failed: true, failure } : m)));
+      }
+    },
+    [token.data, roomUuid],
+  );
 
   const send = useCallback(
     async (text: string, type: 'user' | 'room', mentions: ChatMessage['mentions']) => {
@@ -74,16 +103,24 @@ export function useRoomChat(options: {
       };
       setMessages((list) => mergeMessages(list, [local]));
       setError(undefined);
-      try {
-        const stored = await chat.send(token.data, roomUuid, { text, uuid, type, mentions });
-        setMessages((list) => mergeMessages(list, [fromComet(stored)]));
-      } catch (e) {
-        setMessages((list) => list.map((m) => (m.uuid === uuid ? { ...m, pending: false, failed: true } : m)));
-        setError(errorText(e));
-      }
+      await deliver(local);
     },
-    [token.data, roomUuid, me],
+    [token.data, roomUuid, me, deliver],
   );
+
+  const retry = useCallback(
+    async (message: ChatMessage) => {
+      const again: ChatMessage = { ...message, pending: true, failed: false, failure: undefined };
+      setMessages((list) => list.map((m) => (m.uuid === message.uuid ? again : m)));
+      await deliver(again);
+    },
+    [deliver],
+  );
+
+  /** Forgets a message that failed to send. */
+  const discard = useCallback((message: ChatMessage) => {
+    setMessages((list) => list.filter((m) => m.uuid !== message.uuid || !m.failed));
+  }, []);
 
   const edit = useCallback(
     async (message: ChatMessage, text: string, mentions: ChatMessage['mentions']) => {
@@ -118,5 +155,15 @@ export function useRoomChat(options: {
     [token.data, me],
   );
 
-  return { messages, send, edit, react, error: error ?? (token.error ? errorText(token.error) : undefined) };
+  return {
+    messages,
+    send,
+    retry,
+    discard,
+    edit,
+    react,
+    mention,
+    dismissMention: useCallback(() => setMention(undefined), []),
+    error: error ?? (token.error ? errorText(token.error) : undefined),
+  };
 }

@@ -106,7 +106,7 @@ export const en = {
   unpin: 'Unpin',
   notice: 'Room notice',
   react: 'React',
-  chatMessages: 'Chat messages',
+  chatHistory: 'Chat history',
   chatLogKeys: 'Arrow keys move between messages; Escape goes to the chat box.',
   chatKeys: 'Enter sends, Shift+Enter starts a new line. Type @ and a name to mention someone.',
   chatLength: '{count} of {max} characters',

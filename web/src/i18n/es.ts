@@ -107,7 +107,7 @@ export const es: Strings = {
   unpin: 'Soltar',
   notice: 'Aviso de la sala',
   react: 'Reaccionar',
-  chatMessages: 'Mensajes del chat',
+  chatHistory: 'Historial del chat',
   chatLogKeys: 'Las flechas recorren los mensajes; Escape vuelve al cuadro del chat.',
   chatKeys: 'Intro envía, Mayúsculas+Intro empieza otra línea. Escribe @ y un nombre para mencionar a alguien.',
   chatLength: '{count} de {max} caracteres',

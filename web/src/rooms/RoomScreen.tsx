@@ -158,7 +158,11 @@ function LiveRoomView({ room, password }: { room: Room; password: string }) {
                 isModerator={moderator}
                 pinned={state.settings.pinnedMessages ?? []}
                 error={chat.error}
+                mention={chat.mention}
+                onDismissMention={chat.dismissMention}
                 onSend={chat.send}
+                onRetry={chat.retry}
+                onDiscard={chat.discard}
                 onEdit={chat.edit}
                 onReact={chat.react}
                 onPin={(m) => {
