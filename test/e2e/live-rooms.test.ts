@@ -323,7 +323,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(profile.firstName).toBeNull();
   });
 
-  it('lets a user go only after the grace period without any connection', async () => {
+  it('keeps a user while any connection of theirs is open, and lets them go when the last closes', async () => {
     const owner = await person();
     const walker = await person();
     const { uuid } = await room(owner.token);
@@ -335,7 +335,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await new Promise((r) => setTimeout(r, 900));
     expect(o.state.allUserData[walker.uuid]).toBeDefined();
     w2.close();
-    await o.until((s) => !s.allUserData[walker.uuid], 'userLeft after the grace period');
+    await o.until((s) => !s.allUserData[walker.uuid], 'userLeft once the last connection closed');
     expect(o.named('userLeft')).toHaveLength(1);
   });
 

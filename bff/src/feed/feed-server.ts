@@ -56,6 +56,13 @@ const GENERIC_ERROR = 'Something went wrong, please try again';
 const TOO_MANY = 'Too many messages, slow down.';
 /** The join's second message, built around the room service's `allUserData` text (named in platform's feed map). */
 const JOINED_USER_DATA: StatefulFeedMessageName = 'updatedUserData';
+/**
+ * Close codes of a client that left on purpose: normal closure, going away (a
+ * closed tab or a reload) and no status (close() without a code). A dropped
+ * connection ends without a close frame (1006); other codes are the client's
+ * own reasons (a missed heartbeat, say), which may well bring it back.
+ */
+const LEFT_ON_PURPOSE: ReadonlySet<number> = new Set([1000, 1001, 1005]);
 
 /**
  * The room feed at `/primus`: the original's socket protocol (Actionhero
@@ -135,10 +142,10 @@ export class FeedServer {
       const connection = new FeedConnection(ws, caller, this.options.gateway, this.options.channels, this.limits, this.options.logger);
       this.connections.add(connection);
       feedMetrics.connected();
-      ws.once('close', () => {
+      ws.once('close', (code: number) => {
         feedMetrics.disconnected();
         this.connections.delete(connection);
-        connection.closed();
+        connection.closed(code);
       });
     });
   }
@@ -191,6 +198,8 @@ class FeedConnection implements FrameListener {
   private tokens: number;
   private lastRefill = Date.now();
   private refused = 0;
+  /** This server ended the socket (a refusal, a reset, a dropped heartbeat): the person did not leave on purpose. */
+  private closedByServer = false;
 
   constructor(
     private readonly ws: WebSocket,
@@ -211,6 +220,7 @@ class FeedConnection implements FrameListener {
 
   ping(frame: string): void {
     if (this.missedPongs >= 2) {
+      this.closedByServer = true;
       this.ws.terminate();
       return;
     }
@@ -264,13 +274,24 @@ class FeedConnection implements FrameListener {
 
   close(lastWords: string): void {
     if (this.ws.readyState !== WebSocket.OPEN) return;
+    this.closedByServer = true;
     this.send(JSON.stringify(lastWords));
     this.ws.close(1000);
   }
 
-  /** The socket is gone: the room service lets the user go after its grace period. */
-  closed(): void {
-    this.leaveRoom();
+  private hangUp(code: number, reason: string): void {
+    this.closedByServer = true;
+    this.ws.close(code, reason);
+  }
+
+  /**
+   * The socket is gone. A client that closed it plainly (the leave button, a
+   * closed tab, a reload) left on purpose and leaves the room now; one that
+   * dropped, or that this server closed, leaves after the room service's grace
+   * period, in case it comes back.
+   */
+  closed(code: number): void {
+    this.leaveRoom(!this.closedByServer && LEFT_ON_PURPOSE.has(code));
   }
 
   private send(text: string): void {
@@ -278,6 +299,7 @@ class FeedConnection implements FrameListener {
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
       // Too slow to keep up: dropped rather than buffered without bound. It reconnects and rejoins.
       this.logger.info({ connectionId: this.id }, 'slow feed client dropped');
+      this.closedByServer = true;
       this.ws.terminate();
       return;
     }
@@ -302,17 +324,17 @@ class FeedConnection implements FrameListener {
 
   private async receive(data: RawData, isBinary: boolean): Promise<void> {
     feedMetrics.received();
-    if (isBinary) return this.ws.close(1003, 'text frames only');
+    if (isBinary) return this.hangUp(1003, 'text frames only');
     let parsed: unknown;
     try {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws's default binaryType 'nodebuffer' always delivers a Buffer
       parsed = JSON.parse(data.toString());
     } catch {
-      return this.ws.close(1007, 'frames are JSON');
+      return this.hangUp(1007, 'frames are JSON');
     }
     // Every frame spends from the budget, Primus strings (pongs) included.
     if (!this.withinBudget()) {
-      if (this.refused > this.limits.messageBurst) return this.ws.close(1008, 'flooding');
+      if (this.refused > this.limits.messageBurst) return this.hangUp(1008, 'flooding');
       return this.respond(undefined, { error: TOO_MANY, code: FEED_ERROR_CODES.tooManyMessages });
     }
     if (typeof parsed === 'string') {
@@ -330,7 +352,7 @@ class FeedConnection implements FrameListener {
           data: { id: this.id, fingerprint: this.id, rooms: this.room ? [this.room.uuid] : [], connectedAt: Date.now() },
         });
       } else if (event === 'roomLeave') {
-        this.leaveRoom();
+        this.leaveRoom(true);
         this.respond(messageId, { status: 'OK' });
       } else this.respond(messageId, { error: `Unsupported event: ${event}`, code: FEED_ERROR_CODES.unsupportedEvent });
     } catch (error) {
@@ -389,12 +411,13 @@ class FeedConnection implements FrameListener {
     for (const frame of waiting) this.deliver(frame);
   }
 
-  private leaveRoom(): void {
+  /** Off the room's channel; `left` when the person left on purpose (see closed). */
+  private leaveRoom(left = false): void {
     const room = this.room;
     if (!room) return;
     this.room = undefined;
     this.channels.remove(room.uuid, this);
-    this.gateway.leave(room.uuid, this.id).catch((error: unknown) => this.logger.warn({ err: error }, 'leave failed'));
+    this.gateway.leave(room.uuid, this.id, left).catch((error: unknown) => this.logger.warn({ err: error }, 'leave failed'));
   }
 }
 

@@ -6,8 +6,11 @@ export interface LiveRoomGateway {
   join(caller: Caller, input: { roomUuid: string; password?: string; connectionId: string }): Promise<JoinedRoom>;
   /** Runs a live action; answers the room version it produced (0 when it changed no state). */
   act(caller: Caller, roomUuid: string, action: LiveAction): Promise<{ version: number }>;
-  /** A connection closed (the room service lets the user go after its grace period). */
-  leave(roomUuid: string, connectionId: string): Promise<void>;
+  /**
+   * A connection closed: `left` when the person left on purpose (they leave the
+   * room at once), else it dropped (the room service waits its grace period).
+   */
+  leave(roomUuid: string, connectionId: string, left: boolean): Promise<void>;
   /** The connections this BFF still holds, so the room service knows they are alive. */
   keepAlive(connections: Array<{ roomUuid: string; connectionId: string; userUuid: string }>): Promise<void>;
 }

@@ -1,4 +1,5 @@
 import type { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
+import { LiveConnection } from '@spinroom/contracts/room/v1/live_room';
 import type { PromiseClient, ServiceTokenSource } from '@spinroom/platform/core';
 import type { LiveRoomGateway } from './gateway.js';
 
@@ -12,7 +13,7 @@ const LEAVE_BATCH_SIZE = 1000;
  */
 export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, serviceToken: ServiceTokenSource): LiveRoomGateway {
   // Closed connections are reported in batches: a restart or a network blip closes thousands at once.
-  const closed: Array<{ roomUuid: string; connectionId: string; userUuid: string }> = [];
+  const closed: Array<{ roomUuid: string; connectionId: string; userUuid: string; left: boolean }> = [];
   let flushing: Promise<void> | undefined;
   const flush = async () => {
     await new Promise((resolve) => setTimeout(resolve, LEAVE_BATCH_MS));
@@ -44,12 +45,15 @@ export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, ser
       const { version } = await rooms.performLiveAction({ roomUuid, action }, { token: caller.token, deadlineMs: DEADLINE_MS });
       return { version };
     },
-    leave(roomUuid, connectionId) {
-      closed.push({ roomUuid, connectionId, userUuid: '' });
+    leave(roomUuid, connectionId, left) {
+      closed.push({ roomUuid, connectionId, userUuid: '', left });
       return schedule();
     },
     async keepAlive(connections) {
-      await rooms.keepConnectionsAlive({ connections }, { token: await serviceToken.token(), deadlineMs: DEADLINE_MS });
+      await rooms.keepConnectionsAlive(
+        { connections: connections.map((c) => LiveConnection.fromPartial(c)) },
+        { token: await serviceToken.token(), deadlineMs: DEADLINE_MS },
+      );
     },
   };
 }

@@ -29,6 +29,8 @@ export interface FeedSocketEvents {
 
 const ACTION_TIMEOUT_MS = 15_000;
 const SILENCE_MS = 45_000;
+/** The close code for a connection that heard no ping: not a leave (application codes start at 4000). */
+const NO_HEARTBEAT = 4000;
 
 export class FeedSocket {
   private ws: WebSocket;
@@ -49,7 +51,7 @@ export class FeedSocket {
     this.ws = new WebSocket(url);
     this.opened = new Promise((resolve, reject) => {
       this.ws.addEventListener('open', () => resolve(), { once: true });
-      this.ws.addEventListener('error', () => reject(new FeedError('The room feed could not connect')), { once: true });
+      this.ws.addEventListener('error', () => reject(FeedError.local('feedUnreachable')), { once: true });
     });
     this.ws.addEventListener('message', (event) => this.receive(String(event.data)));
     this.ws.addEventListener('close', () => this.closed());
@@ -61,28 +63,30 @@ export class FeedSocket {
     const messageId = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.ws.readyState !== WebSocket.OPEN) {
-        reject(new FeedError('Not connected to the room, please try again'));
+        reject(FeedError.local('feedNotConnected'));
         return;
       }
       const timer = setTimeout(() => {
         this.pending.delete(messageId);
-        reject(new FeedError('Something went wrong, please try again'));
+        reject(FeedError.local('genericError'));
       }, ACTION_TIMEOUT_MS);
       this.pending.set(messageId, { resolve, reject, timer });
       this.ws.send(JSON.stringify({ event: 'action', params: { action, ...params }, messageId }));
     });
   }
 
+  /** Leaving the room (the button, another page): the server takes this person off the floor at once. */
   close() {
     this.closedOnPurpose = true;
-    this.ws.close();
+    this.ws.close(1000);
     this.closed();
   }
 
   private armSilence() {
     clearTimeout(this.silence);
-    // No ping for 45 s: the connection is dead even if the socket does not know it.
-    this.silence = setTimeout(() => this.ws.close(), SILENCE_MS);
+    // No ping for 45 s: the connection is dead even if the socket does not know it. Closed with a
+    // code of our own, not as a leave: the server keeps this person in the room while it reconnects.
+    this.silence = setTimeout(() => this.ws.close(NO_HEARTBEAT), SILENCE_MS);
   }
 
   private receive(text: string) {
@@ -123,7 +127,7 @@ export class FeedSocket {
     clearTimeout(this.silence);
     for (const [, pending] of this.pending) {
       clearTimeout(pending.timer);
-      pending.reject(new FeedError('The connection to the room was lost'));
+      pending.reject(FeedError.local('feedLost'));
     }
     this.pending.clear();
     this.events.onClose(this.closedOnPurpose);

@@ -101,9 +101,14 @@ export class LiveRooms {
     };
   }
 
-  /** A connection closed: the user leaves after the grace period unless they come back. */
-  async disconnect(roomUuid: string, connectionId: string): Promise<void> {
-    await this.store.disconnect(roomUuid, connectionId, this.now() + this.config.leaveGraceMs);
+  /**
+   * A connection closed. When it was the user's last one, they leave now if
+   * they left on purpose; after the grace period if it dropped, unless they come back.
+   */
+  async disconnect(roomUuid: string, connectionId: string, left = false): Promise<void> {
+    const leaving = await this.store.disconnect(roomUuid, connectionId, left ? null : this.now() + this.config.leaveGraceMs);
+    // Another tab of theirs may have joined in the meantime (a reload races its own close).
+    if (leaving && !(await this.store.userConnected(roomUuid, leaving))) await this.leave(roomUuid, leaving);
   }
 
   async keepAlive(entries: Array<{ roomUuid: string; connectionId: string; userUuid: string }>): Promise<void> {

@@ -171,15 +171,20 @@ export class LiveStore {
       .exec();
   }
 
-  /** Forgets a connection; when it was the user's last, they leave at `leaveAt` unless they come back. */
-  async disconnect(roomUuid: string, connectionId: string, leaveAt: number): Promise<void> {
+  /**
+   * Forgets a connection. When it was the user's last, they leave at `leaveAt`
+   * unless they come back; with `leaveAt` null they leave now, and the user's
+   * uuid is answered for the caller to let them go.
+   */
+  async disconnect(roomUuid: string, connectionId: string, leaveAt: number | null): Promise<string | undefined> {
     const entry = await this.redis.hget(liveKeys.connections(roomUuid), connectionId);
-    if (!entry) return;
+    if (!entry) return undefined;
     const userUuid = entry.split('|')[0]!;
     await this.redis.hdel(liveKeys.connections(roomUuid), connectionId);
-    if (!(await this.userConnected(roomUuid, userUuid))) {
-      await this.redis.zadd(liveKeys.departures, leaveAt, `${roomUuid}|${userUuid}`);
-    }
+    if (await this.userConnected(roomUuid, userUuid)) return undefined;
+    if (leaveAt === null) return userUuid;
+    await this.redis.zadd(liveKeys.departures, leaveAt, `${roomUuid}|${userUuid}`);
+    return undefined;
   }
 
   async userConnected(roomUuid: string, userUuid: string): Promise<boolean> {

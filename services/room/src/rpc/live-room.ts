@@ -87,13 +87,13 @@ export function liveRoomHandlers(deps: {
     leaveLiveRoom: unary(async (req, ctx) => {
       requireService(ctx.caller);
       const closed = [
-        ...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId }] : []),
+        ...(req.connectionId ? [{ roomUuid: req.roomUuid, connectionId: req.connectionId, left: false }] : []),
         ...req.connections.slice(0, 5000),
       ];
       for (const c of closed) {
         if (!Uuid.safeParse(c.roomUuid).success) throw badRequest('room_uuid must be a uuid');
       }
-      await Promise.all(closed.map((c) => live.disconnect(c.roomUuid, c.connectionId)));
+      await Promise.all(closed.map((c) => live.disconnect(c.roomUuid, c.connectionId, c.left)));
       return {};
     }),
     keepConnectionsAlive: unary(async (req, ctx) => {
