@@ -3,6 +3,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import './app/styles.css';
+import { applyPageLanguage } from './i18n/i18n';
+
+// The page is in the chosen language from the start (`?lang=es` or the stored choice), not only after a change.
+applyPageLanguage();
 
 const queryClient = new QueryClient({
   defaultOptions: {

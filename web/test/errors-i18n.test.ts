@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, codeOf, errorCode, FeedError, GENERIC_ERROR, userMessageFor } from '../src/api/errors';
+import { ApiError, codeOf, errorCode, errorText, FeedError, GENERIC_ERROR, userMessageFor } from '../src/api/errors';
 import { initialLocale } from '../src/i18n/i18n';
 
 describe('errors as spec 002 shows them', () => {
@@ -26,6 +26,58 @@ describe('errors as spec 002 shows them', () => {
     expect(userMessageFor(500, { message: 'db exploded' })).toBe(GENERIC_ERROR);
     expect(userMessageFor(503, undefined)).toBe('Something went wrong, please try again');
     expect(userMessageFor(0, undefined)).toBe(GENERIC_ERROR);
+  });
+});
+
+describe("errors in the reader's language", () => {
+  // As the client builds them from a REST answer (src/api/client.ts).
+  const fromAnswer = (status: number, body: unknown) => new ApiError(status, userMessageFor(status, body), codeOf(body));
+  const wrongPassword = fromAnswer(401, {
+    statusCode: 401,
+    message: 'Incorrect email or password',
+    error: 'Unauthorized',
+    code: 'USER_BAD_CREDENTIALS',
+  });
+
+  it("shows a coded refusal by the dictionary's text for its code", () => {
+    expect(errorText(wrongPassword, 'es')).toBe('Correo o contraseña incorrectos');
+    expect(errorText(wrongPassword, 'en')).toBe('Incorrect email or password');
+    const tooSoon = fromAnswer(403, {
+      statusCode: 403,
+      message: 'The minimum time has not yet elapsed since the last e-mail was sent',
+      error: 'Forbidden',
+      code: 'USER_EMAIL_TOO_SOON',
+    });
+    expect(errorText(tooSoon, 'es')).toBe('Aún no ha pasado el tiempo mínimo desde el último correo enviado');
+    expect(errorText(new FeedError('You are banned from this room', 'ROOM_BANNED'), 'es')).toBe('Tienes vetada la entrada a esta sala');
+  });
+
+  it("shows the server's text for an uncoded refusal, and for a code the dictionary does not know", () => {
+    const uncoded = fromAnswer(400, { statusCode: 400, message: 'Sign-up requires email and password', error: 'Bad Request' });
+    expect(errorText(uncoded, 'es')).toBe('Sign-up requires email and password');
+    const unknownCode = fromAnswer(429, {
+      statusCode: 429,
+      message: 'too many wrong passwords',
+      error: 'Too Many Requests',
+      code: 'X_NEW',
+    });
+    expect(errorText(unknownCode, 'es')).toBe('Too many wrong passwords');
+    // CometChat's codes are the chat service's own: its message shows.
+    const chat = fromAnswer(403, { error: { code: 'ERR_CHAT_DISABLED', message: 'chat is disabled until 10:00' } });
+    expect(errorText(chat, 'es')).toBe('Chat is disabled until 10:00');
+  });
+
+  it("shows the fixed sentence and the client's own failures in the language", () => {
+    expect(errorText(fromAnswer(500, { message: 'db exploded', code: 'USER_BAD_CREDENTIALS' }), 'es')).toBe(
+      'Algo ha ido mal, inténtalo de nuevo',
+    );
+    expect(errorText(new ApiError(0, GENERIC_ERROR), 'es')).toBe('Algo ha ido mal, inténtalo de nuevo');
+    expect(errorText(new ApiError(0, GENERIC_ERROR), 'en')).toBe(GENERIC_ERROR);
+    expect(errorText(undefined, 'es')).toBe('Algo ha ido mal, inténtalo de nuevo');
+    const lost = FeedError.local('feedLost');
+    expect(lost.message).toBe('The connection to the room was lost');
+    expect(errorText(lost, 'es')).toBe('Se ha perdido la conexión con la sala');
+    expect(errorText(lost, 'en')).toBe('The connection to the room was lost');
   });
 });
 

@@ -126,9 +126,9 @@ describe('a live room', () => {
     await start();
     expect(room.snapshot).toMatchObject({ status: 'kicked', kickReason: 'You were removed from this room, please try again later' });
     room.stop();
-    FakeSocket.refusal = new FeedError('Entry refused', 'ROOM_PASSWORD_REQUIRED');
+    FakeSocket.refusal = new FeedError('This room requires a password', 'ROOM_PASSWORD_REQUIRED');
     await start();
-    expect(room.snapshot).toMatchObject({ status: 'failed', error: 'Entry refused' });
+    expect(room.snapshot).toMatchObject({ status: 'failed', error: 'This room requires a password' });
     await vi.advanceTimersByTimeAsync(5000);
     expect(FakeSocket.all).toHaveLength(2);
   });

@@ -13,7 +13,7 @@ import {
 } from '../api/account';
 import { keys } from '../api/keys';
 import { ErrorNote } from '../app/ErrorNote';
-import { useT } from '../i18n/i18n';
+import { formatDate, useLocale, useT } from '../i18n/i18n';
 import { useDebounced } from '../search/useDebounced';
 
 /** The users list for admins: search, pages, and per user bans, badges, roles and capabilities. */
@@ -64,6 +64,7 @@ export function AdminUsersScreen() {
 
 function AdminUserRow({ user }: { user: AdminUser }) {
   const t = useT();
+  const locale = useLocale();
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [standing, setStanding] = useState<AccountStanding | null>(null);
@@ -106,7 +107,7 @@ function AdminUserRow({ user }: { user: AdminUser }) {
             <p role="status">
               {standing.banned
                 ? standing.bannedUntil
-                  ? `${t.bannedUntil} ${new Date(standing.bannedUntil).toLocaleString()}`
+                  ? `${t.bannedUntil} ${formatDate(standing.bannedUntil, 'dateTime', locale)}`
                   : t.banned
                 : t.notBanned}
             </p>

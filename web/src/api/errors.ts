@@ -1,6 +1,11 @@
 // Errors as spec 002 §8 shows them to people: below 500 the server's message
-// (or the first of a list), capitalised; from 500 a fixed sentence.
+// (or the first of a list), capitalised; from 500 a fixed sentence. Shown in
+// the reader's language: a coded refusal by the dictionary's text for its
+// code (the server's message when the dictionary has none), the fixed
+// sentence and the client's own failures by theirs.
 import type { ErrorCode } from '@spinroom/platform/vocabulary';
+import type { Strings } from '../i18n/en';
+import { currentLocale, stringsFor, type Locale } from '../i18n/i18n';
 export const GENERIC_ERROR = 'Something went wrong, please try again';
 
 export class ApiError extends Error {
@@ -13,14 +18,26 @@ export class ApiError extends Error {
   }
 }
 
-/** A refusal on the room feed: the answer's `error` text and its `code`, when it has one. */
+/** The client's own failures (no server answer), each a dictionary entry. */
+export type LocalFailure = 'genericError' | 'feedUnreachable' | 'feedNotConnected' | 'feedLost' | 'signInFirst';
+
+/**
+ * A refusal on the room feed: the answer's `error` text and its `code`, when
+ * it has one; or the client's own failure (`local`), shown from the dictionary.
+ */
 export class FeedError extends Error {
   constructor(
     message: string,
     readonly code?: string,
+    readonly local?: LocalFailure,
   ) {
     super(message);
     this.name = 'FeedError';
+  }
+
+  /** The client's own failure, its English text as the message (for logs), shown in the reader's language. */
+  static local(failure: LocalFailure): FeedError {
+    return new FeedError(stringsFor('en')[failure], undefined, failure);
   }
 }
 
@@ -67,10 +84,22 @@ export function userMessageFor(status: number, body: unknown): string {
   return capitalise(message.trim());
 }
 
-/** The message for anything thrown (network failures count as 500s). */
-export function errorText(error: unknown): string {
-  if (error instanceof ApiError) return error.userMessage;
-  if (error instanceof FeedError) return capitalise(error.message);
+/** The dictionary's text for a server's code, when it has one. */
+export function codeText(code: string | undefined, t: Strings): string | undefined {
+  return code ? (t.errorCodes as Partial<Record<string, string>>)[code] : undefined;
+}
+
+/** The message for anything thrown (network failures count as 500s), in the locale (the chosen one by default). */
+export function errorText(error: unknown, locale: Locale = currentLocale()): string {
+  const t = stringsFor(locale);
+  if (error instanceof ApiError) {
+    if (error.status >= 500 || error.status === 0 || error.userMessage === GENERIC_ERROR) return t.genericError;
+    return codeText(error.code, t) ?? error.userMessage;
+  }
+  if (error instanceof FeedError) {
+    if (error.local) return t[error.local];
+    return codeText(error.code, t) ?? capitalise(error.message);
+  }
   if (typeof error === 'string' && error) return capitalise(error);
-  return GENERIC_ERROR;
+  return t.genericError;
 }

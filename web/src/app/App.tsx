@@ -42,7 +42,7 @@ export function App() {
         <a className="brand" href="#/">
           {t.appName}
         </a>
-        <nav aria-label="Main">
+        <nav aria-label={t.mainNav}>
           <a href={href({ name: 'lobby' })} aria-current={route.name === 'lobby' ? 'page' : undefined}>
             {t.lobby}
           </a>
@@ -80,8 +80,12 @@ export function App() {
             {t.language}
           </label>
           <select id="lang" value={locale} onChange={(e) => setLocale(e.target.value as 'en' | 'es')}>
-            <option value="en">EN</option>
-            <option value="es">ES</option>
+            <option value="en" lang="en">
+              EN
+            </option>
+            <option value="es" lang="es">
+              ES
+            </option>
           </select>
           {s.isLoggedIn ? (
             <button type="button" onClick={logOut}>

@@ -1,3 +1,4 @@
+import { nameOf, useT } from '../i18n/i18n';
 import { avatarLook } from './catalogue';
 
 interface Props {
@@ -10,10 +11,18 @@ interface Props {
 
 /** A person drawn in SVG: body in their colour, head, hair and one accessory. */
 export function Avatar({ avatarId, color = '#8B5CF6', size = 48, title, className }: Props) {
+  const t = useT();
   const look = avatarLook(avatarId);
   const ghost = look.id === 'ghost';
   return (
-    <svg className={className} width={size} height={size} viewBox="0 0 64 64" role="img" aria-label={title ?? look.label}>
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 64 64"
+      role="img"
+      aria-label={title ?? nameOf(t.avatarNames, look.id)}
+    >
       {title ? <title>{title}</title> : null}
       <g className="avatar-body">
         <path d="M12 64 C12 46 22 40 32 40 C42 40 52 46 52 64 Z" fill={ghost ? '#E5E7EB' : color} stroke="#0003" />

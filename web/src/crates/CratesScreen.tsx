@@ -7,7 +7,7 @@ import { SearchPanel } from '../search/SearchPanel';
 import { useCrateActions, useCrateList, useCrateSongs } from './useCrates';
 
 function crateLabel(crate: Crate, t: ReturnType<typeof useT>): string {
-  return crate.special === 'queue' ? t.yourQueue : crate.special === 'likes' ? '★ Likes' : crate.crateName;
+  return crate.special === 'queue' ? t.yourQueue : crate.special === 'likes' ? t.likes : crate.crateName;
 }
 
 function CrateSongs({ crate }: { crate: Crate }) {

@@ -7,14 +7,15 @@ import { type SubmitEvent, useState } from 'react';
 import { keys } from '../api/keys';
 import { passkeys } from '../api/passkeys';
 import { ErrorNote } from '../app/ErrorNote';
-import { useT } from '../i18n/i18n';
+import { formatDate, useLocale, useT } from '../i18n/i18n';
 import { inBrowser, PasskeyPromptError } from '../session/PasskeySignIn';
 
-const when = (iso: string) => new Date(iso).toLocaleString();
 const shown = (error: unknown) => (error instanceof PasskeyPromptError ? error.message : error);
 
 export function PasskeySettings() {
   const t = useT();
+  const locale = useLocale();
+  const when = (iso: string) => formatDate(iso, 'dateTime', locale);
   const client = useQueryClient();
   const [name, setName] = useState('');
   const list = useQuery({ queryKey: keys.passkeys, queryFn: passkeys.list });

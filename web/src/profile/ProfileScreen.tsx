@@ -5,12 +5,13 @@ import { profiles } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
 import { Avatar } from '../avatars/Avatar';
 import { CHOOSABLE_AVATARS } from '../avatars/catalogue';
-import { useT } from '../i18n/i18n';
+import { formatDate, nameOf, useLocale, useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
 /** Your own profile (editable) or someone else's. */
 export function ProfileScreen({ userUuid }: { userUuid?: string }) {
   const t = useT();
+  const locale = useLocale();
   const s = useSession();
   const own = !userUuid || userUuid === s.userUuid;
   const client = useQueryClient();
@@ -42,7 +43,7 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
         <div>
           <h1 id="profile-title">{p.nickname}</h1>
           {p.pronoun && p.pronoun !== 'null' ? <p className="muted">{p.pronoun}</p> : null}
-          {p.createdAt && <p className="muted small">{new Date(p.createdAt).toLocaleDateString()}</p>}
+          {p.createdAt && <p className="muted small">{formatDate(p.createdAt, 'date', locale)}</p>}
         </div>
       </div>
       {own && (
@@ -69,7 +70,7 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
                   onChange={() => setAvatarId(a.id)}
                   className="sr-only"
                 />
-                <Avatar avatarId={a.id} color={color} size={56} title={a.label} />
+                <Avatar avatarId={a.id} color={color} size={56} title={nameOf(t.avatarNames, a.id)} />
               </label>
             ))}
           </fieldset>

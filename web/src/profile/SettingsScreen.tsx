@@ -27,8 +27,12 @@ export function SettingsScreen() {
         <label>
           {t.language}
           <select value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
-            <option value="en">English</option>
-            <option value="es">Español</option>
+            <option value="en" lang="en">
+              English
+            </option>
+            <option value="es" lang="es">
+              Español
+            </option>
           </select>
         </label>
       </section>

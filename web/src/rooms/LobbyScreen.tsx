@@ -5,7 +5,7 @@ import { rooms as roomApi } from '../api/spinroom';
 import type { Room, RoomDesign } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href, navigate } from '../app/router';
-import { useT } from '../i18n/i18n';
+import { nameOf, plural, useLocale, useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { rememberRoomPassword } from './roomStore';
 import { useRoomList, useToggleFavorite, type ListName } from './useRooms';
@@ -25,13 +25,14 @@ export const DESIGNS: RoomDesign[] = [
 
 function RoomCard({ room, canFavorite }: { room: Room; canFavorite: boolean }) {
   const t = useT();
+  const locale = useLocale();
   const toggle = useToggleFavorite();
   return (
     <li className={`room-card design-${room.design?.toLowerCase()}`}>
       <a href={href({ name: 'room', slug: room.slug })} className="room-card-link">
         <strong>{room.name}</strong>
         <span className="muted">
-          {room.design} · {room.numberOfUsersInRoom ?? 0} {t.users}
+          {nameOf(t.designs, room.design)} · {plural(room.numberOfUsersInRoom ?? 0, t.people, locale)}
           {room.isPasswordProtected ? ' · 🔒' : ''}
         </span>
       </a>
@@ -104,7 +105,7 @@ function CreateRoomForm() {
           <select value={design} onChange={(e) => setDesign(e.target.value as RoomDesign)}>
             {DESIGNS.map((d) => (
               <option key={d} value={d}>
-                {d}
+                {t.designs[d]}
               </option>
             ))}
           </select>

@@ -1,9 +1,20 @@
 import { useEffect, useState } from 'react';
 import type { NowPlaying as NowPlayingState } from '../api/types';
-import { useT } from '../i18n/i18n';
+import type { Strings } from '../i18n/en';
+import { fill, type Locale, useLocale, useT } from '../i18n/i18n';
 import { formatSeconds, playPosition, playProgress, type ServerClock } from './clock';
 import { artwork } from './playback';
-import type { PlayerStatus } from './player';
+import type { PlayerReason, PlayerStatus } from './player';
+
+/** Why nothing plays, in the reader's language (the providers listed as the locale joins them). */
+function reasonText(reason: PlayerReason | undefined, t: Strings, locale: Locale): string {
+  if (!reason) return '';
+  if (reason.key !== 'songOnProviders') return t[reason.key];
+  const providers = reason.providers.length
+    ? new Intl.ListFormat(locale, { type: 'conjunction' }).format(reason.providers)
+    : t.outsideCatalogue;
+  return fill(t.songOnProviders, { providers });
+}
 
 /** Artwork, title, artist and a progress bar on the server clock. */
 export function NowPlaying({
@@ -18,6 +29,7 @@ export function NowPlaying({
   onEnableAudio: () => void;
 }) {
   const t = useT();
+  const locale = useLocale();
   const [now, setNow] = useState(() => clock.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(clock.now()), 250);
@@ -25,7 +37,7 @@ export function NowPlaying({
   }, [clock]);
   if (!nowPlaying)
     return (
-      <section className="now-playing empty" aria-label="Now playing">
+      <section className="now-playing empty" aria-label={t.nowPlaying}>
         <p>{t.nothingPlaying}</p>
       </section>
     );
@@ -33,7 +45,7 @@ export function NowPlaying({
   const position = playPosition(nowPlaying, now);
   const art = artwork(song);
   return (
-    <section className="now-playing" aria-label="Now playing">
+    <section className="now-playing" aria-label={t.nowPlaying}>
       {art ? (
         <img className="art" src={art} alt="" width={72} height={72} />
       ) : (
@@ -49,7 +61,7 @@ export function NowPlaying({
         <div
           className="progress"
           role="progressbar"
-          aria-label="Song progress"
+          aria-label={t.songProgress}
           aria-valuemin={0}
           aria-valuemax={Math.round(song.duration)}
           aria-valuenow={Math.round(position)}
@@ -59,7 +71,9 @@ export function NowPlaying({
         </div>
         <p className="muted small">
           {formatSeconds(position)} / {formatSeconds(song.duration)}
-          {player.state === 'unavailable' || player.state === 'error' ? <span className="reason"> · {player.reason}</span> : null}
+          {player.state === 'unavailable' || player.state === 'error' ? (
+            <span className="reason"> · {reasonText(player.reason, t, locale)}</span>
+          ) : null}
         </p>
         {player.state === 'blocked' && (
           <button type="button" className="primary" onClick={onEnableAudio}>

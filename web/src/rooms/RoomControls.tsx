@@ -1,5 +1,5 @@
 import type { NowPlaying, RoomState } from '../api/types';
-import { useT } from '../i18n/i18n';
+import { fill, formatDate, useLocale, useT } from '../i18n/i18n';
 import { GUEST_PROMPT_ID, GuestPrompt } from './GuestPrompt';
 import { isDj, stageFull } from './roomState';
 
@@ -20,6 +20,7 @@ export function RoomControls(props: {
   run: (name: string, params?: Record<string, unknown>) => void;
 }) {
   const t = useT();
+  const locale = useLocale();
   const { state, nowPlaying, userUuid, isLoggedIn, moderator, afk, actionError, volume, onVolume, run } = props;
   const amDj = isDj(state, userUuid);
   const onWaitlist = !!state.waitlist?.includes(userUuid ?? '');
@@ -29,7 +30,7 @@ export function RoomControls(props: {
   const why = isLoggedIn ? undefined : GUEST_PROMPT_ID;
 
   return (
-    <div className="controls" role="toolbar" aria-label="Room controls">
+    <div className="controls" role="toolbar" aria-label={t.roomControls}>
       {!isLoggedIn && <GuestPrompt />}
       <div className="votes">
         <button
@@ -106,14 +107,15 @@ export function RoomControls(props: {
             key={emoji}
             type="button"
             className="icon"
-            aria-label={`Emoji ${emoji}`}
+            aria-label={fill(t.emojiAnimation, { emoji })}
             onClick={() => run('playOneTimeAnimation', { animation: 'emoji', emoji })}
           >
             {emoji}
           </button>
         ))}
         <label className="volume">
-          <span className="sr-only">Volume</span>🔈
+          <span className="sr-only">{t.volume}</span>
+          <span aria-hidden="true">🔈</span>
           <input type="range" min={0} max={1} step={0.05} value={volume} onChange={(e) => onVolume(Number(e.target.value))} />
         </label>
       </div>
@@ -124,7 +126,7 @@ export function RoomControls(props: {
       )}
       {userUuid && afk[userUuid] && afk[userUuid] > Date.now() && (
         <p className="notice" role="status">
-          AFK: {new Date(afk[userUuid]).toLocaleTimeString()}
+          {fill(t.afkUntil, { time: formatDate(afk[userUuid], 'time', locale) })}
         </p>
       )}
     </div>

@@ -4,6 +4,7 @@
 import type { CSSProperties } from 'react';
 import type { RoomState } from '../api/types';
 import { Avatar } from '../avatars/Avatar';
+import { nameOf, useT } from '../i18n/i18n';
 import type { Animation } from './liveRoom';
 import { nickname } from './roomState';
 
@@ -57,6 +58,7 @@ function Person({
 }
 
 export function Scene({ state, animations, meUuid, onPick }: Props) {
+  const t = useT();
   const design = (state.settings.design ?? 'CLUB').toLowerCase();
   // A vibe of 0.5 (no votes) nods at a relaxed pace; an awesome room nods fast, a lame one barely.
   const nod: CSSProperties = {
@@ -71,10 +73,10 @@ export function Scene({ state, animations, meUuid, onPick }: Props) {
       className={`scene design-${design}${playing ? ' playing' : ''}`}
       style={nod}
       role="group"
-      aria-label={`${state.settings.name} (${state.settings.design})`}
+      aria-label={`${state.settings.name} (${nameOf(t.designs, state.settings.design)})`}
     >
       <div className="stage">
-        <section className="decks" aria-label="DJs">
+        <section className="decks" aria-label={t.djs}>
           {Array.from({ length: seats }, (_, i) => {
             const dj = state.djs[i];
             return (

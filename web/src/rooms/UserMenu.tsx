@@ -7,8 +7,10 @@ import type { RoomRole, RoomState } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
 import { Avatar } from '../avatars/Avatar';
-import { useT } from '../i18n/i18n';
+import { plural, useLocale, useT } from '../i18n/i18n';
 import { nickname } from './roomState';
+
+type Act = { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole };
 
 interface Props {
   uuid: string;
@@ -22,20 +24,31 @@ interface Props {
 
 export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemoveDj }: Props) {
   const t = useT();
+  const locale = useLocale();
   const [minutes, setMinutes] = useState(10);
   const [done, setDone] = useState<string>();
   const profile = state.allUserData[uuid]?.userProfile;
   const roles = (state.settings.roomRoles ?? []).filter((r) => r.userUuid === uuid).map((r) => r.role);
+  const doneLabel = (what: Act): string => {
+    if (what.kind === 'kick') return t.kick;
+    if (what.kind === 'remove') return what.role === 'moderator' ? t.removeModerator : `−${what.role}`;
+    if (what.role === 'banned') return t.ban;
+    if (what.role === 'moderator') return t.makeModerator;
+    if (what.role === 'dj') return t.makeDj;
+    if (what.role === 'chatDisabled' && what.expiresInMinutes) {
+      return `${t.disableChat} ${what.expiresInMinutes} ${plural(what.expiresInMinutes, t.minutesUnit, locale)}`;
+    }
+    return what.role;
+  };
   const act = useMutation({
-    mutationFn: async (
-      what: { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole },
-    ) => {
+    mutationFn: async (what: Act) => {
       if (what.kind === 'kick') return roomApi.kick(slug, uuid);
       if (what.kind === 'remove') return roomApi.removeRole(slug, uuid, what.role);
       const expires = what.expiresInMinutes ? new Date(Date.now() + what.expiresInMinutes * 60_000).toISOString() : null;
       return roomApi.grantRole(slug, uuid, what.role, expires);
     },
-    onSuccess: (_data, what) => setDone(what.kind === 'kick' ? t.kick : what.kind === 'grant' ? what.role : `−${what.role}`),
+    // What was done, as the button that did it says.
+    onSuccess: (_data, what) => setDone(doneLabel(what)),
   });
   const isDj = state.djs.some((d) => d.uuid === uuid);
   return (
@@ -95,7 +108,7 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
               value={minutes}
               onChange={(e) => setMinutes(Number(e.target.value))}
             />
-            <span>{t.minutes}</span>
+            <span>{plural(minutes, t.minutesUnit, locale)}</span>
           </form>
           {done && (
             <p className="muted" role="status">

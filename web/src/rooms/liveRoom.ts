@@ -4,7 +4,7 @@
 // reconnects and rejoins; `roomReset` rejoins after a random delay up to 2 s;
 // `kickedFromRoom` leaves and keeps the reason. Plain TypeScript: the React
 // side reads `snapshot` through useSyncExternalStore.
-import { ERROR_CODES, errorCode, FeedError, KEPT_OUT_CODES } from '../api/errors';
+import { ERROR_CODES, errorCode, errorText, FeedError, KEPT_OUT_CODES } from '../api/errors';
 import type { OneTimeAnimationName, RoomState } from '../api/types';
 import { ServerClock } from './clock';
 import { FeedSocket, type RoomEnvelope } from './feedSocket';
@@ -87,7 +87,7 @@ export class LiveRoom {
   }
 
   action(name: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-    if (!this.socket) return Promise.reject(new FeedError('Not connected to the room, please try again'));
+    if (!this.socket) return Promise.reject(FeedError.local('feedNotConnected'));
     return this.socket.action(name, { roomUuid: this.options.roomUuid, ...params });
   }
 
@@ -102,7 +102,7 @@ export class LiveRoom {
     this.socket?.close();
     const token = this.options.token();
     if (!token) {
-      this.set({ status: 'failed', error: 'Please log in or browse as a guest first' });
+      this.set({ status: 'failed', error: errorText(FeedError.local('signInFirst')) });
       return;
     }
     const buffered: RoomEnvelope[] = [];
@@ -135,7 +135,8 @@ export class LiveRoom {
       for (const envelope of buffered.splice(0)) this.receive(envelope);
     } catch (error) {
       if (seq !== this.joinSeq || this.stopped) return;
-      const message = error instanceof FeedError ? error.message : 'The room feed could not connect';
+      // In the reader's language: a coded refusal by its code, the client's own failures by theirs.
+      const message = errorText(error instanceof FeedError ? error : FeedError.local('feedUnreachable'));
       const code = errorCode(error);
       // Refusals (banned, kicked, wrong password, no such room: every coded one) are final; a lost connection is retried.
       if (code !== undefined && KEPT_OUT_CODES.has(code)) {

@@ -7,7 +7,8 @@ import type { Song } from '../api/types';
 export type PlaybackChoice =
   | { kind: 'hls'; provider: 'uploadService'; url: string }
   | { kind: 'preview'; provider: string; url: string }
-  | { kind: 'none'; reason: string };
+  /** Nothing to play: the song's outside providers (their names), none of them connected, and no preview. */
+  | { kind: 'none'; providers: string[] };
 
 export const PROVIDER_PREFERENCE = ['apple', 'spotify', 'youtube', 'audius', 'soundCloudPublic', 'sevenDigital'];
 
@@ -45,8 +46,7 @@ export function choosePlayback(song: Song, connectedProviders: string[] = []): P
   for (const [provider, url] of Object.entries(song.previews ?? {})) {
     if (typeof url === 'string' && /^https?:\/\//.test(url)) return { kind: 'preview', provider, url };
   }
-  const from = providers.length ? providers.map(providerLabel).join(', ') : 'an outside catalogue';
-  return { kind: 'none', reason: `This song is on ${from}, which you have not connected here, and it has no preview to play.` };
+  return { kind: 'none', providers: providers.map(providerLabel) };
 }
 
 export function artwork(song: Song): string | undefined {

@@ -8,10 +8,15 @@ import type { NowPlaying } from '../api/types';
 import { playPosition, type ServerClock } from './clock';
 import { choosePlayback } from './playback';
 
+/** Why nothing plays: a dictionary entry (shown in the reader's language), with the providers a song is on for songOnProviders. */
+export type PlayerReason =
+  | { key: 'streamNeedsToken' | 'noHlsAudio' | 'songNotVerified' | 'songNotLoaded' | 'songNotPlayed' }
+  | { key: 'songOnProviders'; providers: string[] };
+
 export interface PlayerStatus {
   /** What is playing, or why nothing is. */
   state: 'idle' | 'loading' | 'playing' | 'blocked' | 'unavailable' | 'error';
-  reason?: string;
+  reason?: PlayerReason;
   provider?: string;
 }
 
@@ -62,7 +67,7 @@ export class SyncedPlayer {
     this.stop();
     this.currentKey = key;
     if (choice.kind === 'none') {
-      this.set({ state: 'unavailable', reason: choice.reason });
+      this.set({ state: 'unavailable', reason: { key: 'songOnProviders', providers: choice.providers } });
       return;
     }
     this.set({ state: 'loading', provider: choice.provider });
@@ -76,8 +81,8 @@ export class SyncedPlayer {
     const position = this.expectedPosition() ?? 0;
     if (!HlsClass.isSupported()) {
       if (this.audio.canPlayType('application/vnd.apple.mpegurl')) {
-        this.set({ state: 'unavailable', reason: 'This browser cannot play the stream with its token; try another browser.' });
-      } else this.set({ state: 'unavailable', reason: 'This browser cannot play HLS audio.' });
+        this.set({ state: 'unavailable', reason: { key: 'streamNeedsToken' } });
+      } else this.set({ state: 'unavailable', reason: { key: 'noHlsAudio' } });
       return;
     }
     const token = this.token();
@@ -96,7 +101,7 @@ export class SyncedPlayer {
       const status = (data.response as { code?: number } | undefined)?.code;
       this.set({
         state: 'error',
-        reason: status === 403 ? 'This song is not verified yet.' : 'The song could not be loaded.',
+        reason: { key: status === 403 ? 'songNotVerified' : 'songNotLoaded' },
         provider: 'uploadService',
       });
       this.destroyHls();
@@ -118,7 +123,7 @@ export class SyncedPlayer {
       this.drift = setInterval(() => this.correctDrift(), 3000);
     } catch (error) {
       if ((error as Error).name === 'NotAllowedError') this.set({ state: 'blocked', provider });
-      else if ((error as Error).name !== 'AbortError') this.set({ state: 'error', reason: 'The song could not be played.', provider });
+      else if ((error as Error).name !== 'AbortError') this.set({ state: 'error', reason: { key: 'songNotPlayed' }, provider });
     }
   }
 

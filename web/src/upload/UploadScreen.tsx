@@ -3,7 +3,7 @@ import { type SubmitEvent, useState } from 'react';
 import { keys } from '../api/keys';
 import { uploads } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
-import { useT } from '../i18n/i18n';
+import { nameOf, useT } from '../i18n/i18n';
 import { FINAL_STATUSES, uploadSong } from './uploadFile';
 
 export function UploadScreen() {
@@ -70,7 +70,7 @@ export function UploadScreen() {
                 {song.trackName ?? song.fileName} <span className="muted">— {song.artistName ?? '?'}</span>
               </span>
               <span className={`status status-${song.status.toLowerCase()}`} data-status={song.status}>
-                {song.status.replace(/_/g, ' ').toLowerCase()}
+                {nameOf(t.uploadStatuses, song.status, song.status.replace(/_/g, ' ').toLowerCase())}
               </span>
             </li>
           ))}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { type EmailType, emails } from '../../api/account';
 import { keys } from '../../api/keys';
 import { ErrorNote } from '../../app/ErrorNote';
-import { useT } from '../../i18n/i18n';
+import { nameOf, useT } from '../../i18n/i18n';
 
 const TYPES: EmailType[] = ['personal', 'work', 'payment', 'spotify', 'discord'];
 
@@ -41,7 +41,7 @@ export function EmailsSection() {
         {list.data?.map((e) => (
           <li key={e.id} className="row">
             <span>
-              {e.email} <span className="muted small">({e.type})</span>
+              {e.email} <span className="muted small">({nameOf(t.emailTypes, e.type)})</span>
             </span>
             <span className="muted small">{e.status === 'PENDING_VERIFICATION' ? t.pendingVerification : t.verified}</span>
             {e.status === 'PENDING_VERIFICATION' && (
@@ -100,7 +100,7 @@ export function EmailsSection() {
           <select value={type} onChange={(e) => setType(e.target.value as EmailType)}>
             {TYPES.map((k) => (
               <option key={k} value={k}>
-                {k}
+                {t.emailTypes[k]}
               </option>
             ))}
           </select>

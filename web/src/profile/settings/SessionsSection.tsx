@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { account } from '../../api/account';
 import { ErrorNote } from '../../app/ErrorNote';
-import { useT } from '../../i18n/i18n';
+import { formatDate, useLocale, useT } from '../../i18n/i18n';
 import { session } from '../../session/session';
 
 /** "Sign out everywhere" (spinroom's logout ends every session of the account), then back to sign-in. */
@@ -32,6 +32,7 @@ export function SessionsSection() {
 /** Ask for the account to be deactivated (moderators carry it out). */
 export function DeactivationSection() {
   const t = useT();
+  const locale = useLocale();
   const [requestedAt, setRequestedAt] = useState<string | null>(null);
   const request = useMutation({
     mutationFn: account.requestDeactivation,
@@ -42,7 +43,7 @@ export function DeactivationSection() {
       <h2 id="deactivation-title">{t.deactivation}</h2>
       {requestedAt ? (
         <p role="status">
-          {t.deactivationRequested} {new Date(requestedAt).toLocaleString()}
+          {t.deactivationRequested} {formatDate(requestedAt, 'dateTime', locale)}
         </p>
       ) : (
         <button type="button" onClick={() => request.mutate()} disabled={request.isPending}>
