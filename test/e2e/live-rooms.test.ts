@@ -179,7 +179,7 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     expect(d.named('playedOneTimeAnimation')[0].message.version).toBeUndefined();
   });
 
-  it('answers the song playing in the REST views of the room while it plays, and null once the stage is empty', async () => {
+  it('answers the song playing and the DJs in the REST views of the room while it plays, and none once the stage is empty', async () => {
     const owner = await person();
     const dj = await person();
     const stranger = await person();
@@ -187,7 +187,8 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     await queue(dj.token, 'R1');
     const views = async (token: string) =>
       Promise.all([call('GET', `${ROOMS}/rooms/uuid/${uuid}`, { token }), call('GET', `${ROOMS}/rooms/${slug}`, { token })]);
-    for (const answer of await views(owner.token)) expect(answer).toMatchObject({ status: 200, body: { uuid, song: null } });
+    for (const answer of await views(owner.token))
+      expect(answer).toMatchObject({ status: 200, body: { uuid, song: null, djUuids: [], numberOfActiveDjs: 0 } });
 
     const d = await join(dj, uuid, { password: 'sing along' });
     await d.action('addDj');
@@ -203,16 +204,17 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
     for (const answer of await views(owner.token)) {
       expect(answer.status).toBe(200);
       expect(answer.body.song).toEqual(expected);
+      expect(answer.body).toMatchObject({ djUuids: [dj.uuid], numberOfActiveDjs: 1 });
     }
     // Who may not see inside a private room learns no more of what plays than of who is there.
     for (const answer of await views(stranger.token))
-      expect(answer).toMatchObject({ status: 200, body: { usersInRoomUuids: [], song: null } });
-    // The feed's settings leave it to nowPlaying.
-    expect(d.state.settings.song).toBeNull();
+      expect(answer).toMatchObject({ status: 200, body: { usersInRoomUuids: [], song: null, djUuids: [] } });
+    // The feed's settings leave them to nowPlaying and djs.
+    expect(d.state.settings).toMatchObject({ song: null, djUuids: [] });
 
     await d.action('removeDj');
     await d.until((s) => s.nowPlaying === null && s.djs.length === 0, 'silence');
-    for (const answer of await views(owner.token)) expect(answer).toMatchObject({ status: 200, body: { uuid, song: null } });
+    for (const answer of await views(owner.token)) expect(answer).toMatchObject({ status: 200, body: { uuid, song: null, djUuids: [] } });
   });
 
   it('skips on the DJ or a moderator, refuses others, and stops the song when the playing DJ leaves', async () => {

@@ -67,6 +67,10 @@ export type RoomJson = {
   roomRoles: RoomRoleJson[];
   /** The song playing now (the live state's `nowPlaying.song`); null while none plays. */
   song: MinimalCrateSongJson | null;
+  /** The original's count of DJs on the stage. */
+  numberOfActiveDjs: number;
+  /** Spinroom's: the DJs on the stage in turn order, the first playing (the lobby names them). */
+  djUuids: string[];
   createdAt: string;
   updatedAt: string;
 };
@@ -176,6 +180,8 @@ export function roomToJson(room: Room): RoomJson {
     numberOfUsersInRoom: room.usersInRoomUuids.length,
     roomRoles: room.roomRoles.map(roomRoleToJson),
     song: room.song ? songToJson(room.song) : null,
+    numberOfActiveDjs: room.djUuids.length,
+    djUuids: room.djUuids,
     createdAt: iso(room.createdAt),
     updatedAt: iso(room.updatedAt),
   };

@@ -6,8 +6,8 @@ import type { MinimalCrateSongJson } from '@spinroom/contracts/songs';
  * supplies it from LiveRooms.
  */
 export interface LiveRoomPort {
-  /** Users present in the live room, in join order, and the song playing there (null while none plays). */
-  presence(roomUuid: string): Promise<{ userUuids: string[]; song: MinimalCrateSongJson | null }>;
+  /** Users present in the live room, in join order, the song playing there (null while none plays) and the DJs in turn order. */
+  presence(roomUuid: string): Promise<{ userUuids: string[]; song: MinimalCrateSongJson | null; djUuids: string[] }>;
   /** Users present but not on the dance floor (the audience off the floor). */
   noDancefloorUserUuids(roomUuid: string): Promise<string[]>;
   /** The live room state as the feed knows it (`{}` when the room is not live). */

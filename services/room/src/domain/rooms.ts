@@ -67,6 +67,8 @@ export interface RoomView {
   usersInRoom: string[];
   /** The live room's `nowPlaying.song`; null while none plays. */
   song: MinimalCrateSongJson | null;
+  /** The live room's DJs in turn order (the first plays). */
+  djUuids: string[];
 }
 
 export interface RoomAccess {
@@ -154,7 +156,7 @@ export class Rooms {
         if (!room) return null;
         const owner = await this.store.upsertRole(tx, room.id, actor.userUuid, 'owner', null);
         tx.stage(roomChanged('created', room, { ownerUuid: actor.userUuid, actorUuid: actor.userUuid }));
-        return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [], song: null };
+        return { room, roles: [owner], ownerUuid: actor.userUuid, usersInRoom: [], song: null, djUuids: [] };
       });
       if (view) return view;
     }
@@ -582,6 +584,7 @@ export class Rooms {
       ownerUuid: owners.get(room.id) ?? '',
       usersInRoom: readable[i] ? present[i]!.userUuids : [],
       song: readable[i] ? present[i]!.song : null,
+      djUuids: readable[i] ? present[i]!.djUuids : [],
     }));
   }
 

@@ -8,10 +8,10 @@ import type { RoomAccess, RoomDirectory } from './live-rooms.js';
 
 /**
  * The room as the feed's `settings` carries it: the original's `RoomDto`, mapped as the REST paths map it,
- * with `song` null: the state's `nowPlaying` carries the song, which a copy in the settings would outlive.
+ * with `song` null and no DJs: the state's `nowPlaying` and `djs` carry them, which a copy in the settings would outlive.
  */
 export function roomDto(view: RoomView): RoomJson {
-  return roomToJson(toRoomMessage({ ...view, song: null }));
+  return roomToJson(toRoomMessage({ ...view, song: null, djUuids: [] }));
 }
 
 function stageRules(view: RoomView): StageRules {

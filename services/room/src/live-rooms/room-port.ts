@@ -12,7 +12,11 @@ export function liveRoomPort(live: () => LiveRooms, plays: PgPlayLog): LiveRoomP
   return {
     presence: async (roomUuid) => {
       const room = (await live().snapshot(roomUuid))?.room;
-      return { userUuids: room?.server.members.map((m) => m.uuid) ?? [], song: room?.client.nowPlaying?.song ?? null };
+      return {
+        userUuids: room?.server.members.map((m) => m.uuid) ?? [],
+        song: room?.client.nowPlaying?.song ?? null,
+        djUuids: room?.client.djs.map((dj) => dj.uuid) ?? [],
+      };
     },
     noDancefloorUserUuids: async (roomUuid) => {
       const room = (await live().snapshot(roomUuid))?.room;

@@ -75,12 +75,13 @@ export function toRoomMessage(view: RoomView): RoomMessage {
     usersInRoomUuids: view.usersInRoom,
     ownerUuid: view.ownerUuid,
     song: view.song ? songFromJson(view.song) : undefined,
+    djUuids: view.djUuids,
   };
 }
 
 /** A bare room (favourite listings) without roles or presence. */
 export function toBareRoomMessage(room: Room): RoomMessage {
-  return toRoomMessage({ room, roles: [], ownerUuid: '', usersInRoom: [], song: null });
+  return toRoomMessage({ room, roles: [], ownerUuid: '', usersInRoom: [], song: null, djUuids: [] });
 }
 
 export function toFavoriteMessage(favorite: RoomFavorite, room: Room): RoomFavoriteMessage {
