@@ -41,6 +41,15 @@ describe('route()', () => {
       response: Who,
       handler: async ({ caller }) => ({ who: caller ?? 'anyone' }),
     });
+    route(deps, {
+      method: 'get',
+      path: '/optional',
+      summary: 'optional',
+      tags: ['t'],
+      auth: 'optional',
+      response: Who,
+      handler: async ({ caller }) => ({ who: caller?.userUuid ?? 'a visitor' }),
+    });
     const keyed: HeaderAuth<string> = {
       headers: z.object({ key: z.string() }),
       verify: (req) => {
@@ -82,6 +91,13 @@ describe('route()', () => {
   it('lets anyone call a public path', async () => {
     expect(await (await fetch(`${baseUrl}/public`)).json()).toEqual({ who: 'anyone' });
     expect(document.paths?.['/public']?.get?.security).toEqual([]);
+  });
+
+  it('reads the caller of an optional path when a token is sent, refuses a bad one, and lets visitors in', async () => {
+    expect(await (await fetch(`${baseUrl}/optional`)).json()).toEqual({ who: 'a visitor' });
+    expect(await (await fetch(`${baseUrl}/optional`, { headers: { authorization: `Bearer ${token}` } })).json()).toEqual({ who: userUuid });
+    expect((await fetch(`${baseUrl}/optional`, { headers: { authorization: 'Bearer nonsense' } })).status).toBe(401);
+    expect(document.paths?.['/optional']?.get?.security).toEqual([{}, { bearerAuth: [] }]);
   });
 
   it('reads and documents the headers of a path that authenticates by its own, with its error shape', async () => {

@@ -186,6 +186,23 @@ describe('rooms through the BFF', () => {
     expect(service.body.rooms).toHaveLength(2);
   });
 
+  it('shows visitors without a token the public and promoted rooms, not inside a room with a door, and nothing else', async () => {
+    const owner = await person();
+    const open = (await create(owner.token, { name: 'Open Doors' })).body;
+    const locked = (await create(owner.token, { name: 'Locked Doors', password: 'knock knock' })).body;
+    const list = await call('GET', `${BASE}/rooms/public?limit=100`);
+    expect(list.status).toBe(200);
+    const byUuid = new Map(list.body.rooms.map((r: { uuid: string }) => [r.uuid, r]));
+    expect(byUuid.get(open.uuid)).toMatchObject({ name: 'Open Doors', song: null, djUuids: [] });
+    // The password room is listed (it is public) but a visitor learns nothing of who is inside.
+    expect(byUuid.get(locked.uuid)).toMatchObject({ isPasswordProtected: true, usersInRoomUuids: [], song: null, djUuids: [] });
+    expect((await call('GET', `${BASE}/rooms/promoted-rooms`)).status).toBe(200);
+    // A token that does not verify is still refused, and the other lists need one.
+    expect((await call('GET', `${BASE}/rooms/public`, { token: 'not-a-token' })).status).toBe(401);
+    for (const path of ['/rooms/mine/list', '/rooms/owned-rooms/list', '/rooms/favorites', '/rooms/recent', `/rooms/${open.slug}`])
+      expect((await call('GET', `${BASE}${path}`)).status, path).toBe(401);
+  });
+
   it('protects rooms with a password: join and password matching', async () => {
     const owner = await person();
     const visitor = await person();

@@ -25,13 +25,18 @@ export interface HeaderAuth<C> {
   verify(req: Request): C;
 }
 
-type Auth = 'public' | 'caller' | HeaderAuth<unknown>;
+/**
+ * `caller`: a valid bearer token is required. `public`: anyone, and no caller is
+ * read. `optional`: anyone, as the caller when a token is sent (a bad one is
+ * still a 401), for what visitors may see and callers may see more of.
+ */
+type Auth = 'public' | 'caller' | 'optional' | HeaderAuth<unknown>;
 
 /** What the handler knows of who calls: the verified caller, or the credentials of a HeaderAuth. */
 type Credentials<A extends Auth> =
   A extends HeaderAuth<infer C>
     ? { caller: undefined; credentials: C }
-    : { caller: A extends 'public' ? undefined : Caller; credentials: undefined };
+    : { caller: A extends 'public' ? undefined : A extends 'optional' ? Caller | undefined : Caller; credentials: undefined };
 
 interface RouteSpec<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType, R extends z.ZodType, A extends Auth> {
   method: Method;
@@ -104,7 +109,7 @@ export function route<
   const headerAuth = typeof auth === 'object' ? auth : undefined;
   const errorStatuses = spec.errorShape?.statuses ?? [
     400,
-    ...(auth === 'caller' ? [401] : []),
+    ...(auth === 'caller' || auth === 'optional' ? [401] : []),
     ...(spec.body ? [415] : []),
     ...(spec.errors ?? []),
     500,
@@ -124,7 +129,7 @@ export function route<
     summary: spec.summary,
     tags: spec.tags,
     ...(spec.deprecated ? { deprecated: true } : {}),
-    ...(headerAuth ? {} : { security: auth === 'caller' ? [{ bearerAuth: [] }] : [] }),
+    ...(headerAuth ? {} : { security: auth === 'caller' ? [{ bearerAuth: [] }] : auth === 'optional' ? [{}, { bearerAuth: [] }] : [] }),
     request: {
       ...(headerAuth ? { headers: headerAuth.headers } : {}),
       ...(spec.body ? { body: { content: { 'application/json': { schema: spec.body } }, required: true } } : {}),
@@ -138,7 +143,10 @@ export function route<
   const expressPath = spec.path.replace(/\{(\w+)\}/g, ':$1');
   deps.router[spec.method](expressPath, async (req, res) => {
     nameHttpRoute(expressPath);
-    const caller = auth === 'caller' ? await deps.verifier().verifyHeader(req.headers.authorization) : undefined;
+    const caller =
+      auth === 'caller' || (auth === 'optional' && req.headers.authorization !== undefined)
+        ? await deps.verifier().verifyHeader(req.headers.authorization)
+        : undefined;
     const credentials = headerAuth?.verify(req);
     if (spec.body) requireJsonBody(req);
     const input = {

@@ -72,8 +72,10 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   route(deps, {
     method: 'get',
     path: `${BASE}/rooms/public`,
-    summary: 'Public rooms that are not unlisted, newest first',
+    summary:
+      'Public rooms that are not unlisted, newest first; open to visitors without a token (the landing page), who see inside the rooms without a door',
     tags,
+    auth: 'optional',
     query: PageQuerySchema,
     response: RoomPageSchema,
     handler: async ({ query }) => list(RoomListing.ROOM_LISTING_PUBLIC, query),
@@ -81,8 +83,9 @@ export function roomRoutes(deps: RouteDeps, rooms: RoomClient): void {
   route(deps, {
     method: 'get',
     path: `${BASE}/rooms/promoted-rooms`,
-    summary: 'Promoted rooms, optionally only those promoted for some music providers',
+    summary: 'Promoted rooms, optionally only those promoted for some music providers; open to visitors without a token',
     tags,
+    auth: 'optional',
     query: z.object({ providers: z.union([z.string(), z.array(z.string())]).optional() }),
     response: RoomListSchema,
     handler: async ({ query }) => {

@@ -1,7 +1,14 @@
 import { RoomListing, type RoomServiceServer } from '@spinroom/contracts/room/v1/room_service';
 import { RoomRefusal, RoomUserRole, UserRole, type MusicProvider } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { musicProviders, roomRefusals, roomUserRoles, userRoles } from '@spinroom/contracts/vocabulary';
-import { badRequest, MAX_PAGE_SIZE as MAX_PAGE, pageOf as page, type CallContext, type createUnaryFactory } from '@spinroom/platform';
+import {
+  badRequest,
+  MAX_PAGE_SIZE as MAX_PAGE,
+  pageOf as page,
+  unauthorized,
+  type CallContext,
+  type createUnaryFactory,
+} from '@spinroom/platform';
 import type { RoomFilter } from '../domain/room-store.js';
 import { ACCESS_CODES, ACCESS_MESSAGES } from '../domain/room-access.js';
 import { requireGlobalRole } from '../domain/room-roles.js';
@@ -12,6 +19,12 @@ function actor(ctx: CallContext): Actor {
   const caller = ctx.caller;
   return { userUuid: caller.userUuid, role: caller.role };
 }
+
+/** Someone without a token (the landing page): a guest with no account, who sees inside only rooms without a door. */
+const VISITOR: Actor = { userUuid: '', role: 'guest' };
+
+/** The listings a visitor without a token may read. */
+const OPEN_LISTINGS: ReadonlySet<RoomListing> = new Set([RoomListing.ROOM_LISTING_PUBLIC, RoomListing.ROOM_LISTING_PROMOTED]);
 
 /** The listing a ListRooms request asks for, for this caller. */
 function filterOf(
@@ -66,8 +79,9 @@ export function roomServiceHandlers(deps: {
       await rooms.delete(actor(ctx), toRoomRef(req.room));
       return {};
     }),
-    listRooms: unary(async (req, ctx) => {
-      const who = actor(ctx);
+    listRooms: unary.public(async (req, ctx) => {
+      if (!ctx.caller && !OPEN_LISTINGS.has(req.listing)) throw unauthorized();
+      const who = ctx.caller ? { userUuid: ctx.caller.userUuid, role: ctx.caller.role } : VISITOR;
       if (req.admin) requireGlobalRole(who.role);
       if (req.listing === RoomListing.ROOM_LISTING_NAMED) {
         const named = await rooms.named(req.rooms.slice(0, MAX_PAGE), who);
