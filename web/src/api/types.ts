@@ -38,6 +38,11 @@ export interface Room {
   pinnedMessages: PinnedMessage[];
   ownerUuid: string;
   numberOfUsersInRoom?: number;
+  /** The song playing now; null while none plays (or for a caller who may not see inside). */
+  song?: Song | null;
+  /** The DJs on stage in turn order, the first playing. */
+  djUuids?: string[];
+  numberOfActiveDjs?: number;
   roomRoles?: UserRoleEntry[];
   waitlistEnabled?: boolean;
   /** Client-side: whether the caller has this room among their favourites. */

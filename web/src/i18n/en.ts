@@ -231,6 +231,17 @@ export const en = {
   guestNotice: 'Guests can listen; sign up to DJ, vote and chat.',
   guestInRoom: "You're listening as a guest. Sign up or log in to take a seat, vote and chat; you'll come back to this room.",
   signUpToJoinIn: 'Sign up to join in',
+  roomQuiet: 'Quiet for now: take a seat and play something',
+  djPlaying: '{name} is playing',
+  aDjPlays: 'A DJ is playing',
+  passwordRoom: 'password',
+  landingTitle: 'Listen together, live',
+  landingPitch:
+    'Spinroom is a room full of people and one stage: DJs take turns playing songs from their crates, and everyone hears the same second of the same song, votes on it and chats.',
+  landingPointRooms: 'Drop into a live room and listen: no account needed.',
+  landingPointDj: 'Sign up to take a seat on stage and play your songs.',
+  landingPointTogether: 'Vote, chat, and find the people who like what you like.',
+  liveNow: 'Live now',
   // Language throughout (issue 15): names that were English-only, counted nouns (Intl.PluralRules
   // forms, `{count}` the number), client-side failures, and the server's coded refusals.
   genericError: 'Something went wrong, please try again',

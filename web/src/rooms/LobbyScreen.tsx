@@ -5,10 +5,11 @@ import { rooms as roomApi } from '../api/spinroom';
 import type { Room, RoomDesign } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href, navigate } from '../app/router';
-import { nameOf, plural, useLocale, useT } from '../i18n/i18n';
+import { useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { rememberRoomPassword } from './roomStore';
-import { useRoomList, useToggleFavorite, type ListName } from './useRooms';
+import { byCrowd, RoomCard } from './RoomCard';
+import { useRoomList, type ListName } from './useRooms';
 
 export const DESIGNS: RoomDesign[] = [
   'CLUB',
@@ -23,34 +24,6 @@ export const DESIGNS: RoomDesign[] = [
   'CHAT_ONLY',
 ];
 
-function RoomCard({ room, canFavorite }: { room: Room; canFavorite: boolean }) {
-  const t = useT();
-  const locale = useLocale();
-  const toggle = useToggleFavorite();
-  return (
-    <li className={`room-card design-${room.design?.toLowerCase()}`}>
-      <a href={href({ name: 'room', slug: room.slug })} className="room-card-link">
-        <strong>{room.name}</strong>
-        <span className="muted">
-          {nameOf(t.designs, room.design)} · {plural(room.numberOfUsersInRoom ?? 0, t.people, locale)}
-          {room.isPasswordProtected ? ' · 🔒' : ''}
-        </span>
-      </a>
-      {canFavorite && (
-        <button
-          type="button"
-          className="icon"
-          aria-pressed={!!room.favorited}
-          aria-label={`${room.favorited ? t.unfavorite : t.favorite}: ${room.name}`}
-          onClick={() => toggle.mutate({ room, favorited: !room.favorited })}
-        >
-          {room.favorited ? '★' : '☆'}
-        </button>
-      )}
-    </li>
-  );
-}
-
 function RoomList({ name, title }: { name: ListName; title: string }) {
   const t = useT();
   const { isLoggedIn } = useSession();
@@ -63,7 +36,7 @@ function RoomList({ name, title }: { name: ListName; title: string }) {
       <ErrorNote error={list.error} />
       {list.data && list.data.length === 0 ? <p className="muted">{t.noRooms}</p> : null}
       <ul data-list={name}>
-        {list.data?.map((room) => (
+        {(name === 'public' || name === 'promoted' ? byCrowd(list.data ?? []) : (list.data ?? [])).map((room) => (
           <RoomCard key={room.uuid} room={room} canFavorite={isLoggedIn} />
         ))}
       </ul>

@@ -9,6 +9,8 @@ import { favoritesWith, markFavorites, withFavorited } from './favorites';
 
 export type ListName = 'public' | 'promoted' | 'owned' | 'recent' | 'favorites';
 
+const LIVE_REFRESH_MS = 15_000;
+
 const fetchers: Record<ListName, () => Promise<Room[]>> = {
   public: roomApi.public,
   promoted: roomApi.promoted,
@@ -28,6 +30,8 @@ export function useRoomList(name: ListName) {
   return useQuery({
     queryKey: keys.roomList(name),
     enabled: isLoggedIn || name === 'public' || name === 'promoted',
+    // Who is in each room and what plays change all the time: the lobby looks again while it is shown.
+    refetchInterval: LIVE_REFRESH_MS,
     queryFn: async () => {
       const [list, favorites] = await Promise.all([fetchers[name](), favoriteEntries(client, isLoggedIn)]);
       return markFavorites(list, new Set(favorites.map((f) => f.roomUuid)));

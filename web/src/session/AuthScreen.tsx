@@ -4,6 +4,7 @@ import { auth } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
 import { useRoute } from '../app/router';
 import { useT } from '../i18n/i18n';
+import { Landing } from './Landing';
 import { ForgotPassword, MagicLinkRequest, PasswordSignIn, PhoneSignIn } from './SignInForms';
 import { PasskeySignIn } from './PasskeySignIn';
 import { wantedAuthMode } from './signInFrom';
@@ -34,6 +35,7 @@ export function AuthScreen() {
   return (
     <main className="auth" id="main">
       <h1>{t.appName}</h1>
+      <Landing />
       <div className="tabs" role="tablist" aria-label={t.appName}>
         <button type="button" role="tab" aria-selected={mode === 'signup'} onClick={() => setMode('signup')}>
           {t.signUp}
