@@ -60,9 +60,8 @@ export function RoomControls(props: {
           disabled={!nowPlaying || !isLoggedIn}
           aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { star: true } })}
-          aria-label={t.star}
         >
-          ★ {state.voteCounts.stars}
+          ★ {t.star} <span data-testid="stars">{state.voteCounts.stars}</span>
         </button>
         {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot hold the bar that draws it */}
         <div
