@@ -242,6 +242,8 @@ export const en = {
   landingPointDj: 'Sign up to take a seat on stage and play your songs.',
   landingPointTogether: 'Vote, chat, and find the people who like what you like.',
   liveNow: 'Live now',
+  banQuestion: 'Ban {name} from this room? They leave at once and stay out until a moderator lifts the ban.',
+  banConfirm: 'Yes, ban',
   // Language throughout (issue 15): names that were English-only, counted nouns (Intl.PluralRules
   // forms, `{count}` the number), client-side failures, and the server's coded refusals.
   genericError: 'Something went wrong, please try again',

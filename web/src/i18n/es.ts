@@ -239,6 +239,8 @@ export const es: Strings = {
   landingPointDj: 'Regístrate para subir al escenario y poner tus canciones.',
   landingPointTogether: 'Vota, chatea y encuentra a quien le gusta lo que a ti.',
   liveNow: 'En directo',
+  banQuestion: '¿Expulsar a {name} de esta sala? Sale al momento y no vuelve hasta que un moderador levante la expulsión.',
+  banConfirm: 'Sí, expulsar',
   genericError: 'Algo ha ido mal, inténtalo de nuevo',
   feedUnreachable: 'No se pudo conectar con la sala',
   feedNotConnected: 'No estás conectado a la sala, inténtalo de nuevo',

@@ -7,7 +7,7 @@ import type { RoomRole, RoomState } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
 import { Avatar } from '../avatars/Avatar';
-import { plural, useLocale, useT } from '../i18n/i18n';
+import { fill, plural, useLocale, useT } from '../i18n/i18n';
 import { nickname } from './roomState';
 
 type Act = { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole };
@@ -27,6 +27,7 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
   const locale = useLocale();
   const [minutes, setMinutes] = useState(10);
   const [done, setDone] = useState<string>();
+  const [confirmingBan, setConfirmingBan] = useState(false);
   const profile = state.allUserData[uuid]?.userProfile;
   const roles = (state.settings.roomRoles ?? []).filter((r) => r.userUuid === uuid).map((r) => r.role);
   const doneLabel = (what: Act): string => {
@@ -72,9 +73,31 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
           <button type="button" onClick={() => act.mutate({ kind: 'kick' })}>
             {t.kick}
           </button>
-          <button type="button" className="danger" onClick={() => act.mutate({ kind: 'grant', role: 'banned' })}>
-            {t.ban}
-          </button>
+          {confirmingBan ? (
+            <div className="notice stack" role="alertdialog" aria-label={t.ban} aria-describedby="ban-question">
+              <p id="ban-question">{fill(t.banQuestion, { name: nickname(state, uuid) })}</p>
+              <div className="row">
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => {
+                    setConfirmingBan(false);
+                    act.mutate({ kind: 'grant', role: 'banned' });
+                  }}
+                >
+                  {t.banConfirm}
+                </button>
+                <button type="button" onClick={() => setConfirmingBan(false)}>
+                  {t.cancel}
+                </button>
+              </div>
+            </div>
+          ) : (
+            // A ban takes them out of the room until someone lifts it: asked once more.
+            <button type="button" className="danger" onClick={() => setConfirmingBan(true)}>
+              {t.ban}
+            </button>
+          )}
           {roles.includes('moderator') ? (
             <button type="button" onClick={() => act.mutate({ kind: 'remove', role: 'moderator' })}>
               {t.removeModerator}
