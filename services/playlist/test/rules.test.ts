@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newPlaylistName } from '../src/domain/crate.js';
 import { moveItem, shuffle } from '../src/domain/positions.js';
-import { isSameSong } from '../src/domain/song.js';
+import { isSameSong, SameSongSet, type SongIdentity } from '../src/domain/song.js';
 
 const base = { trackName: 'Midnight City', artistName: 'M83', duration: 243 };
 
@@ -32,6 +32,30 @@ describe('song sameness (spec 002)', () => {
     expect(isSameSong(base, { trackName: 'Midnight City', artistName: 'M83', duration: 249 })).toBe(false);
     expect(isSameSong(base, { trackName: 'Midnight City (Remix)', artistName: 'M83', duration: 243 })).toBe(false);
     expect(isSameSong({ ...base, isrc: '' }, { ...base, duration: 100, isrc: '' })).toBe(false);
+  });
+});
+
+describe('a set of songs under the sameness rule', () => {
+  // Songs that share one thing each with some others: ids, isrc, provider ids, names and durations.
+  const songs: SongIdentity[] = [
+    { trackName: 'Midnight City', artistName: 'M83', duration: 243, songId: 'a', isrc: 'GBUMV1100047' },
+    { trackName: 'midnight city ', artistName: 'm83', duration: 247 },
+    { trackName: 'Midnight City', artistName: 'M83', duration: 250, musicProviders: { spotify: 'sp1' } },
+    { trackName: 'Other', artistName: 'Band', duration: 100, musicProviders: { apple: 'sp1' } },
+    { trackName: 'Other', artistName: 'Band', duration: 300, isrc: 'gbumv1100047' },
+    { trackName: 'Third', artistName: 'Band', duration: 10, songShortId: 'short' },
+    { trackName: 'Fourth', artistName: 'Band', duration: 10, songShortId: 'short', musicProviders: { spotify: 'sp1' } },
+    { trackName: 'Fifth', artistName: 'Band', duration: 10, songId: '', isrc: '', musicProviders: { youtube: '' } },
+    { trackName: 'Sixth', artistName: 'Band', duration: 10, songId: '', isrc: '', musicProviders: { youtube: '' } },
+  ];
+
+  it('answers has() as isSameSong does against any song in it', () => {
+    for (let split = 0; split <= songs.length; split += 1) {
+      const set = new SameSongSet(songs.slice(0, split));
+      for (const song of songs) {
+        expect(set.has(song), `${song.trackName} among the first ${split}`).toBe(songs.slice(0, split).some((s) => isSameSong(s, song)));
+      }
+    }
   });
 });
 

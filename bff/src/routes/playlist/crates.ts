@@ -12,7 +12,7 @@ import {
   UpdateCrateSchema,
 } from './schemas.js';
 import { crateJson, crateSongJson } from './views.js';
-import { TakeSkipQuery } from '../../http/paging.js';
+import { pageOffset, pageSize, TakeSkipQuery } from '../../http/paging.js';
 import { Position, SerialId } from '../../http/ids.js';
 
 export type PlaylistClient = PromiseClient<PlaylistServiceClient>;
@@ -34,6 +34,25 @@ const CRATE_PATHS: Array<{ path: string; label: string; ref: (params: Record<str
     params: z.object({ crateUuid: z.uuid() }),
   },
 ];
+
+const PublicCratesQuery = z.object({
+  q: z.string().max(200).default('').openapi({ description: "Words of the crate's name or description; empty lists them all" }),
+  limit: pageSize(),
+  offset: pageOffset(),
+});
+
+const CopyQuery = z.object({
+  into: z
+    .union([z.enum(['queue', 'likes']), z.uuid()])
+    .optional()
+    .openapi({ description: "Where the songs go: 'queue', 'likes' or the uuid of a crate of the caller's; without it, a new crate" }),
+});
+
+function intoRef(into: string): CrateRef {
+  if (into === 'queue') return CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_QUEUE });
+  if (into === 'likes') return CrateRef.fromPartial({ special: SpecialCrate.SPECIAL_CRATE_LIKES });
+  return CrateRef.fromPartial({ crateUuid: into });
+}
 
 function toSongToAdd(song: z.infer<typeof SongToAddSchema>): SongToAdd {
   // With a provider, `songId` is that provider's id for the song; without, a catalogue id.
@@ -101,6 +120,20 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
     handler: async ({ query }) => {
       const { crates, total } = await playlists.listPublicCrates({ limit: query.take, offset: query.skip });
+      return { crates: crates.map(crateJson), total };
+    },
+  });
+  // Spinroom's own path (spec 002 lists only the services' all-crates): what people browse to play from or copy.
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/crate/public`,
+    summary:
+      'Public crates with songs, to play from or copy: q (at most 200 characters) matches the name or description in any case, names equal to it or starting with it first; then the most songs, then the newest',
+    tags,
+    query: PublicCratesQuery,
+    response: z.object({ crates: z.array(CrateSchema), total: z.number().int() }),
+    handler: async ({ query }) => {
+      const { crates, total } = await playlists.browsePublicCrates({ query: query.q, limit: query.limit, offset: query.offset });
       return { crates: crates.map(crateJson), total };
     },
   });
@@ -311,13 +344,21 @@ export function crateRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     route(deps, {
       method: 'put',
       path: `${path}/copy`,
-      summary: 'Copy a crate into a new crate of the caller',
+      summary:
+        "Copy a crate the caller may read (theirs, or anyone's public one) into a new crate of theirs '<name> (copy)', or with ?into= onto the end of their queue, likes or own crate, leaving out songs it already holds (spec 002's sameness rule)",
       tags,
       status: 201,
       params,
-      errors: [404],
-      response: CrateSchema,
-      handler: async ({ params: p }) => crateJson((await playlists.copyCrate({ crate: ref(p) })).crate),
+      query: CopyQuery,
+      errors: [403, 404],
+      response: CrateSchema.extend({
+        songsAdded: z.number().int().openapi({ description: 'Songs the copy added (those the target already held are left out)' }),
+      }),
+      handler: async ({ params: p, query }) => {
+        const into = query.into === undefined ? undefined : intoRef(query.into);
+        const { crate, songsAdded } = await playlists.copyCrate({ crate: ref(p), ...(into ? { into } : {}) });
+        return { ...crateJson(crate), songsAdded };
+      },
     });
   }
 }

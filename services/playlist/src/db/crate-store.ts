@@ -64,6 +64,40 @@ export class PgCrateStore {
     return this.list({ isPublic: true }, options);
   }
 
+  /**
+   * Public crates with songs, for people to play from or copy. `query` (lowercased)
+   * matches the name or description anywhere (the trigram index on both serves it);
+   * names equal to it, then names starting with it, come first; then the most
+   * songs, then the newest.
+   */
+  async browsePublic(query: string, options: { limit: number; offset: number }) {
+    const em = this.fork();
+    const q = query.trim().toLowerCase();
+    const where = `c."is_public" and c."special" is null and exists (select 1 from "crate_song" cs where cs."crate_id" = c."id")
+      ${q ? `and lower(c."crate_name" || ' ' || c."description") like ?` : ''}`;
+    const whereParams = q ? [`%${escapeLike(q)}%`] : [];
+    const [{ total }] = (await em.execute<{ total: number }[]>(
+      `select count(*)::int as "total" from "crate" c where ${where}`,
+      whereParams,
+    )) as [{ total: number }];
+    const rows = await em.execute<{ id: number }[]>(
+      `select c."id" from "crate" c where ${where}
+       order by case when lower(c."crate_name") = ? then 0 when lower(c."crate_name") like ? then 1 else 2 end,
+         (select count(*) from "crate_song" cs where cs."crate_id" = c."id") desc, c."created_at" desc, c."id" desc
+       limit ? offset ?`,
+      [...whereParams, q, `${escapeLike(q)}%`, options.limit, options.offset],
+    );
+    const ids = rows.map((r) => r.id);
+    const entities = ids.length > 0 ? await em.find(CrateEntity, { id: { $in: ids } }) : [];
+    const byId = new Map(entities.map((c) => [c.id, c]));
+    const counts = await this.counts(em, ids);
+    const crates = ids.flatMap((id) => {
+      const c = byId.get(id);
+      return c ? [{ ...toRow(c), songCount: counts.get(id) ?? 0 }] : [];
+    });
+    return { crates, total };
+  }
+
   async listByUser(userUuid: string, options: { publicOnly: boolean; limit: number; offset: number }) {
     return this.list(options.publicOnly ? { userUuid, isPublic: true } : { userUuid }, options);
   }
@@ -206,4 +240,8 @@ function toRow(c: CrateRow): Omit<Crate, 'songCount'> {
     createdAt: c.createdAt,
     updatedAt: c.updatedAt,
   };
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

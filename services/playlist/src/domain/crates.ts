@@ -13,7 +13,7 @@ import {
   type SpecialCrateKind,
 } from './crate.js';
 import { moveItem, shuffle } from './positions.js';
-import { MUSIC_PROVIDERS, type Song } from './song.js';
+import { MUSIC_PROVIDERS, SameSongSet, type Song } from './song.js';
 
 export type CrateRef = { crateUuid: string } | { crateShortId: string } | { special: SpecialCrateKind };
 
@@ -39,6 +39,8 @@ export type SongToAdd =
     };
 
 export const MAX_SONGS_PER_ADD = 100;
+/** The longest `q` for public crates, as for song search. */
+export const PUBLIC_CRATE_QUERY_MAX = 200;
 /** The upload service's song ids are uuids. */
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const SONG_NOT_FOUND = 'Song not found';
@@ -101,6 +103,12 @@ export class Crates {
     return this.crates.listPublic(page);
   }
 
+  /** Public crates with songs, to play from or copy; `query` matches names and descriptions. */
+  browsePublic(query: string, page: { limit: number; offset: number }) {
+    if (query.length > PUBLIC_CRATE_QUERY_MAX) throw badRequest(`q must be at most ${PUBLIC_CRATE_QUERY_MAX} characters`);
+    return this.crates.browsePublic(query, page);
+  }
+
   async update(ref: CrateRef, caller: string, changes: { crateName?: string; description?: string; isPublic?: boolean }): Promise<Crate> {
     const crate = await this.editable(ref, caller);
     if (changes.crateName !== undefined || changes.isPublic !== undefined) assertNotSpecial(crate, 'renamed or shared');
@@ -117,19 +125,40 @@ export class Crates {
     await this.crates.delete(crate);
   }
 
-  async copy(ref: CrateRef, caller: string): Promise<Crate> {
+  /**
+   * Copies a crate the caller may read: into a new crate of theirs ("<name> (copy)"),
+   * or, with `into`, onto the end of a crate they may edit (their queue, say), leaving
+   * out songs that crate already holds (and repeats within the source) by the sameness
+   * rule, so copying twice adds nothing. Answers the crate written and how many songs it gained.
+   */
+  async copy(ref: CrateRef, caller: string, into?: CrateRef): Promise<{ crate: Crate; songsAdded: number }> {
     const source = await this.resolve(ref, caller);
-    const copy = await this.create(caller, { crateName: `${source.crateName} (copy)`.slice(0, 100), description: source.description });
+    const target = into
+      ? await this.editable(into, caller)
+      : await this.create(caller, { crateName: `${source.crateName} (copy)`.slice(0, 100), description: source.description });
     const entries = await this.crates.entries(this.crates.fork(), source.id);
-    await this.crates.locked(copy, (em) =>
-      this.crates.insertEntries(
+    const songsAdded = await this.crates.locked(target, async (em) => {
+      let songs = entries.map((e) => e.song);
+      if (into) {
+        const held = await this.crates.entries(em, target.id);
+        const present = new SameSongSet(held.map((e) => e.song));
+        songs = songs.filter((song) => {
+          if (present.has(song)) return false;
+          present.add(song);
+          return true;
+        });
+        if (held.length + songs.length > CRATE_SONGS_MAX) throw badRequest(`A crate holds at most ${CRATE_SONGS_MAX} songs`);
+      }
+      await this.crates.insertEntries(
         em,
-        copy.id,
-        entries.map((e) => e.song.id),
+        target.id,
+        songs.map((s) => s.id),
         true,
-      ),
-    );
-    return (await this.crates.byUuid(copy.crateUuid))!;
+      );
+      if (songs.length > 0) await this.crates.touch(em, target.id);
+      return songs.length;
+    });
+    return { crate: (await this.crates.byUuid(target.crateUuid))!, songsAdded };
   }
 
   async entries(ref: CrateRef, caller: string, page: { limit: number; offset: number }): Promise<{ crate: Crate; entries: CrateEntry[] }> {

@@ -50,3 +50,42 @@ export function isSameSong(a: SongIdentity, b: SongIdentity): boolean {
     a.artistName.trim().toLowerCase() === b.artistName.trim().toLowerCase()
   );
 }
+
+/**
+ * Songs gathered for the sameness rule, answering `has` without comparing
+ * every pair: what isSameSong matches on (ids, isrc, provider ids, and names
+ * with durations), kept in maps. Crate entry ids are not kept: a set holds songs.
+ */
+export class SameSongSet {
+  private readonly keys = new Set<string>();
+  private readonly durationsByName = new Map<string, number[]>();
+
+  constructor(songs: Iterable<SongIdentity> = []) {
+    for (const song of songs) this.add(song);
+  }
+
+  has(song: SongIdentity): boolean {
+    if (identityKeys(song).some((key) => this.keys.has(key))) return true;
+    const durations = this.durationsByName.get(nameKey(song)) ?? [];
+    return durations.some((d) => Math.abs(d - song.duration) <= DURATION_TOLERANCE_SECONDS);
+  }
+
+  add(song: SongIdentity): void {
+    for (const key of identityKeys(song)) this.keys.add(key);
+    const name = nameKey(song);
+    this.durationsByName.set(name, [...(this.durationsByName.get(name) ?? []), song.duration]);
+  }
+}
+
+function identityKeys(song: SongIdentity): string[] {
+  const keys: string[] = [];
+  if (song.songId) keys.push(`id\0${song.songId}`);
+  if (song.songShortId) keys.push(`short\0${song.songShortId}`);
+  if (song.isrc) keys.push(`isrc\0${song.isrc.toUpperCase()}`);
+  for (const [provider, id] of Object.entries(song.musicProviders ?? {})) if (id) keys.push(`provider\0${provider}\0${id}`);
+  return keys;
+}
+
+function nameKey(song: SongIdentity): string {
+  return `${song.trackName.trim().toLowerCase()}\0${song.artistName.trim().toLowerCase()}`;
+}

@@ -72,6 +72,10 @@ export function playlistServiceHandlers(deps: {
       const { crates: list, total } = await crates.listAllPublic(page(req));
       return { crates: list.map(toCrateMessage), total };
     }),
+    browsePublicCrates: unary(async (req) => {
+      const { crates: list, total } = await crates.browsePublic(req.query, page(req));
+      return { crates: list.map(toCrateMessage), total };
+    }),
     getCrate: unary(async (req, ctx) => ({
       crate: toCrateMessage(await crates.resolve(toCrateRef(req.crate), ctx.caller.userUuid)),
     })),
@@ -82,9 +86,11 @@ export function playlistServiceHandlers(deps: {
       await crates.delete(toCrateRef(req.crate), ctx.caller.userUuid);
       return {};
     }),
-    copyCrate: unary(async (req, ctx) => ({
-      crate: toCrateMessage(await crates.copy(toCrateRef(req.crate), ctx.caller.userUuid)),
-    })),
+    copyCrate: unary(async (req, ctx) => {
+      const into = req.into ? toCrateRef(req.into) : undefined;
+      const { crate, songsAdded } = await crates.copy(toCrateRef(req.crate), ctx.caller.userUuid, into);
+      return { crate: toCrateMessage(crate), songsAdded };
+    }),
     listCrateSongs: unary(async (req, ctx) => {
       const { crate, entries } = await crates.entries(toCrateRef(req.crate), ctx.caller.userUuid, page(req, 50));
       return { crate: toCrateMessage(crate), songs: entries.map(toCrateSongMessage) };

@@ -4,6 +4,7 @@ import { Migration20261121120000_artists_albums_genres } from './Migration202611
 import { Migration20261122000000_crate_short_ids } from './Migration20261122000000_crate_short_ids.js';
 import { Migration20261123200000_song_plays } from './Migration20261123200000_song_plays.js';
 import { Migration20261124000000_imports_and_analysis } from './Migration20261124000000_imports_and_analysis.js';
+import { Migration20261201000000_public_crate_search } from './Migration20261201000000_public_crate_search.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261122000000_crate_short_ids', class: Migration20261122000000_crate_short_ids },
   { name: 'Migration20261123200000_song_plays', class: Migration20261123200000_song_plays },
   { name: 'Migration20261124000000_imports_and_analysis', class: Migration20261124000000_imports_and_analysis },
+  { name: 'Migration20261201000000_public_crate_search', class: Migration20261201000000_public_crate_search },
 ];
