@@ -174,6 +174,8 @@ missing_packages() {
   kafka_dist_ok || command -v mvn >/dev/null || need+=(maven)
   # The web client's browser tests drive Debian's Chromium (test profile only).
   [[ $PROFILE != test ]] || [[ -x /usr/bin/chromium ]] || need+=(chromium)
+  # ... and its screenshots show the room's emoji (reactions, animations) as people see them.
+  [[ $PROFILE != test ]] || [[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]] || need+=(fonts-noto-color-emoji)
   printf '%s\n' "${need[@]}"
 }
 
