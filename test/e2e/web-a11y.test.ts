@@ -2,24 +2,13 @@
 // live room in Debian's Chromium, at desktop and phone widths (issue 15): no
 // serious or critical violation of WCAG 2.1 A and AA. Each finding is printed
 // with its rule, impact and the elements it names.
-import { existsSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, openSignedIn } from '../support/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--mute-audio',
-];
 const WIDTHS = [
   ['desktop', 1280, 860],
   ['phone', 390, 844],
@@ -33,7 +22,7 @@ async function findings(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('accessibility of the main screens (axe-core)', () => {
+describe.skipIf(!HAS_CHROMIUM)('accessibility of the main screens (axe-core)', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir });
   let browser: Browser;
@@ -50,14 +39,12 @@ describe.skipIf(!existsSync(CHROMIUM))('accessibility of the main screens (axe-c
       body: { email: freshEmail(), password: 'a long enough passphrase 7', nickname: 'Axe Tester' },
     });
     const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
-    await page.goto(platform().baseUrl);
-    await page.evaluate(
-      ([token, userUuid]) =>
-        localStorage.setItem('spinroom.session', JSON.stringify({ token, userUuid, isLoggedIn: true, audioQuality: 'medium' })),
-      [signUp.body.accessToken as string, signUp.body.userUuid as string],
+    await openSignedIn(
+      page,
+      platform().baseUrl,
+      { token: signUp.body.accessToken as string, userUuid: signUp.body.userUuid as string },
+      hash,
     );
-    await page.goto(`${platform().baseUrl}/${hash}`);
-    await page.reload();
     return { page, token: signUp.body.accessToken as string };
   };
 

@@ -3,7 +3,7 @@
 // with the mailed code, reset a forgotten password and sign in with a magic
 // link through the mailed links, sign in with a phone code; each refusal shows
 // the server's message. Launch and platform as in web-client.test.ts.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -11,18 +11,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { ensureWebBuild } from '../../web/build.js';
 import { codeIn, linkTokenIn, mailbox } from '../support/mailpit.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const PASSWORD = 'correct horse battery';
 
 let phones = 0;
@@ -32,7 +23,7 @@ function freshPhone(): string {
   return `+1415${String(randomInt(200, 1000))}${String((Date.now() + phones) % 10_000).padStart(4, '0')}`;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))('the sign-in screens in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the sign-in screens in a browser', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir });
   let browser: Browser;

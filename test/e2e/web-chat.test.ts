@@ -5,32 +5,20 @@
 // message stays, marked, with Retry, which sends it once she is back. An
 // over-long paste is kept whole and refused with the reason; the history is one
 // tab stop before the chat box. Screenshots go to test-artifacts/web/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page, type Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Flags that work on these machines (../shared/MACHINE-NOTES.md), as test/e2e/web-client.test.ts launches it.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--autoplay-policy=no-user-gesture-required',
-  '--mute-audio',
-];
 const RUN = Math.random().toString(36).slice(2, 8);
 /** What Chromium reports while the page is offline on purpose. */
 const OFFLINE_NOISE = /ERR_INTERNET_DISCONNECTED|ERR_NETWORK_CHANGED|WebSocket/;
 
-describe.skipIf(!existsSync(CHROMIUM))('the room chat in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the room chat in a browser', () => {
   const webDir = ensureWebBuild();
   const { platform } = usePlatform({ webDir });
   let browser: Browser;

@@ -3,7 +3,7 @@
 // hears it at the same position, votes, they chat both ways, and a crate
 // reorder survives a reload. Screenshots of the lobby and a live room are
 // kept in test-artifacts/web/ (git-ignored).
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -12,21 +12,9 @@ import { eventually } from '@spinroom/platform/testing';
 import { generateDemoSongs } from '../../scripts/seed/demo-songs.js';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 export const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// Flags that work on these machines (../shared/MACHINE-NOTES.md), plus autoplay: no one clicks "turn on sound" here.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--autoplay-policy=no-user-gesture-required',
-  '--mute-audio',
-];
 /** Each play lasts this long (the room service's LIVE_MAX_PLAY_MS); the demo songs last 40 s. */
 const PLAY_MS = 25_000;
 // Tests share one Kafka, and every new catalogue reads upload-events from the start: names unique to this run
@@ -36,7 +24,7 @@ const FIRST = `First Light ${RUN}`;
 const SECOND = `Night Bus ${RUN}`;
 const ARTIST = `House Band ${RUN}`;
 
-describe.skipIf(!existsSync(CHROMIUM))('the web client in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the web client in a browser', () => {
   const webDir = ensureWebBuild();
   const { platform } = usePlatform({ webDir, room: { LIVE_MAX_PLAY_MS: PLAY_MS } });
   let browser: Browser;

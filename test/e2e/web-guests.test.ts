@@ -2,27 +2,15 @@
 // looks into a room, is told why the seat, votes and chat are off, signs up
 // from the room and is back in it, now able to take a seat. Screenshots at a
 // phone's and a desktop's width go to test-artifacts/web/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, WEB_ARTIFACTS as ARTIFACTS } from '../support/browser.js';
 
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--mute-audio',
-];
-
-describe.skipIf(!existsSync(CHROMIUM))('guests in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('guests in a browser', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir });
   let browser: Browser;

@@ -3,29 +3,18 @@
 // the live rooms with what plays and looks into one as a guest; a signed-in
 // person's lobby card names the DJ; someone who leaves a room is off the
 // floor for the others within a second. Screenshots go to test-artifacts/web/.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, openSignedIn, WEB_ARTIFACTS as ARTIFACTS } from '../support/browser.js';
 
-const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--mute-audio',
-];
 const RUN = Math.random().toString(36).slice(2, 7);
 
-describe.skipIf(!existsSync(CHROMIUM))('the landing page, the lobby and leaving, in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the landing page, the lobby and leaving, in a browser', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir, room: { LIVE_LEAVE_GRACE_MS: 20_000 } });
   let browser: Browser;
@@ -64,16 +53,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the landing page, the lobby and leaving,
     ).body as { accessToken: string; userUuid: string };
     return { token: body.accessToken, uuid: body.userUuid, nickname };
   };
-  const signIn = async (page: Page, who: { token: string; uuid: string }, hash = '#/') => {
-    await page.goto(platform().baseUrl);
-    await page.evaluate(
-      ([token, userUuid]) =>
-        localStorage.setItem('spinroom.session', JSON.stringify({ token, userUuid, isLoggedIn: true, audioQuality: 'medium' })),
-      [who.token, who.uuid],
-    );
-    await page.goto(`${platform().baseUrl}/${hash}`);
-    await page.reload(); // a change of the fragment alone does not load the page again
-  };
+  const signIn = (page: Page, who: { token: string; uuid: string }, hash = '#/') =>
+    openSignedIn(page, platform().baseUrl, { token: who.token, userUuid: who.uuid }, hash);
   /** A room whose DJ plays a song of their queue (provider songs: nobody needs to hear them here). */
   const liveRoom = async (name: string, track: string) => {
     const owner = await person(`Owner ${RUN}`);

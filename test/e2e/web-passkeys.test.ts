@@ -8,7 +8,7 @@
 // relay in this file to the test BFF (which listens on 127.0.0.1, a random
 // port), and that origin is the user service's WEBAUTHN_ORIGINS.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createConnection, createServer, type AddressInfo, type Server } from 'node:net';
 import { join } from 'node:path';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
@@ -16,22 +16,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { UserServiceConfig } from '../../services/user/src/config.js';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, type PlatformOptions, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web-passkeys');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As test/e2e/web-client.test.ts launches it (../shared/MACHINE-NOTES.md).
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--mute-audio',
-];
 
-describe.skipIf(!existsSync(CHROMIUM))('passkeys in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('passkeys in a browser', () => {
   const webDir = ensureWebBuild();
   const user: Partial<UserServiceConfig> = {};
   const options: PlatformOptions = { webDir, user };

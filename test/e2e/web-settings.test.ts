@@ -4,7 +4,7 @@
 // the mailed code and "sign out everywhere" on the settings screen; an admin
 // bans a user on the admin users screen and that user's session ends; music
 // providers linked and unlinked on the settings screen against the OAuth stand-ins.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,20 +13,9 @@ import { FeedListener } from '../support/feed-client.js';
 import { codeIn, mailbox } from '../support/mailpit.js';
 import { OAuthStandIns, providersUserConfig } from '../support/oauth-stand-ins.js';
 import { freshEmail, signedToken, startPlatform, usePlatform, type TestPlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web-settings');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// As test/e2e/web-client.test.ts launches it (../shared/MACHINE-NOTES.md).
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-  '--mute-audio',
-];
 const PASSWORD = 'correct horse battery';
 const U = '/api/user-service';
 
@@ -34,7 +23,7 @@ type Grant = { accessToken: string; userUuid: string };
 
 const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string; role: string };
 
-describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('the account screens in a browser', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir });
   let browser: Browser;
@@ -208,7 +197,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the account screens in a browser', () =>
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('music providers on the settings screen, against the OAuth stand-ins', () => {
+describe.skipIf(!HAS_CHROMIUM)('music providers on the settings screen, against the OAuth stand-ins', () => {
   const webDir = ensureWebBuild();
   let oauth: OAuthStandIns;
   let platform: TestPlatform;

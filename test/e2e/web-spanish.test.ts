@@ -3,27 +3,18 @@
 // coded server refusal (a wrong password: USER_BAD_CREDENTIALS) shows the
 // Spanish dictionary's text instead of the server's English. Launch and
 // platform as in web-client.test.ts.
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../support/browser.js';
 
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'web');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
 const PASSWORD = 'correct horse battery';
 
-describe.skipIf(!existsSync(CHROMIUM))('the web client in Spanish', () => {
+describe.skipIf(!HAS_CHROMIUM)('the web client in Spanish', () => {
   const webDir = ensureWebBuild();
   const { call, platform } = usePlatform({ webDir });
   let browser: Browser;
