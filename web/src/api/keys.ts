@@ -12,6 +12,10 @@ export const keys = {
   crates: ['crates'] as const,
   crateSongs: (crateUuid: string) => ['crates', 'songs', crateUuid] as const,
   queue: ['crates', 'queue'] as const,
+  /** Every song of a crate, for the duplicate check (under `queue` for the queue, so its refreshes reach it). */
+  crateAllSongs: (crate: { crateUuid: string; special?: string }) =>
+    crate.special === 'queue' ? (['crates', 'queue', 'all'] as const) : (['crates', 'all', crate.special || crate.crateUuid] as const),
+  publicCrates: (q: string) => ['crates', 'public', q] as const,
   providers: ['search', 'providers'] as const,
   search: (provider: string, q: string) => ['search', provider, q] as const,
   uploads: ['uploads'] as const,

@@ -82,8 +82,30 @@ export type SongToAdd =
   | { songId: string }
   | { musicProvider: string; songId: string; trackName: string; artistName: string; duration: number; isrc?: string };
 
+/** Where a copied crate's songs go: 'queue', 'likes', or the uuid of a crate of the caller's. */
+export type CopyTarget = string;
+
+/** Every song of a crate, a page of 100 at a time (a crate holds at most 5,000). */
+async function allCrateSongs(crate: Pick<Crate, 'crateUuid' | 'special'>): Promise<Song[]> {
+  const songs: Song[] = [];
+  for (;;) {
+    const page = await api.get<{ songs: Song[]; count: number }>(`${cratePath(crate)}/songs`, {
+      query: { limit: 100, offset: songs.length },
+    });
+    songs.push(...page.songs);
+    if (page.songs.length < 100 || songs.length >= page.count) return songs;
+  }
+}
+
 export const crates = {
   list: () => api.get<{ crates: Crate[] }>(`${PLAYLIST}/crate/user`, { query: { limit: 100 } }).then((r) => r.crates),
+  /** Public crates with songs (Spinroom's GET /crate/public): `q` matches names and descriptions. */
+  publicCrates: (q: string, offset = 0, limit = 20) =>
+    api.get<{ crates: Crate[]; total: number }>(`${PLAYLIST}/crate/public`, { query: { q: q || undefined, limit, offset } }),
+  /** A crate the caller may read, into a new crate of theirs, or onto `into` without the songs it already holds. */
+  copy: (crate: Pick<Crate, 'crateUuid'>, into?: CopyTarget) =>
+    api.put<Crate & { songsAdded: number }>(`${PLAYLIST}/crate/${crate.crateUuid}/copy`, undefined, { query: { into } }),
+  allSongs: allCrateSongs,
   create: (crateName: string) => api.post<Crate>(`${PLAYLIST}/crate`, { crateName }),
   rename: (crate: Crate, crateName: string) => api.patch<Crate>(cratePath(crate), { crateName }),
   remove: (crate: Crate) => api.delete<object>(cratePath(crate)),

@@ -2,13 +2,12 @@ import { useState, type DragEvent } from 'react';
 import type { Crate, Song } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href, navigate } from '../app/router';
-import { useT } from '../i18n/i18n';
+import { fill, useT } from '../i18n/i18n';
 import { SearchPanel } from '../search/SearchPanel';
+import { crateLabel, songToAdd } from './music';
+import { duplicatesIn } from './sameness';
+import { SongActions } from './SongActions';
 import { useCrateActions, useCrateList, useCrateSongs } from './useCrates';
-
-function crateLabel(crate: Crate, t: ReturnType<typeof useT>): string {
-  return crate.special === 'queue' ? t.yourQueue : crate.special === 'likes' ? t.likes : crate.crateName;
-}
 
 function CrateSongs({ crate }: { crate: Crate }) {
   const t = useT();
@@ -18,6 +17,8 @@ function CrateSongs({ crate }: { crate: Crate }) {
   const [renaming, setRenaming] = useState(false);
   const [name, setName] = useState(crate.crateName);
   const list = songs.data ?? [];
+  // Spec 002's sameness rule: an entry that repeats an earlier one is marked with the one it repeats.
+  const duplicates = duplicatesIn(list);
   const move = (song: Song, to: number) => actions.move.mutate({ crate, song, to });
   const onDrop = (e: DragEvent, to: number) => {
     e.preventDefault();
@@ -93,6 +94,12 @@ function CrateSongs({ crate }: { crate: Crate }) {
             <span className="song-name">
               {song.trackName} <span className="muted">— {song.artistName}</span>
             </span>
+            {duplicates.has(i) && (
+              <span className="duplicate-mark" data-duplicate-of={duplicates.get(i)! + 1}>
+                ⧉ {fill(t.sameAs, { n: duplicates.get(i)! + 1 })}
+              </span>
+            )}
+            <SongActions song={song} toAdd={songToAdd(song)} grabOnly={crate.special === 'queue'} />
             <button
               type="button"
               className="icon"

@@ -77,17 +77,3 @@ export function useCrateActions() {
     }),
   };
 }
-
-/** What to send to add a search result: a catalogue id, or the provider's song as the provider knows it. */
-export function songToAdd(song: Song, provider: string): SongToAdd {
-  if (provider === 'catalogue' && song.songId) return { songId: song.songId };
-  const id = song.musicProviders?.[provider] ?? song.songId ?? '';
-  return {
-    musicProvider: provider,
-    songId: id,
-    trackName: song.trackName,
-    artistName: song.artistName,
-    duration: song.duration,
-    ...(song.isrc ? { isrc: song.isrc } : {}),
-  };
-}

@@ -3,6 +3,8 @@ import { type SubmitEvent, useState } from 'react';
 import { keys } from '../api/keys';
 import { uploads } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
+import { uploadAsSong } from '../crates/music';
+import { SongActions } from '../crates/SongActions';
 import { nameOf, useT } from '../i18n/i18n';
 import { FINAL_STATUSES, uploadSong } from './uploadFile';
 
@@ -72,6 +74,10 @@ export function UploadScreen() {
               <span className={`status status-${song.status.toLowerCase()}`} data-status={song.status}>
                 {nameOf(t.uploadStatuses, song.status, song.status.replace(/_/g, ' ').toLowerCase())}
               </span>
+              {song.status === 'VERIFIED' && (
+                // An accepted upload goes into the queue by its songId (the playlist service finds the song catalogued from it).
+                <SongActions song={uploadAsSong(song)} toAdd={{ songId: song.songId }} addText={t.addToMyQueue} waitForCatalogue />
+              )}
             </li>
           ))}
         </ul>
