@@ -3,6 +3,7 @@ import { apiClient } from '../lib/http.js';
 import { generateDemoSongs, songBlob } from './demo-songs.js';
 
 export const DEMO_CRATE_NAME = 'Spinroom demo songs';
+const DEMO_CRATE_DESCRIPTION = 'Synthesized songs to DJ with right away';
 
 interface Json {
   [key: string]: any;
@@ -75,8 +76,10 @@ export async function seedDemoCatalogue(options: {
   crate ??= await call('POST', '/api/playlist-service/crate', token, {
     crateName: DEMO_CRATE_NAME,
     isPublic: true,
-    description: 'Synthesized songs to DJ with right away',
+    description: DEMO_CRATE_DESCRIPTION,
   });
+  // Public, so a new person finds it among the public crates (GET /crate/public) and plays from it.
+  if (!crate.isPublic) crate = await call('PATCH', `/api/playlist-service/crate/${crate.crateUuid}`, token, { isPublic: true });
   const inCrate = new Set(
     ((await call('GET', `/api/playlist-service/crate/${crate.crateUuid}/songs?limit=100`, token)).songs as Json[]).map((s) => s.songId),
   );
