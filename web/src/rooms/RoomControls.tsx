@@ -41,7 +41,8 @@ export function RoomControls(props: {
           aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { like: true } })}
         >
-          👍 {t.awesome} <span data-testid="likes">{state.voteCounts.likes}</span>
+          <span aria-hidden="true">👍</span> <span className="label">{t.awesome}</span>{' '}
+          <span data-testid="likes">{state.voteCounts.likes}</span>
         </button>
         <button
           type="button"
@@ -51,7 +52,8 @@ export function RoomControls(props: {
           aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { like: false } })}
         >
-          👎 {t.lame} <span data-testid="dislikes">{state.voteCounts.dislikes}</span>
+          <span aria-hidden="true">👎</span> <span className="label">{t.lame}</span>{' '}
+          <span data-testid="dislikes">{state.voteCounts.dislikes}</span>
         </button>
         <button
           type="button"
@@ -61,7 +63,7 @@ export function RoomControls(props: {
           aria-describedby={why}
           onClick={() => run('voteOnSong', { songVotes: { star: true } })}
         >
-          ★ {t.star} <span data-testid="stars">{state.voteCounts.stars}</span>
+          ★ <span className="label">{t.star}</span> <span data-testid="stars">{state.voteCounts.stars}</span>
         </button>
         {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot hold the bar that draws it */}
         <div
@@ -98,8 +100,8 @@ export function RoomControls(props: {
             {t.skip}
           </button>
         )}
-        <button type="button" onClick={() => run('playOneTimeAnimation', { animation: 'jump' })}>
-          {t.jump}
+        <button type="button" className="jump" onClick={() => run('playOneTimeAnimation', { animation: 'jump' })}>
+          <span aria-hidden="true">↑</span> <span className="label">{t.jump}</span>
         </button>
         {EMOJI.map((emoji) => (
           <button
