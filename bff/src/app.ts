@@ -22,6 +22,7 @@ import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
+import { pointsServiceRoutes, type PointsClients } from './routes/points/index.js';
 
 export interface Upstreams {
   /** The user service's clients, one per area (routes/user/clients.ts). */
@@ -31,6 +32,8 @@ export interface Upstreams {
   /** The chat service; /chat answers 503 without it. */
   chat?: ChatClient;
   rooms: RoomClient;
+  /** The points service's clients (routes/points/clients.ts); its paths answer 503 without them. */
+  points?: PointsClients;
 }
 
 /**
@@ -103,6 +106,7 @@ export function createApp(options: {
   recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
   roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
+  pointsServiceRoutes(deps, upstreams.points);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);

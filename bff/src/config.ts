@@ -15,6 +15,8 @@ export const bffConfig = {
   /** The `appid` header the /chat API expects (the original's CometChat app id). */
   CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
   ROOM_ADDR: env.address(),
+  /** The points service: seasons, avatars, token accounts and their ledger (/api/merch-service). */
+  POINTS_ADDR: env.address(),
   /** Redis, where the room feed's frames arrive (one channel per room) and the limits per address are counted. */
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Traded with the user service for the BFF's own token (it tells the room service which feed connections it holds). */

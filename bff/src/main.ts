@@ -18,6 +18,7 @@ import { bffConfig } from './config.js';
 import { startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
 import { closeUserClients, createUserClients } from './routes/user/index.js';
+import { closePointsClients, createPointsClients } from './routes/points/index.js';
 
 const config = loadConfigOrExit(bffConfig);
 const logger = createLogger('bff', { level: config.LOG_LEVEL });
@@ -26,6 +27,7 @@ const playlists = createGrpcClient(PlaylistServiceClient, config.PLAYLIST_ADDR);
 const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const chat = createGrpcClient(ChatServiceClient, config.CHAT_ADDR);
 const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
+const points = createPointsClients(config.POINTS_ADDR);
 const health = new GrpcHealthChecker();
 const limitsRedis = createRedis(config.REDIS_URL);
 // Ended sessions are read from the same Redis (sessions.ts): every token check refuses them.
@@ -40,10 +42,11 @@ keys.start();
 
 const app = createApp({
   config,
-  upstreams: { user, playlists, uploads, rooms, chat },
+  upstreams: { user, playlists, uploads, rooms, chat, points },
   verifier: () => keys.verifier,
   // Ready when every upstream service answers SERVING.
-  ready: () => health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR]),
+  ready: () =>
+    health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR, config.POINTS_ADDR]),
   limits: bffLimits(limitsRedis, config),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
@@ -73,6 +76,7 @@ closeOnSignals(logger, async () => {
   uploads.close();
   chat.close();
   rooms.close();
+  closePointsClients(points);
   health.close();
   limitsRedis.disconnect();
 });

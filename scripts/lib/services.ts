@@ -10,7 +10,7 @@ export interface LocalServices {
   infra: Infra;
   /** Each service's gRPC port (loopback). */
   ports: Record<ServiceName, number | string>;
-  /** Appended to every database's name (and the playlist's consumer group): a benchmark's own data. '' for `npm start`. */
+  /** Appended to every database's name (and the playlist's and points' consumer groups): a benchmark's own data. '' for `npm start`. */
   suffix?: string;
   /** What every process gets (LOG_LEVEL, limits). */
   common?: Record<string, string>;
@@ -26,6 +26,7 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     SMTP_URL: local.infra.SMTP_URL,
   }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
+  points: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
   upload: (suffix) => ({
     UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', `uploads${suffix.replace(/_/g, '-')}`),
     HLS_KEY_SECRET: ensureSecret('dev', 'hls-key-secret'),

@@ -53,7 +53,14 @@ describe('the list of services', () => {
   it('gives each service a folder with its process and the BFF every peer address', () => {
     for (const name of SERVICE_NAMES) expect(existsSync(join(repoRoot, 'services', name, 'src/main.ts'))).toBe(true);
     expect(values.components.bff!.peers.sort()).toEqual([...SERVICE_NAMES].sort());
-    expect(SERVICE_NAMES.map(peerAddressVariable)).toEqual(['USER_ADDR', 'PLAYLIST_ADDR', 'UPLOAD_ADDR', 'ROOM_ADDR', 'CHAT_ADDR']);
+    expect(SERVICE_NAMES.map(peerAddressVariable)).toEqual([
+      'USER_ADDR',
+      'PLAYLIST_ADDR',
+      'UPLOAD_ADDR',
+      'ROOM_ADDR',
+      'CHAT_ADDR',
+      'POINTS_ADDR',
+    ]);
   });
 
   it('is what the Tiltfile builds and deploys (it reads scripts/list-services.ts)', () => {

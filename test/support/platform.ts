@@ -41,6 +41,9 @@ import { startPlaylistService } from '../../services/playlist/src/app.js';
 import { playlistServiceConfig, type PlaylistServiceConfig } from '../../services/playlist/src/config.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import { startUploadService } from '../../services/upload/src/app.js';
+import { startPointsService, type RunningPointsService } from '../../services/points/src/app.js';
+import { pointsServiceConfig, type PointsServiceConfig } from '../../services/points/src/config.js';
+import { closePointsClients, createPointsClients } from '../../bff/src/routes/points/index.js';
 import { uploadServiceConfig, type UploadServiceConfig } from '../../services/upload/src/config.js';
 import { closeUserClients, createUserClients } from '../../bff/src/routes/user/index.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
@@ -100,6 +103,7 @@ const TEST_SETTINGS = {
   },
   room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
   chat: { ...TEST_LIMITS.chat },
+  points: { TOKEN_SWEEP_MS: 500 },
 } satisfies Record<ServiceName, Record<string, unknown>>;
 
 /**
@@ -155,7 +159,7 @@ export interface TestPlatform {
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string; room: string; chat: string };
+  grpc: { user: string; playlist: string; upload: string; room: string; chat: string; points: string };
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
   /** Every BFF replica's base URL (the first is `baseUrl`). */
@@ -164,6 +168,8 @@ export interface TestPlatform {
   restartRoomService(): Promise<void>;
   /** The chat service's database, and the platform's Redis database (its live rooms, feed and limits). */
   chat: { databaseUrl: string; redisUrl: string };
+  /** The points service (its domain, for tests that look past the REST paths) and its database. */
+  points: { databaseUrl: string; service: RunningPointsService };
   stop(): Promise<void>;
 }
 
@@ -181,6 +187,8 @@ export interface PlatformOptions {
   user?: Partial<UserServiceConfig>;
   /** Overrides of the chat service's config (e.g. its limits). */
   chat?: Partial<ChatServiceConfig>;
+  /** Overrides of the points service's config (e.g. a hold's time to live). */
+  points?: Partial<PointsServiceConfig>;
   /** The BFF's limits per client address (TEST_LIMITS.bff unless given). */
   bffLimits?: Partial<BffLimitConfig>;
   /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
@@ -244,6 +252,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }),
   );
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
+  const pointsDatabaseUrl = uniqueDatabaseUrl('e2e_points');
+  const pointsService = await startPointsService(
+    testServiceConfig('points', pointsServiceConfig, pointsDatabaseUrl, peers, {
+      REDIS_URL: redisUrl,
+      KAFKA_CONSUMER_GROUP: `points-${pointsDatabaseUrl.split('_').pop()}`,
+      ...options.points,
+    }),
+  );
+  const points = createPointsClients(`127.0.0.1:${pointsService.port}`);
   const limitsRedis = createRedis(redisUrl);
   const sessions = new SessionRevocations(limitsRedis);
   const keys = new PublicKeyCache({
@@ -260,7 +277,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
       config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-      upstreams: { user, playlists, uploads, rooms, chat },
+      upstreams: { user, playlists, uploads, rooms, chat, points },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
       limits,
@@ -299,9 +316,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       upload: `127.0.0.1:${uploadService.port}`,
       room: roomAddress,
       chat: `127.0.0.1:${chatService.port}`,
+      points: `127.0.0.1:${pointsService.port}`,
     },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
     chat: { databaseUrl: chatDatabaseUrl, redisUrl },
+    points: { databaseUrl: pointsDatabaseUrl, service: pointsService },
     async stop() {
       keys.stop();
       await twilio.close();
@@ -314,6 +333,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       playlists.close();
       uploads.close();
       chat.close();
+      closePointsClients(points);
+      await pointsService.stop();
+      await dropDatabase(pointsDatabaseUrl);
       await chatService.stop();
       await dropDatabase(chatDatabaseUrl);
       rooms.close();
@@ -443,6 +465,7 @@ export async function startBffProcess(
     UPLOAD_ADDR: platform.grpc.upload,
     ROOM_ADDR: platform.grpc.room,
     CHAT_ADDR: platform.grpc.chat,
+    POINTS_ADDR: platform.grpc.points,
     REDIS_URL: platform.chat.redisUrl,
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     ...TEST_BFF_LIMIT_ENV,

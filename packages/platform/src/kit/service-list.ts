@@ -38,6 +38,7 @@ export const SERVICES = {
     serviceToken: true,
   },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, peers: ['user', 'room'], serviceToken: true },
+  points: { grpcPort: 50056, database: 'spinroom_points', redis: true, kafka: true, peers: ['user'] },
 } as const satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -5,7 +5,8 @@
  * to (and the ones its dictionaries translate) against this list (a type-only
  * import). A client tells "needs a password" from "kicked" by these, never by
  * the message text, and shows a coded refusal in the reader's language. The
- * chat API's CometChat codes are the chat service's own.
+ * chat API's CometChat codes are the chat service's own; the points service
+ * raises the TOKEN_ ones.
  */
 export const ERROR_CODES = {
   roomBanned: 'ROOM_BANNED',
@@ -36,6 +37,12 @@ export const ERROR_CODES = {
   userPhoneTaken: 'USER_PHONE_TAKEN',
   userProfileNotFound: 'USER_PROFILE_NOT_FOUND',
   userLinkInvalid: 'USER_LINK_INVALID',
+  // The points service's token ledger (services/points/README.md, Tokens).
+  tokenAccountMissing: 'TOKEN_ACCOUNT_MISSING',
+  tokenAccountDisabled: 'TOKEN_ACCOUNT_DISABLED',
+  tokenBalanceShort: 'TOKEN_BALANCE_SHORT',
+  tokenHoldEnded: 'TOKEN_HOLD_ENDED',
+  tokenIdempotencyKeyReused: 'TOKEN_IDEMPOTENCY_KEY_REUSED',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

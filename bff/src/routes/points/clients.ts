@@ -1,0 +1,21 @@
+import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
+import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
+
+export type TokenClient = PromiseClient<TokenServiceClient>;
+
+/**
+ * One client per gRPC service the points service serves, all on its one
+ * address. A new points-service area (seasons, avatars: their own proto
+ * service) adds one line here.
+ */
+export function createPointsClients(address: string) {
+  return {
+    tokens: createGrpcClient(TokenServiceClient, address) as TokenClient,
+  };
+}
+
+export type PointsClients = ReturnType<typeof createPointsClients>;
+
+export function closePointsClients(clients: PointsClients): void {
+  for (const client of Object.values(clients)) client.close();
+}

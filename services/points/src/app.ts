@@ -1,0 +1,70 @@
+import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { defineService, startIdempotentConsumer } from '@spinroom/platform';
+import { pointsServiceConfig } from './config.js';
+import { pointsDatabase } from './db/database.js';
+import { PgTokenStore } from './db/token-store.js';
+import { Tokens } from './domain/tokens.js';
+import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
+import { tokenServiceHandlers } from './rpc/token-service.js';
+
+/**
+ * The gRPC server (spinroom.points.v1.TokenService), the user-events consumer
+ * that gives each new user a token account, and the sweep that voids expired
+ * holds and forgets old idempotency keys. `now` is the clock (tests). The
+ * service kit opens and closes the rest (packages/platform/src/kit).
+ */
+export const pointsService = defineService('points', {
+  config: pointsServiceConfig,
+  peers: { user: UserServiceClient },
+  database: pointsDatabase,
+  topics: [USER_EVENTS_TOPIC],
+  async build({ config, logger, orm, kafka, unary }, options: { now?: () => Date }) {
+    const tokens = new Tokens(
+      new PgTokenStore(orm),
+      { holdTtlSeconds: config.TOKEN_HOLD_TTL_SECONDS, maxHoldTtlSeconds: config.TOKEN_HOLD_MAX_TTL_SECONDS },
+      options.now,
+    );
+    const deadLetters = await kafka.producer();
+    const consumer = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      topics: [USER_EVENTS_TOPIC],
+      handle: userEventsHandler(options.now),
+      deadLetters,
+      logger,
+    });
+    // Reads and writes expire an account's due holds themselves; the sweep
+    // ends the holds of accounts nobody touches. Every replica sweeps: the
+    // account's row lock keeps them from ending a hold twice.
+    let sweeping: Promise<unknown> = Promise.resolve();
+    const sweep = setInterval(() => {
+      sweeping = tokens.sweep(config.TOKEN_IDEMPOTENCY_KEY_HOURS).then(
+        (swept) => {
+          if (swept.expired > 0 || swept.forgotten > 0) logger.info(swept, 'token sweep');
+        },
+        (error: unknown) => logger.error({ err: error }, 'token sweep failed'),
+      );
+    }, config.TOKEN_SWEEP_MS);
+    return {
+      services: [
+        {
+          name: 'spinroom.points.v1.TokenService',
+          definition: TokenServiceService,
+          implementation: tokenServiceHandlers({ tokens, unary }),
+        },
+      ],
+      async stop() {
+        clearInterval(sweep);
+        await sweeping;
+        await consumer.stop();
+        await deadLetters.disconnect();
+      },
+      expose: { tokens },
+    };
+  },
+});
+
+export type RunningPointsService = Awaited<ReturnType<typeof pointsService.start>>;
+export const startPointsService = pointsService.start;

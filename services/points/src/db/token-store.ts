@@ -1,0 +1,349 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { AppError } from '@spinroom/platform';
+import { keyReused, type IdempotencyClaim } from '../domain/idempotency.js';
+import {
+  available,
+  decideExpiry,
+  type AccountStatus,
+  type Decision,
+  type HoldState,
+  type HoldView,
+  type TransactionType,
+} from '../domain/ledger.js';
+import type { Decide, Page, TokenAccount, TokenStore, TokenTransaction, WriteResult, WriteTarget } from '../domain/ports.js';
+import { TOKEN_HOLD_NOT_FOUND } from '../domain/tokens.js';
+
+interface AccountRow {
+  id: string;
+  user_uuid: string;
+  status: AccountStatus;
+  credited: string;
+  spent: string;
+  held: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface TransactionRow {
+  id: string;
+  seq: string;
+  account_id: string;
+  type: TransactionType;
+  amount: string;
+  hold_id: string | null;
+  expires_at: Date | null;
+  expired: boolean;
+  reason: string;
+  reference: string;
+  balance_after: string;
+  held_after: string;
+  created_at: Date;
+  /** Holds: the type of the row that ended it, and whether that void was its expiry. */
+  ending_type?: TransactionType | null;
+  ending_expired?: boolean | null;
+}
+
+const ACCOUNT_COLUMNS = `"id", "user_uuid", "status", "credited", "spent", "held", "created_at", "updated_at"`;
+const TRANSACTION_COLUMNS = `"t"."id", "t"."seq", "t"."account_id", "t"."type", "t"."amount", "t"."hold_id", "t"."expires_at", "t"."expired",
+  "t"."reason", "t"."reference", "t"."balance_after", "t"."held_after", "t"."created_at", "e"."type" as "ending_type", "e"."expired" as "ending_expired"`;
+
+function toAccount(row: AccountRow): TokenAccount {
+  const totals = { credited: Number(row.credited), spent: Number(row.spent), held: Number(row.held) };
+  return {
+    id: row.id,
+    userUuid: row.user_uuid,
+    status: row.status,
+    ...totals,
+    balance: available(totals),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function holdState(endingType: TransactionType | null | undefined, endingExpired: boolean | null | undefined): HoldState {
+  if (!endingType) return 'open';
+  if (endingType === 'commit') return 'committed';
+  return endingExpired ? 'expired' : 'voided';
+}
+
+function toTransaction(row: TransactionRow): TokenTransaction {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    sequence: Number(row.seq),
+    type: row.type,
+    amount: Number(row.amount),
+    holdId: row.hold_id,
+    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+    expired: row.expired,
+    reason: row.reason,
+    reference: row.reference,
+    createdAt: new Date(row.created_at),
+    balance: Number(row.balance_after),
+    held: Number(row.held_after),
+    holdState: row.type === 'hold' ? holdState(row.ending_type, row.ending_expired) : null,
+  };
+}
+
+/** A stored answer (JSON) back as the transaction it was. */
+function fromStored(stored: Record<string, unknown>): TokenTransaction {
+  const transaction = stored as unknown as TokenTransaction & { createdAt: string; expiresAt: string | null };
+  return {
+    ...transaction,
+    createdAt: new Date(transaction.createdAt),
+    expiresAt: transaction.expiresAt ? new Date(transaction.expiresAt) : null,
+  };
+}
+
+/**
+ * Token accounts and their ledger in PostgreSQL. Every write runs in one
+ * transaction that holds the account's row lock (`select ... for update`), so
+ * writes to one account apply one after the other, each seeing the totals the
+ * previous one left; writes to different accounts run side by side. The
+ * account row carries the running totals (credited, spent, held), updated with
+ * each appended transaction; its check constraint refuses a negative balance.
+ */
+export class PgTokenStore implements TokenStore {
+  constructor(private readonly orm: MikroORM) {}
+
+  private em(): EntityManager {
+    return this.orm.em.fork();
+  }
+
+  async createAccount(userUuid: string, now: Date): Promise<{ account: TokenAccount; created: boolean }> {
+    return createAccount(this.em(), userUuid, now);
+  }
+
+  async findAccount(by: { accountId: string } | { userUuid: string }, now: Date): Promise<TokenAccount | undefined> {
+    const [column, value] = 'accountId' in by ? ['id', by.accountId] : ['user_uuid', by.userUuid];
+    const [row] = await this.em().execute<Array<AccountRow & { due: boolean }>>(
+      `select ${ACCOUNT_COLUMNS}, exists (select 1 from "token_open_hold" "o" where "o"."account_id" = "a"."id" and "o"."expires_at" <= ?) as "due"
+         from "token_account" "a" where "${column}" = ?`,
+      [now, value],
+    );
+    if (!row) return undefined;
+    if (!row.due) return toAccount(row);
+    // Holds past their time are voided before anyone reads the balance.
+    return this.em().transactional(async (em) => {
+      const locked = await lockAccount(em, row.id);
+      return locked ? (await expireLocked(em, locked, now)).account : undefined;
+    });
+  }
+
+  async setStatus(accountId: string, status: AccountStatus, now: Date): Promise<TokenAccount | undefined> {
+    const [row] = await this.em().execute<AccountRow[]>(
+      `update "token_account" set "status" = ?, "updated_at" = ? where "id" = ? returning ${ACCOUNT_COLUMNS}`,
+      [status, now, accountId],
+    );
+    return row ? toAccount(row) : undefined;
+  }
+
+  async write(claim: IdempotencyClaim, target: WriteTarget, decide: Decide, now: Date): Promise<WriteResult> {
+    return this.em().transactional(async (em) => {
+      // The key first: a repeat waits here for the first request's transaction, then reads its answer.
+      const claimed = await em.execute<Array<{ key: string }>>(
+        `insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at") values (?, ?, ?, ?)
+           on conflict do nothing returning "key"`,
+        [claim.scope, claim.key, claim.fingerprint, now],
+      );
+      if (claimed.length === 0) {
+        const [first] = await em.execute<Array<{ fingerprint: string; response: Record<string, unknown> | null }>>(
+          `select "fingerprint", "response" from "token_idempotency_key" where "scope" = ? and "key" = ?`,
+          [claim.scope, claim.key],
+        );
+        if (!first || first.fingerprint !== claim.fingerprint || !first.response) throw keyReused();
+        return { transaction: fromStored(first.response), replayed: true };
+      }
+      let accountId: string;
+      let holdId: string | undefined;
+      if ('accountId' in target) {
+        accountId = target.accountId;
+      } else {
+        holdId = target.holdId;
+        const [hold] = await em.execute<Array<{ account_id: string }>>(
+          `select "account_id" from "token_transaction" where "id" = ? and "type" = 'hold'`,
+          [holdId],
+        );
+        if (!hold) throw new AppError(404, TOKEN_HOLD_NOT_FOUND);
+        accountId = hold.account_id;
+      }
+      const locked = await lockAccount(em, accountId);
+      if (!locked) throw new AppError(404, 'Token account not found');
+      const { account } = await expireLocked(em, locked, now);
+      const hold = holdId ? await readHold(em, holdId) : undefined;
+      const decision = decide(account, hold);
+      const transaction = await append(em, account, decision, now);
+      await saveTotals(em, account, now);
+      await em.execute(`update "token_idempotency_key" set "response" = ?::jsonb where "scope" = ? and "key" = ?`, [
+        JSON.stringify(transaction),
+        claim.scope,
+        claim.key,
+      ]);
+      return { transaction, replayed: false };
+    });
+  }
+
+  async listTransactions(accountId: string, page: Page, now: Date): Promise<{ transactions: TokenTransaction[]; total: number }> {
+    await this.findAccount({ accountId }, now); // expires its due holds
+    const em = this.em();
+    const rows = await em.execute<TransactionRow[]>(
+      `select ${TRANSACTION_COLUMNS}
+         from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
+        where "t"."account_id" = ? order by "t"."seq" desc limit ? offset ?`,
+      [accountId, page.limit, page.offset],
+    );
+    const [count] = await em.execute<Array<{ total: string }>>(
+      `select count(*) as "total" from "token_transaction" where "account_id" = ?`,
+      [accountId],
+    );
+    return { transactions: rows.map(toTransaction), total: Number(count?.total ?? 0) };
+  }
+
+  async expireDue(now: Date, accounts: number): Promise<number> {
+    const due = await this.em().execute<Array<{ account_id: string }>>(
+      `select distinct "account_id" from "token_open_hold" where "expires_at" <= ? limit ?`,
+      [now, accounts],
+    );
+    let expired = 0;
+    for (const { account_id } of due) {
+      expired += await this.em().transactional(async (em) => {
+        const locked = await lockAccount(em, account_id);
+        return locked ? (await expireLocked(em, locked, now)).expired : 0;
+      });
+    }
+    return expired;
+  }
+
+  async forgetKeys(before: Date): Promise<number> {
+    const rows = await this.em().execute<Array<{ key: string }>>(
+      `delete from "token_idempotency_key" where "created_at" < ? returning "key"`,
+      [before],
+    );
+    return rows.length;
+  }
+}
+
+/** Creates the user's account unless there is one (the user-events consumer calls it inside its own transaction). */
+export async function createAccount(em: EntityManager, userUuid: string, now: Date): Promise<{ account: TokenAccount; created: boolean }> {
+  const [created] = await em.execute<AccountRow[]>(
+    `insert into "token_account" ("id", "user_uuid", "status", "created_at", "updated_at") values (?, ?, 'active', ?, ?)
+       on conflict ("user_uuid") do nothing returning ${ACCOUNT_COLUMNS}`,
+    [randomUUID(), userUuid, now, now],
+  );
+  if (created) return { account: toAccount(created), created: true };
+  const [existing] = await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from "token_account" where "user_uuid" = ?`, [userUuid]);
+  if (!existing) throw new Error(`token account of ${userUuid} neither created nor found`);
+  return { account: toAccount(existing), created: false };
+}
+
+async function lockAccount(em: EntityManager, accountId: string): Promise<TokenAccount | undefined> {
+  const [row] = await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from "token_account" where "id" = ? for update`, [accountId]);
+  return row ? toAccount(row) : undefined;
+}
+
+/** The hold a commit or void names, and how it stands. */
+async function readHold(em: EntityManager, holdId: string): Promise<HoldView | undefined> {
+  const [row] = await em.execute<TransactionRow[]>(
+    `select ${TRANSACTION_COLUMNS}
+       from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
+      where "t"."id" = ? and "t"."type" = 'hold'`,
+    [holdId],
+  );
+  if (!row) return undefined;
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    amount: Number(row.amount),
+    expiresAt: new Date(row.expires_at!),
+    state: holdState(row.ending_type, row.ending_expired),
+  };
+}
+
+/** Voids (as expired) the locked account's holds that are past their time; answers the account after and how many. */
+async function expireLocked(em: EntityManager, account: TokenAccount, now: Date): Promise<{ account: TokenAccount; expired: number }> {
+  const due = await em.execute<Array<{ hold_id: string; amount: string; expires_at: Date }>>(
+    `select "hold_id", "amount", "expires_at" from "token_open_hold" where "account_id" = ? and "expires_at" <= ? order by "expires_at"`,
+    [account.id, now],
+  );
+  if (due.length === 0) return { account, expired: 0 };
+  for (const hold of due) {
+    const view: HoldView = {
+      id: hold.hold_id,
+      accountId: account.id,
+      amount: Number(hold.amount),
+      expiresAt: new Date(hold.expires_at),
+      state: 'open',
+    };
+    await append(em, account, decideExpiry(account, view, now), now);
+  }
+  await saveTotals(em, account, now);
+  return { account, expired: due.length };
+}
+
+/**
+ * Appends the decided entry to the ledger and keeps the open holds in step;
+ * `account` (locked) takes the decided totals.
+ */
+async function append(em: EntityManager, account: TokenAccount, decision: Decision, now: Date): Promise<TokenTransaction> {
+  const { entry, totals } = decision;
+  const id = randomUUID();
+  const balance = available(totals);
+  const [row] = await em.execute<Array<{ seq: string }>>(
+    `insert into "token_transaction"
+       ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "seq"`,
+    [
+      id,
+      account.id,
+      entry.type,
+      entry.amount,
+      entry.holdId,
+      entry.expiresAt,
+      entry.expired,
+      entry.reason,
+      entry.reference,
+      balance,
+      totals.held,
+      now,
+    ],
+  );
+  if (entry.type === 'hold') {
+    await em.execute(`insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at") values (?, ?, ?, ?)`, [
+      id,
+      account.id,
+      entry.amount,
+      entry.expiresAt,
+    ]);
+  } else if (entry.holdId) {
+    await em.execute(`delete from "token_open_hold" where "hold_id" = ?`, [entry.holdId]);
+  }
+  Object.assign(account, totals, { balance });
+  return {
+    id,
+    accountId: account.id,
+    sequence: Number(row!.seq),
+    type: entry.type,
+    amount: entry.amount,
+    holdId: entry.holdId,
+    expiresAt: entry.expiresAt,
+    expired: entry.expired,
+    reason: entry.reason,
+    reference: entry.reference,
+    createdAt: now,
+    balance,
+    held: totals.held,
+    holdState: entry.type === 'hold' ? 'open' : null,
+  };
+}
+
+async function saveTotals(em: EntityManager, account: TokenAccount, now: Date): Promise<void> {
+  await em.execute(`update "token_account" set "credited" = ?, "spent" = ?, "held" = ?, "updated_at" = ? where "id" = ?`, [
+    account.credited,
+    account.spent,
+    account.held,
+    now,
+    account.id,
+  ]);
+  account.updatedAt = now;
+}

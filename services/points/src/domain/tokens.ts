@@ -1,0 +1,264 @@
+import { AppError, badRequest, ERROR_CODES, forbidden, isAdminRole, notFound, type CallerKind, type Role } from '@spinroom/platform';
+import { claimKey } from './idempotency.js';
+import {
+  ACCOUNT_STATUSES,
+  checkAmount,
+  decideCommit,
+  decideCredit,
+  decideHold,
+  decideVoid,
+  type AccountStatus,
+  type HoldView,
+} from './ledger.js';
+import type { Page, TokenAccount, TokenStore, TokenTransaction, WriteResult } from './ports.js';
+
+/** Spec 002's message when a caller has no token account (TokenAccountMissingError). */
+export const TOKEN_ACCOUNT_MISSING = 'We were unable to find your token account. Please try again.';
+export const TOKEN_ACCOUNT_NOT_FOUND = 'Token account not found';
+export const TOKEN_HOLD_NOT_FOUND = 'Token hold not found';
+
+export const tokenAccountMissing = () => notFound(TOKEN_ACCOUNT_MISSING, ERROR_CODES.tokenAccountMissing);
+
+/** Who calls, from their verified token. */
+export interface Actor {
+  userUuid: string;
+  role: Role;
+  kind: CallerKind;
+}
+
+export interface TokenSettings {
+  /** A hold's time to live when the caller does not give one. */
+  holdTtlSeconds: number;
+  /** The longest a caller may ask for. */
+  maxHoldTtlSeconds: number;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function checkUuid(value: string, what: string): void {
+  if (!UUID.test(value)) throw badRequest(`${what} must be a UUID`);
+}
+
+const isService = (actor: Actor) => actor.role === 'service';
+const isAdmin = (actor: Actor) => isAdminRole(actor.role);
+const owns = (actor: Actor, account: TokenAccount) => account.userUuid === actor.userUuid;
+
+/** Which account a credit or a hold names: by id, by its user, or (holds) the caller's own. */
+export interface AccountRef {
+  accountId?: string;
+  userUuid?: string;
+}
+
+export interface CreditRequest extends AccountRef {
+  amount: number;
+  reason?: string;
+  reference?: string;
+  idempotencyKey: string;
+}
+
+export interface HoldRequest extends AccountRef {
+  amount: number;
+  /** Undefined or 0: the default. */
+  ttlSeconds?: number;
+  reference?: string;
+  idempotencyKey: string;
+}
+
+export interface CommitRequest {
+  holdId: string;
+  /** Undefined: all the hold holds. */
+  amount?: number;
+  idempotencyKey: string;
+}
+
+export interface VoidRequest {
+  holdId: string;
+  reason?: string;
+  idempotencyKey: string;
+}
+
+/**
+ * Token accounts and their ledger: who may do what, over the ledger's rules
+ * (ledger.ts) and the store that applies them atomically.
+ *
+ * - An account: one per user, made from `user.signed-up` or on demand (the
+ *   caller's own; services and admins may make anyone's). Its owner, admins
+ *   and services read it.
+ * - Credits: services and admins only (bought bundles, rewards, grants).
+ * - Holds: the account's owner or a service. Commits: the owner or a service.
+ *   Voids: the owner, a service or an admin (who may release a stuck hold).
+ */
+export class Tokens {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: TokenStore,
+    private readonly settings: TokenSettings,
+    now?: () => Date,
+  ) {
+    this.now = now ?? (() => new Date());
+  }
+
+  async createAccount(actor: Actor, userUuid?: string): Promise<{ account: TokenAccount; created: boolean }> {
+    if (userUuid) {
+      checkUuid(userUuid, 'userUuid');
+      if (userUuid !== actor.userUuid && !isService(actor) && !isAdmin(actor)) {
+        throw forbidden('You may only create your own token account');
+      }
+      return this.store.createAccount(userUuid, this.now());
+    }
+    if (isService(actor)) throw badRequest('A service names the user whose token account to create (userUuid)');
+    if (actor.kind === 'guest') throw forbidden('Guests have no token account: sign up to get one');
+    return this.store.createAccount(actor.userUuid, this.now());
+  }
+
+  /** The caller's own account (spec 002's message when there is none). */
+  async ownAccount(actor: Actor): Promise<TokenAccount> {
+    const account = isService(actor) ? undefined : await this.store.findAccount({ userUuid: actor.userUuid }, this.now());
+    if (!account) throw tokenAccountMissing();
+    return account;
+  }
+
+  /** One account, for its owner, admins and services. */
+  async account(actor: Actor, accountId: string): Promise<TokenAccount> {
+    checkUuid(accountId, 'accountId');
+    const account = await this.store.findAccount({ accountId }, this.now());
+    if (!account) throw notFound(TOKEN_ACCOUNT_NOT_FOUND);
+    if (!owns(actor, account) && !isAdmin(actor) && !isService(actor)) throw forbidden('You may only see your own token account');
+    return account;
+  }
+
+  async setStatus(actor: Actor, accountId: string, status: string): Promise<TokenAccount> {
+    if (!isAdmin(actor) && !isService(actor)) throw forbidden('Only admins may disable or enable token accounts');
+    checkUuid(accountId, 'accountId');
+    if (!(ACCOUNT_STATUSES as readonly string[]).includes(status)) throw badRequest(`status must be one of ${ACCOUNT_STATUSES.join(', ')}`);
+    const account = await this.store.setStatus(accountId, status as AccountStatus, this.now());
+    if (!account) throw notFound(TOKEN_ACCOUNT_NOT_FOUND);
+    return account;
+  }
+
+  async credit(actor: Actor, request: CreditRequest): Promise<WriteResult> {
+    if (!isService(actor) && !isAdmin(actor)) throw forbidden('Only services and admins may credit tokens');
+    checkAmount(request.amount);
+    const reason = request.reason ?? '';
+    const reference = request.reference ?? '';
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'credit', {
+      accountId: request.accountId ?? '',
+      userUuid: request.userUuid ?? '',
+      amount: request.amount,
+      reason,
+      reference,
+    });
+    const accountId = await this.resolve(actor, request, false);
+    return this.store.write(
+      claim,
+      { accountId },
+      (account) => decideCredit(account, account.status, { amount: request.amount, reason, reference }),
+      this.now(),
+    );
+  }
+
+  async hold(actor: Actor, request: HoldRequest): Promise<WriteResult> {
+    checkAmount(request.amount);
+    const ttlSeconds = request.ttlSeconds || this.settings.holdTtlSeconds;
+    if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > this.settings.maxHoldTtlSeconds) {
+      throw badRequest(`ttlSeconds must be a whole number of seconds from 1 to ${this.settings.maxHoldTtlSeconds}`);
+    }
+    const reference = request.reference ?? '';
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'hold', {
+      accountId: request.accountId ?? '',
+      userUuid: request.userUuid ?? '',
+      amount: request.amount,
+      ttlSeconds: request.ttlSeconds ?? 0,
+      reference,
+    });
+    const accountId = await this.resolve(actor, request, true);
+    const now = this.now();
+    const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
+    return this.store.write(
+      claim,
+      { accountId },
+      (account) => {
+        if (!owns(actor, account) && !isService(actor)) throw forbidden("Only the account's owner or a service may hold its tokens");
+        return decideHold(account, account.status, { amount: request.amount, expiresAt, reference });
+      },
+      now,
+    );
+  }
+
+  async commit(actor: Actor, request: CommitRequest): Promise<WriteResult> {
+    checkUuid(request.holdId, 'transactionId');
+    if (request.amount !== undefined) checkAmount(request.amount);
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'commit', { holdId: request.holdId, amount: request.amount ?? 0 });
+    const now = this.now();
+    return this.store.write(
+      claim,
+      { holdId: request.holdId },
+      (account, hold) => {
+        if (!owns(actor, account) && !isService(actor)) throw forbidden("Only the account's owner or a service may commit its holds");
+        return decideCommit(account, requireHold(hold), request.amount, now);
+      },
+      now,
+    );
+  }
+
+  async void(actor: Actor, request: VoidRequest): Promise<WriteResult> {
+    checkUuid(request.holdId, 'transactionId');
+    const reason = request.reason ?? '';
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'void', { holdId: request.holdId, reason });
+    const now = this.now();
+    return this.store.write(
+      claim,
+      { holdId: request.holdId },
+      (account, hold) => {
+        if (!owns(actor, account) && !isService(actor) && !isAdmin(actor)) {
+          throw forbidden("Only the account's owner, a service or an admin may void its holds");
+        }
+        return decideVoid(account, requireHold(hold), reason, now);
+      },
+      now,
+    );
+  }
+
+  /** An account's transactions, newest first: the caller's own when no account is named. */
+  async transactions(
+    actor: Actor,
+    accountId: string | undefined,
+    page: Page,
+  ): Promise<{ transactions: TokenTransaction[]; total: number }> {
+    const account = accountId ? await this.account(actor, accountId) : await this.ownAccount(actor);
+    return this.store.listTransactions(account.id, page, this.now());
+  }
+
+  /** The periodic sweep: voids every due hold (in batches of accounts) and forgets old idempotency keys. */
+  async sweep(keyHours: number): Promise<{ expired: number; forgotten: number }> {
+    const now = this.now();
+    let expired = 0;
+    for (;;) {
+      const count = await this.store.expireDue(now, 100);
+      expired += count;
+      if (count === 0) break;
+    }
+    const forgotten = await this.store.forgetKeys(new Date(now.getTime() - keyHours * 3600_000));
+    return { expired, forgotten };
+  }
+
+  /** The account a credit or hold names; `own`: none named is the caller's own. */
+  private async resolve(actor: Actor, ref: AccountRef, own: boolean): Promise<string> {
+    if (ref.accountId) {
+      checkUuid(ref.accountId, 'accountId');
+      return ref.accountId;
+    }
+    const userUuid = ref.userUuid || (own && !isService(actor) ? actor.userUuid : undefined);
+    if (!userUuid) throw badRequest('Name the token account (accountId or userUuid)');
+    checkUuid(userUuid, 'userUuid');
+    const account = await this.store.findAccount({ userUuid }, this.now());
+    if (!account) throw userUuid === actor.userUuid ? tokenAccountMissing() : notFound(TOKEN_ACCOUNT_NOT_FOUND);
+    return account.id;
+  }
+}
+
+function requireHold(hold: HoldView | undefined): HoldView {
+  if (!hold) throw new AppError(404, TOKEN_HOLD_NOT_FOUND);
+  return hold;
+}

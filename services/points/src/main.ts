@@ -1,0 +1,3 @@
+import { pointsService } from './app.js';
+
+await pointsService.main();

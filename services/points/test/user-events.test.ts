@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
+import { createLogger, dropDatabase, headersToRecord, KafkaClient, newEventMetadata, type EventProducer } from '@spinroom/platform';
+import { eventually, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import type { Consumer } from 'kafkajs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPointsService, type RunningPointsService } from '../src/app.js';
+
+describe('token accounts follow user-events', () => {
+  const databaseUrl = uniqueDatabaseUrl('points_user_events');
+  const kafka = new KafkaClient({ brokers: testInfra().kafkaBrokers, clientId: 'test', logger: createLogger('test', { level: 'silent' }) });
+  let service: RunningPointsService;
+  let producer: EventProducer;
+  let dlqReader: Consumer;
+  const deadLetters: Array<Record<string, string>> = [];
+  let db: pg.Client;
+
+  beforeAll(async () => {
+    service = await startPointsService({
+      DATABASE_URL: databaseUrl,
+      KAFKA_BROKERS: testInfra().kafkaBrokers,
+      REDIS_URL: testInfra().redisUrl,
+      GRPC_HOST: '127.0.0.1',
+      GRPC_PORT: 0,
+      USER_ADDR: '127.0.0.1:1', // no caller in this test: only the consumer works
+      JWT_ISSUER: 'spinroom',
+      KAFKA_CONSUMER_GROUP: `points-${randomUUID()}`,
+      TOKEN_HOLD_TTL_SECONDS: 600,
+      TOKEN_HOLD_MAX_TTL_SECONDS: 86_400,
+      TOKEN_SWEEP_MS: 1000,
+      TOKEN_IDEMPOTENCY_KEY_HOURS: 24,
+      LOG_LEVEL: 'silent',
+    });
+    producer = await kafka.producer();
+    dlqReader = kafka.consumer(`points-dlq-${randomUUID()}`);
+    await dlqReader.connect();
+    await dlqReader.subscribe({ topic: 'user-events.dlq', fromBeginning: true });
+    await dlqReader.run({
+      eachMessage: async ({ message }) => {
+        deadLetters.push(headersToRecord(message.headers));
+      },
+    });
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await dlqReader.disconnect();
+    await producer.disconnect();
+    await service.stop();
+    await dropDatabase(databaseUrl);
+  });
+
+  const signedUp = (userUuid: string, eventId = randomUUID()) => {
+    const metadata = { ...newEventMetadata('user.signed-up'), eventId };
+    const value = UserSignedUp.encode({ metadata, userUuid, email: `${userUuid}@example.com`, nickname: 'N', kind: 'user' }).finish();
+    return {
+      topic: 'user-events',
+      key: userUuid,
+      value: Buffer.from(value),
+      headers: { 'event-id': eventId, 'event-type': 'user.signed-up' },
+    };
+  };
+  const accounts = async (userUuid: string) =>
+    (await db.query(`select "id", "status", "credited", "held", "spent" from "token_account" where "user_uuid" = $1`, [userUuid])).rows;
+
+  it('creates the account of a new user once, however often its sign-up is delivered', async () => {
+    const userUuid = randomUUID();
+    const event = signedUp(userUuid);
+    // Delivered three times (a redelivery keeps its event id), and once more under a new id.
+    await producer.send([event, event, event, signedUp(userUuid)]);
+    const [account] = await eventually(async () => {
+      const rows = await accounts(userUuid);
+      return rows.length > 0 ? rows : undefined;
+    });
+    expect(account).toMatchObject({ status: 'active', credited: '0', held: '0', spent: '0' });
+    // A later event in the same partition (same key) shows that all four were handled.
+    const marker = signedUp(randomUUID());
+    await producer.send([{ ...marker, key: userUuid }]);
+    await eventually(async () => ((await accounts(marker.key)).length > 0 ? true : undefined));
+    expect(await accounts(userUuid)).toHaveLength(1);
+    const processed = await db.query(`select count(*)::int as "n" from "processed_event" where "event_id" = $1`, [
+      event.headers['event-id'],
+    ]);
+    expect(processed.rows[0].n).toBe(1);
+  });
+
+  it('sends an event it cannot handle to user-events.dlq and goes on', async () => {
+    const broken = signedUp('not-a-uuid');
+    const after = signedUp(randomUUID());
+    await producer.send([broken]);
+    await producer.send([after]);
+    const dead = await eventually(async () => deadLetters.find((h) => h['event-id'] === broken.headers['event-id']), 30_000);
+    expect(dead['dlq-error']).toMatch(/without a valid user uuid/);
+    await eventually(async () => ((await accounts(after.key)).length > 0 ? true : undefined));
+  }, 40_000);
+});
