@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Crate, Song } from '../src/api/types';
 import { grabTargets, LIKES, songToAdd, uploadAsSong } from '../src/crates/music';
-import { RoomMusic } from '../src/crates/RoomMusic';
+import { PlayingSong, QueueStart } from '../src/crates/RoomMusic';
 import { SongActions } from '../src/crates/SongActions';
 import { session } from '../src/session/session';
 
@@ -146,13 +146,13 @@ describe('adding and grabbing songs', () => {
 
   it('offers public crates beside an empty queue: one click puts one in the queue, then says to take a seat', async () => {
     const queries = client();
-    const view = wrap(<RoomMusic queue={[]} playing={null} seated={false} />, queries);
+    const view = wrap(<QueueStart queue={[]} seated={false} />, queries);
     fireEvent.click(await screen.findByRole('button', { name: 'Add to my queue: Demo' }));
     await waitFor(() => expect(puts).toEqual([`/api/playlist-service/crate/${mine.crateUuid}/copy?into=queue`]));
     // The queue refreshes with the songs: the offer goes, the next step shows until the seat is taken.
     const withQueue = (seated: boolean) => (
       <QueryClientProvider client={queries}>
-        <RoomMusic queue={[song('A')]} playing={null} seated={seated} />
+        <QueueStart queue={[song('A')]} seated={seated} />
       </QueryClientProvider>
     );
     view.rerender(withQueue(false));
@@ -162,8 +162,17 @@ describe('adding and grabbing songs', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
+  it('offers nothing beside an empty queue when there is no public crate', async () => {
+    const empty = vi.fn(async () => new Response(JSON.stringify({ crates: [], total: 0 }), { status: 200 }));
+    vi.stubGlobal('fetch', empty);
+    const view = wrap(<QueueStart queue={[]} seated={false} />);
+    await waitFor(() => expect(empty).toHaveBeenCalled());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(view.container.innerHTML).toBe('');
+  });
+
   it('offers the playing song to add or grab', () => {
-    wrap(<RoomMusic queue={[song('A')]} playing={song('On air', { songId: 'p1' })} seated={false} />);
+    wrap(<PlayingSong playing={song('On air', { songId: 'p1' })} />);
     const region = screen.getByRole('region', { name: 'The song playing: On air' });
     expect(within(region).getByRole('button', { name: 'Add to queue: On air' })).toBeTruthy();
     expect(within(region).getByRole('button', { name: 'Grab: On air' })).toBeTruthy();

@@ -2,8 +2,9 @@ import { useState, type DragEvent } from 'react';
 import type { Crate, Song } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href, navigate } from '../app/router';
-import { fill, useT } from '../i18n/i18n';
+import { useT } from '../i18n/i18n';
 import { SearchPanel } from '../search/SearchPanel';
+import { DuplicateMark } from './DuplicateMark';
 import { crateLabel, songToAdd } from './music';
 import { duplicatesIn } from './sameness';
 import { SongActions } from './SongActions';
@@ -94,11 +95,7 @@ function CrateSongs({ crate }: { crate: Crate }) {
             <span className="song-name">
               {song.trackName} <span className="muted">— {song.artistName}</span>
             </span>
-            {duplicates.has(i) && (
-              <span className="duplicate-mark" data-duplicate-of={duplicates.get(i)! + 1}>
-                ⧉ {fill(t.sameAs, { n: duplicates.get(i)! + 1 })}
-              </span>
-            )}
+            <DuplicateMark of={duplicates.get(i)} />
             <SongActions song={song} toAdd={songToAdd(song)} grabOnly={crate.special === 'queue'} />
             <button
               type="button"

@@ -66,7 +66,16 @@ export function PublicCrates({
   );
 }
 
-function PublicCrateCard({ crate, onQueued }: { crate: Crate; onQueued?: (crate: Crate, songsAdded: number) => void }) {
+/** One public crate: "Add to my queue", and unless `compact` (the room's offer), "Copy to my crates" and its songs. */
+export function PublicCrateCard({
+  crate,
+  onQueued,
+  compact = false,
+}: {
+  crate: Crate;
+  onQueued?: (crate: Crate, songsAdded: number) => void;
+  compact?: boolean;
+}) {
   const t = useT();
   const locale = useLocale();
   const client = useQueryClient();
@@ -91,12 +100,12 @@ function PublicCrateCard({ crate, onQueued }: { crate: Crate; onQueued?: (crate:
   });
   const count = crate.crateSongsNumber ?? 0;
   return (
-    <li className="crate-card" data-crate={crate.crateName}>
+    <li className={`crate-card${compact ? ' compact' : ''}`} data-crate={crate.crateName}>
       <div className="crate-card-head">
         <span className="crate-name">{crate.crateName}</span>
         <span className="muted small">{plural(count, t.songCount, locale)}</span>
       </div>
-      {crate.description && <p className="muted small">{crate.description}</p>}
+      {crate.description && !compact && <p className="muted small">{crate.description}</p>}
       <div className="row">
         <button
           type="button"
@@ -107,17 +116,21 @@ function PublicCrateCard({ crate, onQueued }: { crate: Crate; onQueued?: (crate:
         >
           ▶ {t.addToMyQueue}
         </button>
-        <button
-          type="button"
-          disabled={copy.isPending}
-          aria-label={`${t.copyToMyCrates}: ${crate.crateName}`}
-          onClick={() => copy.mutate(undefined)}
-        >
-          ⧉ {t.copyToMyCrates}
-        </button>
-        <button type="button" aria-expanded={open} aria-label={`${t.showSongs}: ${crate.crateName}`} onClick={() => setOpen(!open)}>
-          {open ? '▾' : '▸'} {t.showSongs}
-        </button>
+        {!compact && (
+          <>
+            <button
+              type="button"
+              disabled={copy.isPending}
+              aria-label={`${t.copyToMyCrates}: ${crate.crateName}`}
+              onClick={() => copy.mutate(undefined)}
+            >
+              ❏ {t.copyToMyCrates}
+            </button>
+            <button type="button" aria-expanded={open} aria-label={`${t.showSongs}: ${crate.crateName}`} onClick={() => setOpen(!open)}>
+              {open ? '▾' : '▸'} {t.showSongs}
+            </button>
+          </>
+        )}
       </div>
       <ErrorNote error={copy.error} />
       {note && (

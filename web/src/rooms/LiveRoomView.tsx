@@ -13,6 +13,7 @@ import { keys } from '../api/keys';
 import { auth, crates as crateApi, profiles, rooms as roomApi } from '../api/spinroom';
 import type { Room } from '../api/types';
 import { ChatPanel } from '../chat/ChatPanel';
+import { PlayingSong, QueueStart } from '../crates/RoomMusic';
 import { useRoomChat } from '../chat/useRoomChat';
 import { useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
@@ -220,6 +221,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
             onVolume={player.setVolume}
             run={run}
           />
+          {s.isLoggedIn && <QueueStart queue={queue.data} seated={state.djs.some((dj) => dj.uuid === s.userUuid)} />}
           {phone && <RoomTabs tab={tab} tabs={tabs} onTab={setTab} />}
           <div className="room-side">
             {hasChat && (
@@ -253,6 +255,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
             </div>
           </div>
           <div id={PANEL_ID.room} className="room-panel room-info" {...panel('room')}>
+            {s.isLoggedIn && <PlayingSong playing={nowPlaying?.song} />}
             {s.isLoggedIn && <QueuePanel songs={queue.data} />}
             <RecentSongs slug={room.slug} state={state} />
             <AboutRoom state={state} />

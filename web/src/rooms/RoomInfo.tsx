@@ -6,6 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { keys } from '../api/keys';
 import { recentSongs } from '../api/spinroom';
 import type { Room, RoomState } from '../api/types';
+import { songToAdd } from '../crates/music';
+import { SongActions } from '../crates/SongActions';
 import { fill, formatDate, nameOf, plural, useLocale, useT } from '../i18n/i18n';
 import { formatSeconds } from './clock';
 import { SongArt } from './NowPlaying';
@@ -42,6 +44,7 @@ export function RecentSongs({ slug, state }: { slug: string; state: RoomState })
                 <span aria-hidden="true">▲ {likes}</span> <span aria-hidden="true">▼ {dislikes}</span>{' '}
                 <span aria-hidden="true">★ {stars}</span>
               </span>
+              <SongActions song={play.song} toAdd={songToAdd(play.song)} />
             </li>
           );
         })}

@@ -1,6 +1,8 @@
 import type { RoomState, Song } from '../api/types';
 import { Avatar } from '../avatars/Avatar';
 import type { ChatMessage } from '../chat/chatState';
+import { DuplicateMark } from '../crates/DuplicateMark';
+import { duplicatesIn } from '../crates/sameness';
 import { plural, useLocale, useT } from '../i18n/i18n';
 import { playingDj } from '../stage/booth';
 import { nickname } from './roomState';
@@ -8,6 +10,8 @@ import { nickname } from './roomState';
 /** The listener's own queue: its first eight songs, or a pointer to the crates when it is empty. */
 export function QueuePanel({ songs }: { songs: Song[] | undefined }) {
   const t = useT();
+  // Spec 002's sameness rule: a song that repeats an earlier one is marked.
+  const duplicates = duplicatesIn(songs ?? []);
   return (
     <section className="dj-queue" aria-labelledby="queue-title">
       <h2 id="queue-title">{t.yourQueue}</h2>
@@ -17,9 +21,9 @@ export function QueuePanel({ songs }: { songs: Song[] | undefined }) {
         </p>
       )}
       <ol>
-        {songs?.slice(0, 8).map((song) => (
+        {songs?.slice(0, 8).map((song, i) => (
           <li key={song.crateSongUuid}>
-            {song.trackName} <span className="muted">— {song.artistName}</span>
+            {song.trackName} <span className="muted">— {song.artistName}</span> <DuplicateMark of={duplicates.get(i)} />
           </li>
         ))}
       </ol>
