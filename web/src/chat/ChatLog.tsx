@@ -98,7 +98,7 @@ export function ChatLog(props: ChatLogProps) {
           const classes = ['message', m.pending && 'pending', m.failed && 'failed', forMe && 'mentions-me'].filter(Boolean).join(' ');
           return (
             <li key={m.uuid} className={classes} data-message-id={m.id} data-uuid={m.uuid} tabIndex={-1} onFocus={() => setActive(m.uuid)}>
-              <Avatar avatarId={m.avatarId} color={m.color} size={28} title={m.userName} />
+              <Avatar avatarId={m.avatarId} color={m.color} seed={m.userUuid} size={28} title={m.userName} />
               <div>
                 <span className="author" style={{ color: m.color }}>
                   {m.userName}

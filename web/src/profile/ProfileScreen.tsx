@@ -39,7 +39,7 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
   return (
     <section className="profile card" aria-labelledby="profile-title">
       <div className="row">
-        <Avatar avatarId={own ? avatarId : p.avatarId} color={own ? color : p.color} size={96} />
+        <Avatar avatarId={own ? avatarId : p.avatarId} color={own ? color : p.color} seed={p.uuid} size={96} />
         <div>
           <h1 id="profile-title">{p.nickname}</h1>
           {p.pronoun && p.pronoun !== 'null' ? <p className="muted">{p.pronoun}</p> : null}
