@@ -81,11 +81,9 @@ export const RoomSchema = z
     numberOfUsersInRoom: z.number().int(),
     roomRoles: z.array(RoomRoleSchema),
     numberOfActiveDjs: z.number().int().openapi({ description: 'DJs on the stage now' }),
-    djUuids: z
-      .array(z.string())
-      .openapi({
-        description: "Spinroom's: the DJs on the stage in turn order, the first playing; empty for callers who may not see inside",
-      }),
+    djUuids: z.array(z.string()).openapi({
+      description: "Spinroom's: the DJs on the stage in turn order, the first playing; empty for callers who may not see inside",
+    }),
     song: MinimalCrateSongSchema.nullable().openapi({
       description: "The song playing now (the live state's nowPlaying.song); null while none plays or when the caller may not see inside",
     }),
