@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { AppError } from '@spinroom/platform';
+import type { ConsumablePurchase, PurchaseLedger, PurchasePlan, PurchaseRecord } from '../domain/consumables.js';
 import { keyReused, type IdempotencyClaim } from '../domain/idempotency.js';
 import {
   available,
@@ -104,7 +105,7 @@ function fromStored(stored: Record<string, unknown>): TokenTransaction {
  * account row carries the running totals (credited, spent, held), updated with
  * each appended transaction; its check constraint refuses a negative balance.
  */
-export class PgTokenStore implements TokenStore {
+export class PgTokenStore implements TokenStore, PurchaseLedger {
   constructor(private readonly orm: MikroORM) {}
 
   private em(): EntityManager {
@@ -141,20 +142,8 @@ export class PgTokenStore implements TokenStore {
 
   async write(claim: IdempotencyClaim, target: WriteTarget, decide: Decide, now: Date): Promise<WriteResult> {
     return this.em().transactional(async (em) => {
-      // The key first: a repeat waits here for the first request's transaction, then reads its answer.
-      const claimed = await em.execute<Array<{ key: string }>>(
-        `insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at") values (?, ?, ?, ?)
-           on conflict do nothing returning "key"`,
-        [claim.scope, claim.key, claim.fingerprint, now],
-      );
-      if (claimed.length === 0) {
-        const [first] = await em.execute<Array<{ fingerprint: string; response: Record<string, unknown> | null }>>(
-          `select "fingerprint", "response" from "token_idempotency_key" where "scope" = ? and "key" = ?`,
-          [claim.scope, claim.key],
-        );
-        if (!first || first.fingerprint !== claim.fingerprint || !first.response) throw keyReused();
-        return { transaction: fromStored(first.response), replayed: true };
-      }
+      const first = await claimKeyIn(em, claim, now);
+      if (first) return { transaction: fromStored(first), replayed: true };
       let accountId: string;
       let holdId: string | undefined;
       if ('accountId' in target) {
@@ -175,12 +164,61 @@ export class PgTokenStore implements TokenStore {
       const decision = decide(account, hold);
       const transaction = await append(em, account, decision, now);
       await saveTotals(em, account, now);
-      await em.execute(`update "token_idempotency_key" set "response" = ?::jsonb where "scope" = ? and "key" = ?`, [
-        JSON.stringify(transaction),
-        claim.scope,
-        claim.key,
-      ]);
+      await storeAnswer(em, claim, transaction);
       return { transaction, replayed: false };
+    });
+  }
+
+  async purchase(
+    claim: IdempotencyClaim,
+    accountId: string,
+    plan: PurchasePlan,
+    record: PurchaseRecord,
+    now: Date,
+  ): Promise<{ purchase: ConsumablePurchase; replayed: boolean }> {
+    return this.em().transactional(async (em) => {
+      const first = await claimKeyIn(em, claim, now);
+      if (first) return { purchase: purchaseFromStored(first), replayed: true };
+      const locked = await lockAccount(em, accountId);
+      if (!locked) throw new AppError(404, 'Token account not found');
+      const lastChange = locked.updatedAt;
+      const { account } = await expireLocked(em, locked, now);
+      const hold = await append(em, account, plan.hold(account, lastChange), now);
+      const commit = await append(
+        em,
+        account,
+        plan.commit(account, { id: hold.id, accountId, amount: hold.amount, expiresAt: hold.expiresAt!, state: 'open' }),
+        now,
+      );
+      await saveTotals(em, account, now);
+      const purchase: ConsumablePurchase = {
+        id: randomUUID(),
+        accountId,
+        ...record,
+        lastTokenBalance: commit.balance,
+        holdId: hold.id,
+        commitId: commit.id,
+        createdAt: now,
+      };
+      await em.execute(
+        `insert into "consumable_purchase" ("id", "account_id", "user_uuid", "consumable_id", "room_uuid", "token_cost", "hold_id", "commit_id",
+           "last_token_balance", "balance_unmodified_since", "created_at") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          purchase.id,
+          accountId,
+          purchase.userUuid,
+          purchase.consumableId,
+          purchase.roomUuid,
+          purchase.tokenCost,
+          purchase.holdId,
+          purchase.commitId,
+          purchase.lastTokenBalance,
+          purchase.balanceUnmodifiedSince,
+          now,
+        ],
+      );
+      await storeAnswer(em, claim, purchase);
+      return { purchase, replayed: false };
     });
   }
 
@@ -222,6 +260,43 @@ export class PgTokenStore implements TokenStore {
     );
     return rows.length;
   }
+}
+
+/**
+ * Claims the idempotency key first: a repeat waits here for the first
+ * request's transaction, then answers its stored answer (returned); another
+ * request under the same key is refused. Undefined: the key is this request's.
+ */
+async function claimKeyIn(em: EntityManager, claim: IdempotencyClaim, now: Date): Promise<Record<string, unknown> | undefined> {
+  const claimed = await em.execute<Array<{ key: string }>>(
+    `insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at") values (?, ?, ?, ?)
+       on conflict do nothing returning "key"`,
+    [claim.scope, claim.key, claim.fingerprint, now],
+  );
+  if (claimed.length > 0) return undefined;
+  const [first] = await em.execute<Array<{ fingerprint: string; response: Record<string, unknown> | null }>>(
+    `select "fingerprint", "response" from "token_idempotency_key" where "scope" = ? and "key" = ?`,
+    [claim.scope, claim.key],
+  );
+  if (!first || first.fingerprint !== claim.fingerprint || !first.response) throw keyReused();
+  return first.response;
+}
+
+async function storeAnswer(em: EntityManager, claim: IdempotencyClaim, answer: object): Promise<void> {
+  await em.execute(`update "token_idempotency_key" set "response" = ?::jsonb where "scope" = ? and "key" = ?`, [
+    JSON.stringify(answer),
+    claim.scope,
+    claim.key,
+  ]);
+}
+
+function purchaseFromStored(stored: Record<string, unknown>): ConsumablePurchase {
+  const purchase = stored as unknown as ConsumablePurchase & { createdAt: string; balanceUnmodifiedSince: string | null };
+  return {
+    ...purchase,
+    createdAt: new Date(purchase.createdAt),
+    balanceUnmodifiedSince: purchase.balanceUnmodifiedSince ? new Date(purchase.balanceUnmodifiedSince) : null,
+  };
 }
 
 /** Creates the user's account unless there is one (the user-events consumer calls it inside its own transaction). */

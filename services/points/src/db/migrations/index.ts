@@ -1,4 +1,8 @@
 import { Migration20261202000000_token_ledger } from './Migration20261202000000_token_ledger.js';
+import { Migration20261203000000_consumables } from './Migration20261203000000_consumables.js';
 
 /** Every migration of the points service, oldest first. */
-export const migrations = [{ name: 'Migration20261202000000_token_ledger', class: Migration20261202000000_token_ledger }];
+export const migrations = [
+  { name: 'Migration20261202000000_token_ledger', class: Migration20261202000000_token_ledger },
+  { name: 'Migration20261203000000_consumables', class: Migration20261203000000_consumables },
+];
