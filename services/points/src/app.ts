@@ -1,15 +1,22 @@
+import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer } from '@spinroom/platform';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
+import { PgConsumableStore } from './db/consumable-store.js';
+import { PgTokenBundleStore } from './db/token-bundle-store.js';
 import { PgTokenStore } from './db/token-store.js';
+import { Consumables } from './domain/consumables.js';
+import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
+import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
 import { tokenServiceHandlers } from './rpc/token-service.js';
 
 /**
- * The gRPC server (spinroom.points.v1.TokenService), the user-events consumer
+ * The gRPC server (spinroom.points.v1.TokenService, ConsumableService and
+ * TokenBundleService), the user-events consumer
  * that gives each new user a token account, and the sweep that voids expired
  * holds and forgets old idempotency keys. `now` is the clock (tests). The
  * service kit opens and closes the rest (packages/platform/src/kit).
@@ -20,11 +27,14 @@ export const pointsService = defineService('points', {
   database: pointsDatabase,
   topics: [USER_EVENTS_TOPIC],
   async build({ config, logger, orm, kafka, unary }, options: { now?: () => Date }) {
+    const ledger = new PgTokenStore(orm);
     const tokens = new Tokens(
-      new PgTokenStore(orm),
+      ledger,
       { holdTtlSeconds: config.TOKEN_HOLD_TTL_SECONDS, maxHoldTtlSeconds: config.TOKEN_HOLD_MAX_TTL_SECONDS },
       options.now,
     );
+    const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
+    const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
     const deadLetters = await kafka.producer();
     const consumer = await startIdempotentConsumer({
       kafka,
@@ -54,6 +64,16 @@ export const pointsService = defineService('points', {
           definition: TokenServiceService,
           implementation: tokenServiceHandlers({ tokens, unary }),
         },
+        {
+          name: 'spinroom.points.v1.ConsumableService',
+          definition: ConsumableServiceService,
+          implementation: consumableServiceHandlers({ consumables, unary }),
+        },
+        {
+          name: 'spinroom.points.v1.TokenBundleService',
+          definition: TokenBundleServiceService,
+          implementation: tokenBundleServiceHandlers({ bundles, unary }),
+        },
       ],
       async stop() {
         clearInterval(sweep);
@@ -61,7 +81,7 @@ export const pointsService = defineService('points', {
         await consumer.stop();
         await deadLetters.disconnect();
       },
-      expose: { tokens },
+      expose: { tokens, consumables, bundles },
     };
   },
 });

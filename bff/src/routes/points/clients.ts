@@ -1,7 +1,10 @@
+import { ConsumableServiceClient, TokenBundleServiceClient } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
 export type TokenClient = PromiseClient<TokenServiceClient>;
+export type ConsumableClient = PromiseClient<ConsumableServiceClient>;
+export type TokenBundleClient = PromiseClient<TokenBundleServiceClient>;
 
 /**
  * One client per gRPC service the points service serves, all on its one
@@ -11,6 +14,8 @@ export type TokenClient = PromiseClient<TokenServiceClient>;
 export function createPointsClients(address: string) {
   return {
     tokens: createGrpcClient(TokenServiceClient, address) as TokenClient,
+    consumables: createGrpcClient(ConsumableServiceClient, address) as ConsumableClient,
+    bundles: createGrpcClient(TokenBundleServiceClient, address) as TokenBundleClient,
   };
 }
 

@@ -1,7 +1,9 @@
 import { AppError } from '@spinroom/platform/core';
 import type { RouteDeps } from '../../http/route.js';
 import type { PointsClients } from './clients.js';
+import { consumableRoutes } from './consumables.js';
 import { tokenAccountRoutes } from './token-accounts.js';
+import { tokenBundleRoutes } from './token-bundles.js';
 import { tokenTransactionRoutes } from './token-transactions.js';
 
 export { closePointsClients, createPointsClients, type PointsClients } from './clients.js';
@@ -9,7 +11,7 @@ export { closePointsClients, createPointsClients, type PointsClients } from './c
 /** Every client refuses with 503 when the BFF runs without the points service. */
 function unavailable(): PointsClients {
   const refuse = new Proxy({}, { get: () => () => Promise.reject(new AppError(503, 'Tokens are not available')) });
-  return { tokens: refuse } as PointsClients;
+  return { tokens: refuse, consumables: refuse, bundles: refuse } as PointsClients;
 }
 
 /** /api/merch-service: every area of the points service, one line each (the paths are documented either way). */
@@ -17,4 +19,6 @@ export function pointsServiceRoutes(deps: RouteDeps, points: PointsClients | und
   const clients = points ?? unavailable();
   tokenAccountRoutes(deps, clients.tokens);
   tokenTransactionRoutes(deps, clients.tokens);
+  consumableRoutes(deps, clients.consumables);
+  tokenBundleRoutes(deps, clients.bundles);
 }
