@@ -15,6 +15,7 @@ export default defineConfig({
       { extends: true, test: { name: 'chat', root: 'services/chat', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'room', root: 'services/room', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'points', root: 'services/points', include: ['test/**/*.test.ts'] } },
+      { extends: true, test: { name: 'payment', root: 'services/payment', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },
       // The web client's state logic and components, in a DOM (happy-dom); its browser tests are in test/e2e.

@@ -9,13 +9,18 @@ import { ensureSigningKey, infraDown, infraUp, localDir, repoRoot } from './lib/
 const wasRunning = existsSync(join(localDir, 'test', 'infra.env')) && infraIsUp();
 const infra = infraUp('test');
 // helm, for the chart's tests (test/deploy): built once by `go install`, then kept;
+// stripe-mock, Stripe's own mock API server, for the payment service's tests (built the same way);
 // schemathesis, for the REST fuzzer (test/fuzz): installed once from PyPI into a virtualenv.
-const tools = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'helm', 'schemathesis'], {
+const tools = spawnSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'helm', 'stripe-mock', 'schemathesis'], {
   stdio: ['ignore', 'pipe', 'inherit'],
   encoding: 'utf8',
 });
 const toolsBin = tools.status === 0 ? tools.stdout.trim().split('\n').pop() : undefined;
-if (!toolsBin) console.error('helm or schemathesis could not be installed (deploy/tools/install.sh): the chart and fuzz tests will fail');
+if (!toolsBin) {
+  console.error(
+    'helm, stripe-mock or schemathesis could not be installed (deploy/tools/install.sh): the chart, payment and fuzz tests will fail',
+  );
+}
 const signingKey = ensureSigningKey('test');
 const results = join(localDir, 'test', 'vitest-results.json');
 rmSync(results, { force: true });
@@ -32,7 +37,9 @@ const run = spawnSync(
       JWT_PRIVATE_KEY_FILE: signingKey.path,
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      ...(toolsBin ? { HELM_BIN: join(toolsBin, 'helm'), SCHEMATHESIS_BIN: join(toolsBin, 'st') } : {}),
+      ...(toolsBin
+        ? { HELM_BIN: join(toolsBin, 'helm'), STRIPE_MOCK_BIN: join(toolsBin, 'stripe-mock'), SCHEMATHESIS_BIN: join(toolsBin, 'st') }
+        : {}),
       NODE_OPTIONS: [process.env.NODE_OPTIONS, '--disable-warning=TimeoutNegativeWarning'].filter(Boolean).join(' '),
     },
   },

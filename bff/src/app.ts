@@ -23,6 +23,7 @@ import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
 import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
 import { pointsServiceRoutes, type PointsClients } from './routes/points/index.js';
+import { paymentBodyParsers, paymentServiceRoutes, type PaymentClient } from './routes/payment/index.js';
 
 export interface Upstreams {
   /** The user service's clients, one per area (routes/user/clients.ts). */
@@ -34,6 +35,8 @@ export interface Upstreams {
   rooms: RoomClient;
   /** The points service's clients (routes/points/clients.ts); its paths answer 503 without them. */
   points?: PointsClients;
+  /** The payment service; its paths answer 503 without it. */
+  payment?: PaymentClient;
 }
 
 /**
@@ -75,6 +78,7 @@ export function createApp(options: {
   // Upload paths read their bodies themselves (multipart streamed, a raw signed body), not through express.json.
   app.use(uploadBodyParsers);
   app.use(playlistBodyParsers);
+  app.use(paymentBodyParsers);
   app.use(express.json({ limit: config.JSON_BODY_LIMIT }));
 
   app.get('/healthz', (_req, res) => {
@@ -107,6 +111,7 @@ export function createApp(options: {
   roomServiceRoutes(deps, upstreams.rooms);
   uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
   pointsServiceRoutes(deps, upstreams.points);
+  paymentServiceRoutes(deps, upstreams.payment);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);

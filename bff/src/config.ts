@@ -17,6 +17,8 @@ export const bffConfig = {
   ROOM_ADDR: env.address(),
   /** The points service: seasons, avatars, token accounts and their ledger (/api/merch-service). */
   POINTS_ADDR: env.address(),
+  /** The payment service: products, Stripe Checkout and Stripe's webhook (/api/payment-service). */
+  PAYMENT_ADDR: env.address(),
   /** Redis, where the room feed's frames arrive (one channel per room) and the limits per address are counted. */
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Traded with the user service for the BFF's own token (it tells the room service which feed connections it holds). */

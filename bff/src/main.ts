@@ -19,6 +19,7 @@ import { startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
 import { closeUserClients, createUserClients } from './routes/user/index.js';
 import { closePointsClients, createPointsClients } from './routes/points/index.js';
+import { createPaymentClient } from './routes/payment/index.js';
 
 const config = loadConfigOrExit(bffConfig);
 const logger = createLogger('bff', { level: config.LOG_LEVEL });
@@ -28,6 +29,7 @@ const uploads = createGrpcClient(UploadServiceClient, config.UPLOAD_ADDR);
 const chat = createGrpcClient(ChatServiceClient, config.CHAT_ADDR);
 const rooms = createGrpcClient(RoomServiceClient, config.ROOM_ADDR);
 const points = createPointsClients(config.POINTS_ADDR);
+const payment = createPaymentClient(config.PAYMENT_ADDR);
 const health = new GrpcHealthChecker();
 const limitsRedis = createRedis(config.REDIS_URL);
 // Ended sessions are read from the same Redis (sessions.ts): every token check refuses them.
@@ -42,11 +44,19 @@ keys.start();
 
 const app = createApp({
   config,
-  upstreams: { user, playlists, uploads, rooms, chat, points },
+  upstreams: { user, playlists, uploads, rooms, chat, points, payment },
   verifier: () => keys.verifier,
   // Ready when every upstream service answers SERVING.
   ready: () =>
-    health.allServing([config.USER_ADDR, config.PLAYLIST_ADDR, config.UPLOAD_ADDR, config.ROOM_ADDR, config.CHAT_ADDR, config.POINTS_ADDR]),
+    health.allServing([
+      config.USER_ADDR,
+      config.PLAYLIST_ADDR,
+      config.UPLOAD_ADDR,
+      config.ROOM_ADDR,
+      config.CHAT_ADDR,
+      config.POINTS_ADDR,
+      config.PAYMENT_ADDR,
+    ]),
   limits: bffLimits(limitsRedis, config),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
@@ -77,6 +87,7 @@ closeOnSignals(logger, async () => {
   chat.close();
   rooms.close();
   closePointsClients(points);
+  payment.close();
   health.close();
   limitsRedis.disconnect();
 });

@@ -5,9 +5,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 registry="${REGISTRY:-ghcr.io/spinroom}"
 tag="${TAG:-$(node -p 'require("./package.json").version ?? "dev"' 2>/dev/null || echo dev)}"
-declare -A workspace=([user]=services/user [playlist]=services/playlist [upload]=services/upload [room]=services/room [chat]=services/chat [points]=services/points [bff]=bff [web]=web)
+declare -A workspace=([user]=services/user [playlist]=services/playlist [upload]=services/upload [room]=services/room [chat]=services/chat [points]=services/points [payment]=services/payment [bff]=bff [web]=web)
 components=("$@")
-(( ${#components[@]} > 0 )) || components=(user playlist upload room chat points bff web)
+(( ${#components[@]} > 0 )) || components=(user playlist upload room chat points payment bff web)
 for c in "${components[@]}"; do
   target=service
   [[ $c == upload ]] && target=upload

@@ -4,16 +4,19 @@
 # $SPINROOM_LOCAL_DIR/tools/bin (.local/tools/bin by default):
 #   helm  (helm lint / helm template of helm/spinroom in `npm test`)
 #   k6    (the load scenarios in deploy/k6, `npm run bench:k6`)
+#   stripe-mock (Stripe's own mock API server: the payment service's tests and
+#         `npm start` without a Stripe key of one's own)
 #   mailpit (the mail catcher deploy/local/up.sh starts: SMTP and a web inbox;
 #         built with `go build` from the module's source, see install_mailpit)
 # and, from PyPI into a virtualenv, $SPINROOM_LOCAL_DIR/tools/schemathesis:
 #   schemathesis  (the REST fuzzer in `npm test`, test/fuzz/openapi.test.ts)
 # Idempotent: a tool already built at the pinned version is kept.
-#   bash deploy/tools/install.sh [helm] [k6] [mailpit] [schemathesis]      (default: helm and k6)
+#   bash deploy/tools/install.sh [helm] [k6] [stripe-mock] [mailpit] [schemathesis]      (default: helm and k6)
 set -euo pipefail
 
 HELM_VERSION=v3.22.0
 K6_VERSION=v1.8.1
+STRIPE_MOCK_VERSION=v0.203.0
 MAILPIT_VERSION=v1.27.11
 SCHEMATHESIS_VERSION=4.32.5
 
@@ -80,9 +83,10 @@ for tool in "${tools[@]}"; do
   case "$tool" in
     helm) install_tool helm "$HELM_VERSION" helm.sh/helm/v3/cmd/helm ;;
     k6) install_tool k6 "$K6_VERSION" go.k6.io/k6 ;;
+    stripe-mock) install_tool stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock ;;
     mailpit) install_mailpit ;;
     schemathesis) install_schemathesis ;;
-    *) echo "unknown tool: $tool (helm, k6, mailpit, schemathesis)" >&2; exit 2 ;;
+    *) echo "unknown tool: $tool (helm, k6, stripe-mock, mailpit, schemathesis)" >&2; exit 2 ;;
   esac
 done
 echo "$bin"

@@ -22,7 +22,7 @@ const uploads = num('BENCH_UPLOADS', 3);
 const catalogueSize = num('BENCH_CATALOGUE_SONGS', 3000);
 const searchSeconds = num('BENCH_DURATION_S', 12);
 const connections = num('BENCH_CONNECTIONS', 50);
-const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254, chat: 50255, points: 50256 };
+const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254, chat: 50255, points: 50256, payment: 50257 };
 const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-password-7f3a' };
 
 const children: ServiceProcess[] = [];

@@ -1,7 +1,7 @@
 // The last part of `npm run bench`: the k6 scenarios (deploy/k6) against the
 // whole platform as `npm start` runs it, with the services bundled as their images
 // run them (SPINROOM_BUNDLED=1). Starts `npm start`'s script on ports
-// of its own (BFF :8480, gRPC 28461-28466, metrics from 28471; the dev
+// of its own (BFF :8480, gRPC 28461-28467, metrics from 28471; the dev
 // infrastructure is shared and left running), waits until it serves, runs
 // scripts/bench-k6.ts against it, then stops it. bench-k6 prints the table for
 // BENCHMARKS.md and keeps k6's summaries in .local/bench/.
@@ -25,6 +25,7 @@ const platform = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scr
     ROOM_GRPC_PORT: '28464',
     CHAT_GRPC_PORT: '28465',
     POINTS_GRPC_PORT: '28466',
+    PAYMENT_GRPC_PORT: '28467',
     METRICS_BASE_PORT: '28471',
     LOG_LEVEL: 'warn',
     SPINROOM_BUNDLED: '1',

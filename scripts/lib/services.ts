@@ -26,6 +26,12 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     SMTP_URL: local.infra.SMTP_URL,
   }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
+  // Stripe: stripe-mock (deploy/tools/install.sh stripe-mock) unless STRIPE_API_BASE and STRIPE_SECRET_KEY say otherwise.
+  payment: () => ({
+    STRIPE_API_BASE: process.env.STRIPE_API_BASE ?? 'http://127.0.0.1:12111',
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? 'sk_test_spinroom_stripe_mock',
+    STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? `whsec_${ensureSecret('dev', 'stripe-webhook-secret')}`,
+  }),
   points: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
   upload: (suffix) => ({
     UPLOAD_STORAGE_DIR: process.env.UPLOAD_STORAGE_DIR ?? join(localDir, 'dev', `uploads${suffix.replace(/_/g, '-')}`),

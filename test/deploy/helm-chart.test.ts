@@ -12,7 +12,7 @@ import { parseManifests, validateManifests, type K8sObject } from '../support/k8
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const chart = join(repoRoot, 'helm/spinroom');
 const helm = process.env.HELM_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join(repoRoot, '.local'), 'tools/bin/helm');
-const SERVICES = ['user', 'playlist', 'upload', 'room', 'chat', 'points'];
+const SERVICES = ['user', 'playlist', 'upload', 'room', 'chat', 'points', 'payment'];
 const COMPONENTS = [...SERVICES, 'bff', 'web'];
 const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking'];
 // A PKCS#8 PEM shape is all the chart needs to render (it never reads the key).
@@ -112,7 +112,7 @@ describe('the Helm chart', () => {
     const callers = userPolicy.spec.ingress
       .flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component']))
       .filter(Boolean);
-    expect(callers.sort()).toEqual(['bff', 'chat', 'playlist', 'points', 'room', 'upload']);
+    expect(callers.sort()).toEqual(['bff', 'chat', 'payment', 'playlist', 'points', 'room', 'upload']);
 
     const ingress = find(objects, 'Ingress', 'spinroom') as any;
     const paths = Object.fromEntries(ingress.spec.rules[0].http.paths.map((p: any) => [p.path, p.backend.service.name]));

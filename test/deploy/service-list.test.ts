@@ -60,6 +60,7 @@ describe('the list of services', () => {
       'ROOM_ADDR',
       'CHAT_ADDR',
       'POINTS_ADDR',
+      'PAYMENT_ADDR',
     ]);
   });
 

@@ -9,7 +9,7 @@ import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   createGrpcClient,
   createLogger,
@@ -44,6 +44,10 @@ import { startUploadService } from '../../services/upload/src/app.js';
 import { startPointsService, type RunningPointsService } from '../../services/points/src/app.js';
 import { pointsServiceConfig, type PointsServiceConfig } from '../../services/points/src/config.js';
 import { closePointsClients, createPointsClients } from '../../bff/src/routes/points/index.js';
+import { startPaymentService, type RunningPaymentService } from '../../services/payment/src/app.js';
+import { paymentServiceConfig, type PaymentServiceConfig } from '../../services/payment/src/config.js';
+import { createPaymentClient } from '../../bff/src/routes/payment/index.js';
+import { startStripeMock } from './stripe-mock.js';
 import { uploadServiceConfig, type UploadServiceConfig } from '../../services/upload/src/config.js';
 import { closeUserClients, createUserClients } from '../../bff/src/routes/user/index.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
@@ -104,6 +108,7 @@ const TEST_SETTINGS = {
   room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
   chat: { ...TEST_LIMITS.chat },
   points: { TOKEN_SWEEP_MS: 500 },
+  payment: {},
 } satisfies Record<ServiceName, Record<string, unknown>>;
 
 /**
@@ -159,7 +164,7 @@ export interface TestPlatform {
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string; room: string; chat: string; points: string };
+  grpc: { user: string; playlist: string; upload: string; room: string; chat: string; points: string; payment: string };
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
   /** Every BFF replica's base URL (the first is `baseUrl`). */
@@ -170,6 +175,8 @@ export interface TestPlatform {
   chat: { databaseUrl: string; redisUrl: string };
   /** The points service (its domain, for tests that look past the REST paths) and its database. */
   points: { databaseUrl: string; service: RunningPointsService };
+  /** The payment service, its database, the stripe-mock it talks to and the webhook's signing secret. */
+  payment: { databaseUrl: string; service: RunningPaymentService; stripeApiBase: string; webhookSecret: string };
   stop(): Promise<void>;
 }
 
@@ -189,6 +196,8 @@ export interface PlatformOptions {
   chat?: Partial<ChatServiceConfig>;
   /** Overrides of the points service's config (e.g. a hold's time to live). */
   points?: Partial<PointsServiceConfig>;
+  /** Overrides of the payment service's config (e.g. no STRIPE_SECRET_KEY). */
+  payment?: Partial<PaymentServiceConfig>;
   /** The BFF's limits per client address (TEST_LIMITS.bff unless given). */
   bffLimits?: Partial<BffLimitConfig>;
   /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
@@ -261,6 +270,25 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     }),
   );
   const points = createPointsClients(`127.0.0.1:${pointsService.port}`);
+  const stripeMock = await startStripeMock();
+  const paymentDatabaseUrl = uniqueDatabaseUrl('e2e_payment');
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const paymentService = await startPaymentService(
+    testServiceConfig(
+      'payment',
+      paymentServiceConfig,
+      paymentDatabaseUrl,
+      { ...peers, points: `127.0.0.1:${pointsService.port}` },
+      {
+        REDIS_URL: redisUrl,
+        STRIPE_API_BASE: stripeMock.apiBase,
+        STRIPE_SECRET_KEY: 'sk_test_spinroom',
+        STRIPE_WEBHOOK_SECRET: webhookSecret,
+        ...options.payment,
+      },
+    ),
+  );
+  const payment = createPaymentClient(`127.0.0.1:${paymentService.port}`);
   const limitsRedis = createRedis(redisUrl);
   const sessions = new SessionRevocations(limitsRedis);
   const keys = new PublicKeyCache({
@@ -277,7 +305,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
       config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-      upstreams: { user, playlists, uploads, rooms, chat, points },
+      upstreams: { user, playlists, uploads, rooms, chat, points, payment },
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
       limits,
@@ -317,10 +345,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       room: roomAddress,
       chat: `127.0.0.1:${chatService.port}`,
       points: `127.0.0.1:${pointsService.port}`,
+      payment: `127.0.0.1:${paymentService.port}`,
     },
     room: { databaseUrl: roomDatabaseUrl, service: roomService },
     chat: { databaseUrl: chatDatabaseUrl, redisUrl },
     points: { databaseUrl: pointsDatabaseUrl, service: pointsService },
+    payment: { databaseUrl: paymentDatabaseUrl, service: paymentService, stripeApiBase: stripeMock.apiBase, webhookSecret },
     async stop() {
       keys.stop();
       await twilio.close();
@@ -333,6 +363,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       playlists.close();
       uploads.close();
       chat.close();
+      payment.close();
+      await paymentService.stop();
+      await dropDatabase(paymentDatabaseUrl);
+      await stripeMock.stop();
       closePointsClients(points);
       await pointsService.stop();
       await dropDatabase(pointsDatabaseUrl);
@@ -466,6 +500,7 @@ export async function startBffProcess(
     ROOM_ADDR: platform.grpc.room,
     CHAT_ADDR: platform.grpc.chat,
     POINTS_ADDR: platform.grpc.points,
+    PAYMENT_ADDR: platform.grpc.payment,
     REDIS_URL: platform.chat.redisUrl,
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     ...TEST_BFF_LIMIT_ENV,

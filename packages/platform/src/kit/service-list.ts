@@ -39,6 +39,7 @@ export const SERVICES = {
   },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, peers: ['user', 'room'], serviceToken: true },
   points: { grpcPort: 50056, database: 'spinroom_points', redis: true, kafka: true, peers: ['user'] },
+  payment: { grpcPort: 50057, database: 'spinroom_payment', redis: true, peers: ['user', 'points'], serviceToken: true },
 } as const satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -1,0 +1,9 @@
+import type { ServiceDatabase } from '@spinroom/platform';
+import { ProcessedStripeEventEntity, ProductEntity } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+/** The payment service's tables; the service kit opens and migrates them. */
+export const paymentDatabase: ServiceDatabase = {
+  entities: [ProductEntity, ProcessedStripeEventEntity],
+  migrations,
+};

@@ -1,0 +1,3 @@
+import { paymentService } from './app.js';
+
+await paymentService.main();

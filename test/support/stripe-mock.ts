@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** stripe-mock's binary: STRIPE_MOCK_BIN (scripts/test.ts sets it), else deploy/tools/install.sh's. */
+export const STRIPE_MOCK_BIN =
+  process.env.STRIPE_MOCK_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join(repoRoot, '.local'), 'tools/bin/stripe-mock');
+
+export interface StripeMock {
+  /** http://127.0.0.1:<port> */
+  apiBase: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Stripe's own mock API server (github.com/stripe/stripe-mock, built by
+ * `bash deploy/tools/install.sh stripe-mock`) on a free loopback port and
+ * answers once it listens.
+ */
+export async function startStripeMock(): Promise<StripeMock> {
+  if (!existsSync(STRIPE_MOCK_BIN)) {
+    throw new Error(`stripe-mock is not at ${STRIPE_MOCK_BIN}: run bash deploy/tools/install.sh stripe-mock`);
+  }
+  const child: ChildProcess = spawn(STRIPE_MOCK_BIN, ['-http-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`stripe-mock did not start: ${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening for HTTP at address: .*:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`stripe-mock exited (${code}): ${output}`));
+    });
+  });
+  child.stdout?.removeAllListeners('data').resume();
+  child.stderr?.removeAllListeners('data').resume();
+  return {
+    apiBase: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
