@@ -1,12 +1,12 @@
 // `npm start`: the whole platform on this machine. Starts PostgreSQL, Redis and
 // Kafka (deploy/local, profile `dev`), seeds the demo admin, runs every service
 // and the BFF, and serves the web client and the API on http://localhost:$PORT.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { SERVICE_NAMES, SERVICES, type ServiceName } from '@spinroom/platform/core';
 import { infraUp, localDir, repoRoot } from './lib/infra.js';
-import { startServiceProcess, waitForHttp } from './lib/processes.js';
-import { bffEnvironment, serviceEnvironment, type LocalServices } from './lib/services.js';
+import { managed, startServiceProcess, waitForHttp } from './lib/processes.js';
+import { bffEnvironment, serviceEnvironment, STRIPE_MOCK_PORT, type LocalServices } from './lib/services.js';
 import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
@@ -68,6 +68,18 @@ if (twilio.TWILIO_API_URL)
       OTEL_SDK_DISABLED: 'true',
     }),
   );
+// Payments: Stripe itself when STRIPE_API_BASE is set, else stripe-mock (Stripe's own mock API, built once by
+// deploy/tools/install.sh) on the address the payment service is given (scripts/lib/services.ts).
+if (!process.env.STRIPE_API_BASE) {
+  const tools = execFileSync('bash', [join(repoRoot, 'deploy/tools/install.sh'), 'stripe-mock'], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const bin = join(tools.trim().split('\n').pop() ?? join(localDir, 'tools', 'bin'), 'stripe-mock');
+  supervisor.add('stripe-mock', () =>
+    managed('stripe-mock', spawn(bin, ['-http-port', STRIPE_MOCK_PORT], { stdio: ['ignore', 'ignore', 'inherit'] })),
+  );
+}
 for (const [index, name] of SERVICE_NAMES.entries())
   supervise(name, `services/${name}/src/main.ts`, {
     ...serviceEnvironment(name, local),

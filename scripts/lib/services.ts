@@ -6,6 +6,9 @@ import { peerAddressVariable, SERVICE_NAMES, SERVICES, type ServiceEntry, type S
 import { databaseUrl, ensureSecret, ensureSigningKey, localDir, type Infra } from './infra.js';
 import { startServiceProcess, type ServiceProcess } from './processes.js';
 
+/** Where `npm start` runs stripe-mock (Stripe's own mock API) for the payment service, unless STRIPE_API_BASE names a Stripe. */
+export const STRIPE_MOCK_PORT = process.env.STRIPE_MOCK_PORT ?? '12111';
+
 export interface LocalServices {
   infra: Infra;
   /** Each service's gRPC port (loopback). */
@@ -26,10 +29,10 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     SMTP_URL: local.infra.SMTP_URL,
   }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
-  // Stripe: stripe-mock (deploy/tools/install.sh stripe-mock) unless STRIPE_API_BASE and STRIPE_SECRET_KEY say otherwise.
+  // Stripe: stripe-mock (npm start runs it) unless STRIPE_API_BASE and STRIPE_SECRET_KEY say otherwise.
   payment: () => ({
-    STRIPE_API_BASE: process.env.STRIPE_API_BASE ?? 'http://127.0.0.1:12111',
-    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? 'sk_test_spinroom_stripe_mock',
+    STRIPE_API_BASE: process.env.STRIPE_API_BASE ?? `http://127.0.0.1:${STRIPE_MOCK_PORT}`,
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? 'sk_test_spinroomlocal',
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? `whsec_${ensureSecret('dev', 'stripe-webhook-secret')}`,
   }),
   points: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
