@@ -76,7 +76,8 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
 
     await a.action('addDj');
     await b.action('addDj');
-    await o.until((s) => playing(s) === 'A1', 'A1 playing');
+    // Bob's addedDj may reach the owner's replica just after A1 starts: wait for both.
+    await o.until((s) => playing(s) === 'A1' && s.djs.length === 2, 'A1 playing with both DJs on stage');
     expect(o.state.djs.map((d: Json) => d.uuid)).toEqual([alice.uuid, bob.uuid]);
     expect(o.state.nowPlaying.endTime - o.state.nowPlaying.startTime).toBe(PLAY_MS);
 
