@@ -5,9 +5,16 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 registry="${REGISTRY:-ghcr.io/spinroom}"
 tag="${TAG:-$(node -p 'require("./package.json").version ?? "dev"' 2>/dev/null || echo dev)}"
-declare -A workspace=([user]=services/user [playlist]=services/playlist [upload]=services/upload [room]=services/room [chat]=services/chat [points]=services/points [payment]=services/payment [bff]=bff [web]=web)
+# Every folder under services/ is a service (with its entry in the list of services), then the BFF and the web client.
+declare -A workspace=([bff]=bff [web]=web)
+services=()
+for dir in services/*/; do
+  name=$(basename "$dir")
+  workspace[$name]=services/$name
+  services+=("$name")
+done
 components=("$@")
-(( ${#components[@]} > 0 )) || components=(user playlist upload room chat points payment bff web)
+(( ${#components[@]} > 0 )) || components=("${services[@]}" bff web)
 for c in "${components[@]}"; do
   target=service
   [[ $c == upload ]] && target=upload

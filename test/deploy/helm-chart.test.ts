@@ -7,12 +7,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SERVICE_NAMES, SERVICES as SERVICE_LIST } from '@spinroom/platform/core';
 import { parseManifests, validateManifests, type K8sObject } from '../support/k8s-validate.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const chart = join(repoRoot, 'helm/spinroom');
 const helm = process.env.HELM_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join(repoRoot, '.local'), 'tools/bin/helm');
-const SERVICES = ['user', 'playlist', 'upload', 'room', 'chat', 'points', 'payment'];
+// The list of services (packages/platform/src/kit/service-list.ts): a new service needs no edit here.
+const SERVICES: string[] = [...SERVICE_NAMES];
 const COMPONENTS = [...SERVICES, 'bff', 'web'];
 const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking'];
 // A PKCS#8 PEM shape is all the chart needs to render (it never reads the key).
@@ -112,7 +114,9 @@ describe('the Helm chart', () => {
     const callers = userPolicy.spec.ingress
       .flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component']))
       .filter(Boolean);
-    expect(callers.sort()).toEqual(['bff', 'chat', 'payment', 'playlist', 'points', 'room', 'upload']);
+    // The BFF and every service whose peers include the user service (all of them call it for keys and tokens).
+    const expected = ['bff', ...SERVICE_NAMES.filter((name) => (SERVICE_LIST[name].peers as readonly string[]).includes('user'))];
+    expect(callers.sort()).toEqual(expected.sort());
 
     const ingress = find(objects, 'Ingress', 'spinroom') as any;
     const paths = Object.fromEntries(ingress.spec.rules[0].http.paths.map((p: any) => [p.path, p.backend.service.name]));
