@@ -1,3 +1,4 @@
+import { SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
@@ -5,18 +6,21 @@ import { defineService, startIdempotentConsumer } from '@spinroom/platform';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
 import { PgConsumableStore } from './db/consumable-store.js';
+import { PgSeasonStore } from './db/season-store.js';
 import { PgTokenBundleStore } from './db/token-bundle-store.js';
 import { PgTokenStore } from './db/token-store.js';
 import { Consumables } from './domain/consumables.js';
+import { Seasons } from './domain/seasons.js';
 import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
+import { seasonServiceHandlers } from './rpc/season-service.js';
 import { tokenServiceHandlers } from './rpc/token-service.js';
 
 /**
- * The gRPC server (spinroom.points.v1.TokenService, ConsumableService and
- * TokenBundleService), the user-events consumer
+ * The gRPC server (spinroom.points.v1.TokenService, ConsumableService,
+ * TokenBundleService and SeasonService), the user-events consumer
  * that gives each new user a token account, and the sweep that voids expired
  * holds and forgets old idempotency keys. `now` is the clock (tests). The
  * service kit opens and closes the rest (packages/platform/src/kit).
@@ -35,6 +39,7 @@ export const pointsService = defineService('points', {
     );
     const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
+    const seasons = new Seasons(new PgSeasonStore(orm), options.now);
     const deadLetters = await kafka.producer();
     const consumer = await startIdempotentConsumer({
       kafka,
@@ -74,6 +79,11 @@ export const pointsService = defineService('points', {
           definition: TokenBundleServiceService,
           implementation: tokenBundleServiceHandlers({ bundles, unary }),
         },
+        {
+          name: 'spinroom.points.v1.SeasonService',
+          definition: SeasonServiceService,
+          implementation: seasonServiceHandlers({ seasons, unary }),
+        },
       ],
       async stop() {
         clearInterval(sweep);
@@ -81,7 +91,7 @@ export const pointsService = defineService('points', {
         await consumer.stop();
         await deadLetters.disconnect();
       },
-      expose: { tokens, consumables, bundles },
+      expose: { tokens, consumables, bundles, seasons },
     };
   },
 });

@@ -1,3 +1,4 @@
+import { SeasonServiceClient } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceClient, TokenBundleServiceClient } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
@@ -5,6 +6,7 @@ import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 export type TokenClient = PromiseClient<TokenServiceClient>;
 export type ConsumableClient = PromiseClient<ConsumableServiceClient>;
 export type TokenBundleClient = PromiseClient<TokenBundleServiceClient>;
+export type SeasonClient = PromiseClient<SeasonServiceClient>;
 
 /**
  * One client per gRPC service the points service serves, all on its one
@@ -16,6 +18,7 @@ export function createPointsClients(address: string) {
     tokens: createGrpcClient(TokenServiceClient, address) as TokenClient,
     consumables: createGrpcClient(ConsumableServiceClient, address) as ConsumableClient,
     bundles: createGrpcClient(TokenBundleServiceClient, address) as TokenBundleClient,
+    seasons: createGrpcClient(SeasonServiceClient, address) as SeasonClient,
   };
 }
 

@@ -1,10 +1,12 @@
 import { Migration20261202000000_token_ledger } from './Migration20261202000000_token_ledger.js';
 import { Migration20261203000000_consumables } from './Migration20261203000000_consumables.js';
 import { Migration20261203000001_token_bundles } from './Migration20261203000001_token_bundles.js';
+import { Migration20261204000000_seasons } from './Migration20261204000000_seasons.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
   { name: 'Migration20261202000000_token_ledger', class: Migration20261202000000_token_ledger },
   { name: 'Migration20261203000000_consumables', class: Migration20261203000000_consumables },
   { name: 'Migration20261203000001_token_bundles', class: Migration20261203000001_token_bundles },
+  { name: 'Migration20261204000000_seasons', class: Migration20261204000000_seasons },
 ];
