@@ -24,7 +24,10 @@ export async function startStripeMock(): Promise<StripeMock> {
   if (!existsSync(STRIPE_MOCK_BIN)) {
     throw new Error(`stripe-mock is not at ${STRIPE_MOCK_BIN}: run bash deploy/tools/install.sh stripe-mock`);
   }
-  const child: ChildProcess = spawn(STRIPE_MOCK_BIN, ['-http-addr', '127.0.0.1:'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // HTTPS on a free port too: by default it takes :12112 and exits when that is taken (npm start's stripe-mock holds it).
+  const child: ChildProcess = spawn(STRIPE_MOCK_BIN, ['-http-addr', '127.0.0.1:', '-https-addr', '127.0.0.1:'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`stripe-mock did not start: ${output}`)), 20_000);
