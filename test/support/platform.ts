@@ -245,6 +245,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   );
   peers.upload = `127.0.0.1:${uploadService.port}`;
   const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
+  const pointsDatabaseUrl = uniqueDatabaseUrl('e2e_points');
+  const pointsService = await startPointsService(
+    testServiceConfig('points', pointsServiceConfig, pointsDatabaseUrl, peers, {
+      REDIS_URL: redisUrl,
+      KAFKA_CONSUMER_GROUP: `points-${pointsDatabaseUrl.split('_').pop()}`,
+      ...options.points,
+    }),
+  );
+  const points = createPointsClients(`127.0.0.1:${pointsService.port}`);
+  // The room service charges paid rooms' entry fees through the points service: it starts first.
+  peers.points = `127.0.0.1:${pointsService.port}`;
   const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
   const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, {
     REDIS_URL: redisUrl,
@@ -261,15 +272,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }),
   );
   const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
-  const pointsDatabaseUrl = uniqueDatabaseUrl('e2e_points');
-  const pointsService = await startPointsService(
-    testServiceConfig('points', pointsServiceConfig, pointsDatabaseUrl, peers, {
-      REDIS_URL: redisUrl,
-      KAFKA_CONSUMER_GROUP: `points-${pointsDatabaseUrl.split('_').pop()}`,
-      ...options.points,
-    }),
-  );
-  const points = createPointsClients(`127.0.0.1:${pointsService.port}`);
   const stripeMock = await startStripeMock();
   const paymentDatabaseUrl = uniqueDatabaseUrl('e2e_payment');
   const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;

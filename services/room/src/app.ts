@@ -1,4 +1,5 @@
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit } from '@spinroom/platform';
@@ -11,6 +12,7 @@ import { Rooms, type BadgeSource } from './domain/rooms.js';
 import { MODERATION_ACTIONS_TOPIC } from './events/moderation-actions.js';
 import { ROOM_EVENTS_TOPIC } from './events/room-events.js';
 import { playlistQueues, userProfiles } from './live-rooms/adapters.js';
+import { EntryFees, pointsLedger } from './live-rooms/entry-fees.js';
 import { LiveRooms } from './live-rooms/live-rooms.js';
 import { LiveStore } from './live-rooms/live-store.js';
 import { PgPlayLog } from './live-rooms/play-log.js';
@@ -28,7 +30,7 @@ import { roomServiceHandlers } from './rpc/room-service.js';
  */
 export const roomService = defineService('room', {
   config: roomServiceConfig,
-  peers: { user: UserServiceClient, playlist: PlaylistServiceClient },
+  peers: { user: UserServiceClient, playlist: PlaylistServiceClient, points: TokenServiceClient },
   database: roomDatabase,
   topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
   async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
@@ -48,12 +50,15 @@ export const roomService = defineService('room', {
       logger,
       new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES),
     );
+    // Paid rooms: the fee moves through the points service's ledger, asked with this service's own token.
+    const fees = new EntryFees(orm, pointsLedger(peers.points, serviceToken), logger);
     const live = new LiveRooms(
       new LiveStore(redis),
       roomDirectory(rooms),
       playlistQueues(peers.playlist, serviceToken),
       userProfiles(users),
       plays,
+      fees,
       {
         maxPlayMs: config.LIVE_MAX_PLAY_MS,
         leaveGraceMs: config.LIVE_LEAVE_GRACE_MS,
@@ -73,7 +78,7 @@ export const roomService = defineService('room', {
         },
       ],
       stop: () => clock.stop(),
-      expose: { rooms, live },
+      expose: { rooms, live, fees },
     };
   },
 });

@@ -34,7 +34,7 @@ export const SERVICES = {
     redis: true,
     kafka: true,
     outbox: true,
-    peers: ['user', 'playlist'],
+    peers: ['user', 'playlist', 'points'],
     serviceToken: true,
   },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, peers: ['user', 'room'], serviceToken: true },

@@ -17,6 +17,9 @@ export const ERROR_CODES = {
   roomPasswordLimited: 'ROOM_PASSWORD_LIMITED',
   roomNotFound: 'ROOM_NOT_FOUND',
   roomFull: 'ROOM_FULL',
+  // A paid room (services/room/README.md, Paid rooms): the fee is more than the joiner's tokens; a guest past the free entries.
+  roomEntryFeeShort: 'ROOM_ENTRY_FEE_SHORT',
+  roomEntryFeeGuest: 'ROOM_ENTRY_FEE_GUEST',
   feedTooManyMessages: 'FEED_TOO_MANY_MESSAGES',
   feedMalformedMessage: 'FEED_MALFORMED_MESSAGE',
   feedUnsupportedEvent: 'FEED_UNSUPPORTED_EVENT',

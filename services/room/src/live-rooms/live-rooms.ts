@@ -3,6 +3,7 @@ import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
 import { badRequest, forbidden, type Caller, type Logger } from '@spinroom/platform';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
 import * as live from '../domain/live/transitions.js';
+import type { Entrant, RoomFee } from '../domain/entry-fees.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
 
 /** What the live rooms need to know about a room and a user in it (the room records). */
@@ -21,6 +22,13 @@ export interface RoomAccess {
   rules: StageRules;
   highestRole: string | undefined;
   canDj: boolean;
+  /** The room's entry fee, free entries and owner (paid rooms). */
+  fee: RoomFee;
+}
+
+/** The door of a paid room (entry-fees.ts): runs a join as the entrant's entry, charging the fee when it applies. */
+export interface EntryGate {
+  enter<T>(roomUuid: string, room: RoomFee, who: Entrant, join: () => Promise<T>, undo: () => Promise<void>): Promise<T>;
 }
 
 /** DJs' queues in the playlist service. */
@@ -80,6 +88,7 @@ export class LiveRooms {
     private readonly queues: Queues,
     private readonly profiles: Profiles,
     private readonly plays: PlayLog,
+    private readonly fees: EntryGate,
     private readonly config: LiveRoomsConfig,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
@@ -87,11 +96,23 @@ export class LiveRooms {
 
   async join(caller: Caller, roomUuid: string, input: { password?: string; connectionId: string }): Promise<JoinResult> {
     const access = await this.directory.enter(caller, roomUuid, input.password);
-    const profile = await this.profiles.of(caller);
-    const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
-    await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
-    const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
-    const { stored } = await this.change(roomUuid, (room) => live.join(room, { member, profile, position }), access);
+    // A paid room charges an entry, not a reconnect: someone still in the room (another tab, a dropped socket) enters free.
+    const present =
+      access.fee.entryFee > 0 && ((await this.store.load(roomUuid))?.room.server.members.some((m) => m.uuid === caller.userUuid) ?? false);
+    const who = { userUuid: caller.userUuid, kind: caller.kind, tokenRole: caller.role, highestRole: access.highestRole, present };
+    const stored = await this.fees.enter(
+      roomUuid,
+      access.fee,
+      who,
+      async () => {
+        const profile = await this.profiles.of(caller);
+        const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
+        await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
+        const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
+        return (await this.change(roomUuid, (room) => live.join(room, { member, profile, position }), access)).stored;
+      },
+      () => this.disconnect(roomUuid, input.connectionId, true),
+    );
     const { allUserData, ...state } = stored.room.client;
     return {
       roomUuid,

@@ -4,6 +4,7 @@ import { canDj, highestRole } from '../domain/room-roles.js';
 import { toRoomMessage } from '../rpc/messages.js';
 import type { RoomView, Rooms } from '../domain/rooms.js';
 import type { StageRules } from '../domain/live/state.js';
+import type { RoomFee } from '../domain/entry-fees.js';
 import type { RoomAccess, RoomDirectory } from './live-rooms.js';
 
 /**
@@ -12,6 +13,10 @@ import type { RoomAccess, RoomDirectory } from './live-rooms.js';
  */
 export function roomDto(view: RoomView): RoomJson {
   return roomToJson(toRoomMessage({ ...view, song: null, djUuids: [] }));
+}
+
+function feeOf(view: RoomView): RoomFee {
+  return { entryFee: view.room.entryFee, freeEntries: view.room.freeEntries, ownerUuid: view.ownerUuid || null };
 }
 
 function stageRules(view: RoomView): StageRules {
@@ -37,6 +42,7 @@ export function roomDirectory(rooms: Rooms): RoomDirectory {
       rules: stageRules(found.view),
       highestRole: found.highestRole ?? undefined,
       canDj: found.canDj,
+      fee: feeOf(found.view),
     };
   };
   return {
@@ -50,6 +56,7 @@ export function roomDirectory(rooms: Rooms): RoomDirectory {
         rules: stageRules(view),
         highestRole: highestRole(mine) ?? undefined,
         canDj: canDj(view.room, mine, caller.role),
+        fee: feeOf(view),
       };
     },
     access,
