@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
+import { SERVICE_NAMES } from './packages/platform/src/kit/service-list.js';
 
-// One project per workspace, plus the repository-level checks and the
+// One project per workspace (a service's from the list of services), plus the repository-level checks and the
 // end-to-end tests in test/. `npm test` runs them all against real
 // infrastructure (see scripts/test.ts).
 export default defineConfig({
@@ -12,13 +13,7 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'platform', root: 'packages/platform', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'user', root: 'services/user', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'playlist', root: 'services/playlist', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'upload', root: 'services/upload', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'chat', root: 'services/chat', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'room', root: 'services/room', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'points', root: 'services/points', include: ['test/**/*.test.ts'] } },
-      { extends: true, test: { name: 'payment', root: 'services/payment', include: ['test/**/*.test.ts'] } },
+      ...SERVICE_NAMES.map((name) => ({ extends: true, test: { name, root: `services/${name}`, include: ['test/**/*.test.ts'] } })),
       { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },
       // The web client's state logic and components, in a DOM (happy-dom); its browser tests are in test/e2e.

@@ -10,34 +10,26 @@ import { documentTextRule } from './http/validation.js';
 import type { BffLimits } from './http/limits.js';
 import type { RouteDeps } from './http/route.js';
 import { chatRoutes } from './routes/chat/index.js';
-import type { ChatClient } from './routes/chat/clients.js';
 import { chatErrorHandler, chatNotFoundHandler } from './routes/chat/cometchat.js';
-import { userServiceRoutes, type UserClients } from './routes/user/index.js';
+import { userServiceRoutes } from './routes/user/index.js';
 import { catalogueRoutes } from './routes/playlist/catalogue.js';
-import { crateRoutes, type PlaylistClient } from './routes/playlist/crates.js';
+import { crateRoutes } from './routes/playlist/crates.js';
 import { roomChatRoutes } from './routes/room/cometchat.js';
 import { recentSongRoutes } from './routes/playlist/recent-songs.js';
 import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
 import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
 import { songRoutes } from './routes/playlist/songs.js';
-import { uploadBodyParsers, uploadServiceRoutes, type UploadClient } from './routes/upload/index.js';
-import { roomServiceRoutes, type RoomClient } from './routes/room/index.js';
-import { pointsServiceRoutes, type PointsClients } from './routes/points/index.js';
-import { paymentBodyParsers, paymentServiceRoutes, type PaymentClient } from './routes/payment/index.js';
+import { uploadBodyParsers, uploadServiceRoutes } from './routes/upload/index.js';
+import { roomServiceRoutes } from './routes/room/index.js';
+import { pointsServiceRoutes } from './routes/points/index.js';
+import { paymentBodyParsers, paymentServiceRoutes } from './routes/payment/index.js';
+import type { Upstreams } from './upstreams.js';
 
-export interface Upstreams {
-  /** The user service's clients, one per area (routes/user/clients.ts). */
-  user: UserClients;
-  playlists: PlaylistClient;
-  uploads: UploadClient;
-  /** The chat service; /chat answers 503 without it. */
-  chat?: ChatClient;
-  rooms: RoomClient;
-  /** The points service's clients (routes/points/clients.ts); its paths answer 503 without them. */
-  points?: PointsClients;
-  /** The payment service; its paths answer 503 without it. */
-  payment?: PaymentClient;
-}
+/**
+ * The services' clients (upstreams.ts). The chat, points and payment services
+ * may be left out (the edge tests): their paths then answer 503.
+ */
+export type AppUpstreams = Pick<Upstreams, 'user' | 'playlist' | 'upload' | 'room'> & Partial<Upstreams>;
 
 /**
  * The backend-for-frontend: owns no data; validates, authenticates and turns
@@ -46,7 +38,7 @@ export interface Upstreams {
  */
 export function createApp(options: {
   config: Pick<BffConfig, 'CORS_ORIGINS' | 'JSON_BODY_LIMIT' | 'WEB_DIR'> & Partial<Pick<BffConfig, 'UPLOAD_MAX_BYTES' | 'CHAT_APP_ID'>>;
-  upstreams: Upstreams;
+  upstreams: AppUpstreams;
   verifier: () => TokenVerifier | undefined;
   ready: () => Promise<boolean>;
   /** The limits per client address (http/limits.ts). */
@@ -102,18 +94,18 @@ export function createApp(options: {
       })(),
   };
   userServiceRoutes(deps, upstreams.user, options.limits);
-  crateTransferRoutes(deps, upstreams.playlists);
-  crateRoutes(deps, upstreams.playlists);
-  songDataRoutes(deps, upstreams.playlists);
-  songRoutes(deps, upstreams.playlists);
-  catalogueRoutes(deps, upstreams.playlists);
-  recentSongRoutes(deps, upstreams.playlists, upstreams.rooms);
-  roomServiceRoutes(deps, upstreams.rooms);
-  uploadServiceRoutes(deps, upstreams.uploads, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
+  crateTransferRoutes(deps, upstreams.playlist);
+  crateRoutes(deps, upstreams.playlist);
+  songDataRoutes(deps, upstreams.playlist);
+  songRoutes(deps, upstreams.playlist);
+  catalogueRoutes(deps, upstreams.playlist);
+  recentSongRoutes(deps, upstreams.playlist, upstreams.room);
+  roomServiceRoutes(deps, upstreams.room);
+  uploadServiceRoutes(deps, upstreams.upload, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
   pointsServiceRoutes(deps, upstreams.points);
   paymentServiceRoutes(deps, upstreams.payment);
   const chatRouter = express.Router();
-  if (upstreams.chat) roomChatRoutes(deps, upstreams.rooms, upstreams.user.accounts, upstreams.chat);
+  if (upstreams.chat) roomChatRoutes(deps, upstreams.room, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
   const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -1,24 +1,21 @@
-import { env } from '@spinroom/platform/core';
+import { env, peerAddressVariable, SERVICE_NAMES, type ServiceName } from '@spinroom/platform/core';
 import { z } from 'zod';
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 50 * 1024 * 1024;
 export const DEFAULT_CHAT_APP_ID = 'spinroom';
 
+/** Every service's address (USER_ADDR, ROOM_ADDR...): the BFF serves the REST paths of each service in the list. */
+const serviceAddresses = Object.fromEntries(SERVICE_NAMES.map((name) => [peerAddressVariable(name), env.address()])) as {
+  [N in ServiceName as `${Uppercase<N>}_ADDR`]: ReturnType<typeof env.address>;
+};
+
 /** The BFF's environment, read once at start-up. */
 export const bffConfig = {
+  ...serviceAddresses,
   PORT: env.port(8080),
   HTTP_HOST: z.string().default('127.0.0.1'),
-  USER_ADDR: env.address(),
-  PLAYLIST_ADDR: env.address(),
-  UPLOAD_ADDR: env.address(),
-  CHAT_ADDR: env.address(),
   /** The `appid` header the /chat API expects (the original's CometChat app id). */
   CHAT_APP_ID: z.string().min(1).default(DEFAULT_CHAT_APP_ID),
-  ROOM_ADDR: env.address(),
-  /** The points service: seasons, avatars, token accounts and their ledger (/api/merch-service). */
-  POINTS_ADDR: env.address(),
-  /** The payment service: products, Stripe Checkout and Stripe's webhook (/api/payment-service). */
-  PAYMENT_ADDR: env.address(),
   /** Redis, where the room feed's frames arrive (one channel per room) and the limits per address are counted. */
   REDIS_URL: env.url(['redis', 'rediss']),
   /** Traded with the user service for the BFF's own token (it tells the room service which feed connections it holds). */

@@ -24,9 +24,9 @@ describe('BFF before the user service answers', () => {
       config: { CORS_ORIGINS: ['https://app.spinroom.example'], JSON_BODY_LIMIT: '1kb', WEB_DIR: undefined },
       upstreams: {
         user: { accounts: unreachable } as unknown as UserClients,
-        playlists: unreachable as PlaylistClient,
-        uploads: unreachable as UploadClient,
-        rooms: unreachable as RoomClient,
+        playlist: unreachable as PlaylistClient,
+        upload: unreachable as UploadClient,
+        room: unreachable as RoomClient,
       },
       verifier: () => undefined,
       ready: async () => false,

@@ -1,7 +1,7 @@
 // Catalogue benchmark (`npm run bench` runs it after the user paths): the time
 // from uploading a 3-minute song to its being VERIFIED (transcoded to AES-128
 // HLS), and search requests per second over a catalogue of a few thousand songs.
-// Starts its own user, playlist, upload, room and chat services and BFF, as their images run
+// Starts its own services (every one of the list) and BFF, as their images run
 // them (bundled), on ports of its own, on the dev profile's infrastructure and databases
 // of its own.
 import { execFile } from 'node:child_process';
@@ -12,7 +12,7 @@ import autocannon from 'autocannon';
 import { apiClient } from '../lib/http.js';
 import { infraUp, localDir } from '../lib/infra.js';
 import { startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { bffEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
+import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
 import { SERVICE_NAMES } from '@spinroom/platform/core';
 import { BENCH_LIMIT_ENV } from './run.js';
 
@@ -22,7 +22,7 @@ const uploads = num('BENCH_UPLOADS', 3);
 const catalogueSize = num('BENCH_CATALOGUE_SONGS', 3000);
 const searchSeconds = num('BENCH_DURATION_S', 12);
 const connections = num('BENCH_CONNECTIONS', 50);
-const ports = { bff: 8280, user: 50251, playlist: 50252, upload: 50253, room: 50254, chat: 50255, points: 50256, payment: 50257 };
+const ports = { bff: 8280, ...servicePorts(50250) };
 const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-password-7f3a' };
 
 const children: ServiceProcess[] = [];

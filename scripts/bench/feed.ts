@@ -38,7 +38,7 @@ import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
 import { infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { bffEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
+import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 import { machineBusyOver, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { HISTOGRAM_MS, type ClientCommand, type ClientReply } from './feed-clients.js';
@@ -86,17 +86,7 @@ const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const VOTERS = 20;
 // Below the ephemeral range (32768-60999 here): thousands of client sockets take
 // ephemeral ports, and one could hold a service's port when the next run starts.
-const ports = {
-  bff: 8380,
-  bare: 8381,
-  user: 28351,
-  playlist: 28352,
-  upload: 28353,
-  room: 28354,
-  chat: 28355,
-  points: 28356,
-  payment: 28357,
-};
+const ports = { bff: 8380, bare: 8381, ...servicePorts(28350) };
 const TARGET = { listeners: 5000, rate: 20, p99Ms: 150, percentOfBare: 90, idleSockets: 10_000, idleRssMb: 150 };
 
 type Source = 'redis' | 'real';

@@ -1,7 +1,7 @@
 // The last part of `npm run bench`: the k6 scenarios (deploy/k6) against the
 // whole platform as `npm start` runs it, with the services bundled as their images
 // run them (SPINROOM_BUNDLED=1). Starts `npm start`'s script on ports
-// of its own (BFF :8480, gRPC 28461-28467, metrics from 28471; the dev
+// of its own (BFF :8480, gRPC from 28461 as scripts/lib/services.ts's servicePorts, metrics from 28481; the dev
 // infrastructure is shared and left running), waits until it serves, runs
 // scripts/bench-k6.ts against it, then stops it. bench-k6 prints the table for
 // BENCHMARKS.md and keeps k6's summaries in .local/bench/.
@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from '../lib/infra.js';
 import { waitForHttp } from '../lib/processes.js';
+import { servicePorts } from '../lib/services.js';
 import { assertPortFree, BENCH_LIMIT_ENV } from './run.js';
 
 const port = Number(process.env.BENCH_K6_PORT ?? 8480);
@@ -19,14 +20,8 @@ const platform = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, 'scr
   env: {
     ...process.env,
     PORT: String(port),
-    USER_GRPC_PORT: '28461',
-    PLAYLIST_GRPC_PORT: '28462',
-    UPLOAD_GRPC_PORT: '28463',
-    ROOM_GRPC_PORT: '28464',
-    CHAT_GRPC_PORT: '28465',
-    POINTS_GRPC_PORT: '28466',
-    PAYMENT_GRPC_PORT: '28467',
-    METRICS_BASE_PORT: '28471',
+    ...Object.fromEntries(Object.entries(servicePorts(28460)).map(([name, port]) => [`${name.toUpperCase()}_GRPC_PORT`, String(port)])),
+    METRICS_BASE_PORT: '28481',
     LOG_LEVEL: 'warn',
     SPINROOM_BUNDLED: '1',
     ...BENCH_LIMIT_ENV,

@@ -43,6 +43,14 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
   }),
 };
 
+/**
+ * Every service's gRPC port from a base, at its list port's offset from 50050
+ * (user 50051 -> base + 1): a benchmark's own ports, which a new service gets too.
+ */
+export function servicePorts(base: number): Record<ServiceName, number> {
+  return Object.fromEntries(SERVICE_NAMES.map((name) => [name, base + (SERVICES[name].grpcPort - 50050)])) as Record<ServiceName, number>;
+}
+
 /** Every service's address, as its peers (and the BFF) read them: USER_ADDR, ROOM_ADDR... */
 export function serviceAddresses(ports: LocalServices['ports']): Record<string, string> {
   return Object.fromEntries(SERVICE_NAMES.map((name) => [peerAddressVariable(name), `127.0.0.1:${ports[name]}`]));

@@ -155,6 +155,17 @@ describe('the Helm chart', () => {
     expect(roomUrl).toMatch(/^postgres:\/\/spinroom:[A-Za-z0-9]+@spinroom-postgresql:5432\/spinroom_room$/);
   }, 120_000);
 
+  it('runs one replica of every component, without autoscalers or disruption budgets, with the in-cluster and the dev values', () => {
+    for (const values of ['values-in-cluster.yaml', 'values-dev.yaml']) {
+      const objects = render([values], [`secrets.jwtPrivateKey=${KEY}`]);
+      const deployments = byKind(objects, 'Deployment') as any[];
+      expect(deployments.map((d) => d.metadata.name.replace(/^spinroom-/, '')).sort()).toEqual([...COMPONENTS].sort());
+      for (const deployment of deployments) expect(deployment.spec.replicas, deployment.metadata.name).toBe(1);
+      expect(byKind(objects, 'HorizontalPodAutoscaler')).toHaveLength(0);
+      expect(byKind(objects, 'PodDisruptionBudget')).toHaveLength(0);
+    }
+  }, 120_000);
+
   it('uses an existing Secret instead of creating one', () => {
     const objects = render([], ['secrets.existingSecret=spinroom-prod']);
     expect(byKind(objects, 'Secret')).toHaveLength(0);

@@ -5,13 +5,8 @@ import type { Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
-import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
-import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
-  createGrpcClient,
   createLogger,
   createRedis,
   dropDatabase,
@@ -20,36 +15,30 @@ import {
   loadConfig,
   peerAddressVariable,
   PublicKeyCache,
+  SERVICE_NAMES,
+  SERVICES,
   ServiceTokenSource,
   SessionRevocations,
   TokenIssuer,
   type ConfigOf,
   type Role,
+  type RunningService,
+  type Service,
+  type ServiceEntry,
   type ServiceName,
 } from '@spinroom/platform';
 import type { z } from 'zod';
 import { eventually, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
-import { startChatService } from '../../services/chat/src/app.js';
-import { chatServiceConfig, type ChatServiceConfig } from '../../services/chat/src/config.js';
-import { startRoomService, type RunningRoomService } from '../../services/room/src/app.js';
-import { roomServiceConfig, type RoomServiceConfig } from '../../services/room/src/config.js';
+import { openUpstreams } from '../../bff/src/upstreams.js';
 import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
-import { startPlaylistService } from '../../services/playlist/src/app.js';
-import { playlistServiceConfig, type PlaylistServiceConfig } from '../../services/playlist/src/config.js';
+import type { RunningRoomService } from '../../services/room/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
-import { startUploadService } from '../../services/upload/src/app.js';
-import { startPointsService, type RunningPointsService } from '../../services/points/src/app.js';
-import { pointsServiceConfig, type PointsServiceConfig } from '../../services/points/src/config.js';
-import { closePointsClients, createPointsClients } from '../../bff/src/routes/points/index.js';
-import { startPaymentService, type RunningPaymentService } from '../../services/payment/src/app.js';
-import { paymentServiceConfig, type PaymentServiceConfig } from '../../services/payment/src/config.js';
-import { createPaymentClient } from '../../bff/src/routes/payment/index.js';
+import type { RunningPointsService } from '../../services/points/src/app.js';
+import type { RunningPaymentService } from '../../services/payment/src/app.js';
 import { startStripeMock } from './stripe-mock.js';
-import { uploadServiceConfig, type UploadServiceConfig } from '../../services/upload/src/config.js';
-import { closeUserClients, createUserClients } from '../../bff/src/routes/user/index.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
 import { TwilioStandIn } from './twilio-stand-in.js';
@@ -94,7 +83,7 @@ export const TEST_UPLOAD_SECRETS = {
 };
 
 /** What the tests change from each service's defaults: shorter clocks and leases, limits that never trip. */
-const TEST_SETTINGS = {
+const TEST_SETTINGS: { [N in ServiceName]?: Record<string, unknown> } = {
   user: { JWT_TTL_SECONDS: 3600, ...TEST_LIMITS.user },
   playlist: { CRATE_IMPORT_POLL_MS: 100, CRATE_IMPORT_RETRY_DELAY_MS: 200, CRATE_IMPORT_LEASE_SECONDS: 30 },
   upload: {
@@ -108,8 +97,7 @@ const TEST_SETTINGS = {
   room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
   chat: { ...TEST_LIMITS.chat },
   points: { TOKEN_SWEEP_MS: 500 },
-  payment: {},
-} satisfies Record<ServiceName, Record<string, unknown>>;
+};
 
 /**
  * A service's config in tests, read through its own schema as in production:
@@ -154,22 +142,36 @@ export function userServiceOnFreshDatabase(overrides: Partial<UserServiceConfig>
   };
 }
 
+/** A service as the test platform runs it. */
+export interface TestService {
+  /** Its gRPC address (127.0.0.1:port). */
+  address: string;
+  /** Its database (for services whose entry names one). */
+  databaseUrl?: string;
+  running: RunningService;
+}
+
 export interface TestPlatform {
   baseUrl: string;
+  /** Every service of the list, by name: its address, database and running instance. */
+  services: Record<ServiceName, TestService>;
   /** The Twilio Verify and Lookup stand-in the user service's phone codes go to. */
   twilio: TwilioStandIn;
+  /** The user service's database. */
   databaseUrl: string;
   /** The playlist service's database. */
   playlist: { databaseUrl: string };
   /** The upload service's database and storage folder (originals, HLS, scratch). */
   upload: { databaseUrl: string; storageDir: string };
   /** The services' gRPC addresses, for tests that call them as another service would. */
-  grpc: { user: string; playlist: string; upload: string; room: string; chat: string; points: string; payment: string };
+  grpc: Record<ServiceName, string>;
   /** The room service (its domain, for tests that look past the REST paths) and its database. */
   room: { databaseUrl: string; service: RunningRoomService };
   /** Every BFF replica's base URL (the first is `baseUrl`). */
   bffUrls: string[];
-  /** Stops the room service and starts it again on the same database, Redis and port. */
+  /** Stops a service and starts it again on the same database, Redis and port. */
+  restartService(name: ServiceName): Promise<void>;
+  /** restartService('room'). */
   restartRoomService(): Promise<void>;
   /** The chat service's database, and the platform's Redis database (its live rooms, feed and limits). */
   chat: { databaseUrl: string; redisUrl: string };
@@ -180,28 +182,20 @@ export interface TestPlatform {
   stop(): Promise<void>;
 }
 
-export interface PlatformOptions {
-  /** Overrides of the upload service's config (the BFF takes the same UPLOAD_MAX_BYTES). */
-  upload?: Partial<UploadServiceConfig>;
+/**
+ * Overrides of a service's config, by the service's name (e.g. `room: {
+ * LIVE_MAX_PLAY_MS: 2000 }`); a name its config schema does not have is refused.
+ */
+type ServiceOverrides = { [N in ServiceName]?: Record<string, unknown> };
+
+export interface PlatformOptions extends ServiceOverrides {
   /**
    * The music providers' environment (base URLs of local stand-ins and their
    * credentials); every provider is off when left out.
    */
   providerEnv?: NodeJS.ProcessEnv;
-  /** Overrides of the playlist service's config (e.g. the crate import worker's timings). */
-  playlist?: Partial<PlaylistServiceConfig>;
-  /** Overrides of the user service's config (e.g. its limits). */
-  user?: Partial<UserServiceConfig>;
-  /** Overrides of the chat service's config (e.g. its limits). */
-  chat?: Partial<ChatServiceConfig>;
-  /** Overrides of the points service's config (e.g. a hold's time to live). */
-  points?: Partial<PointsServiceConfig>;
-  /** Overrides of the payment service's config (e.g. no STRIPE_SECRET_KEY). */
-  payment?: Partial<PaymentServiceConfig>;
   /** The BFF's limits per client address (TEST_LIMITS.bff unless given). */
   bffLimits?: Partial<BffLimitConfig>;
-  /** Overrides of the room service's config (e.g. LIVE_MAX_PLAY_MS for short songs). */
-  room?: Partial<RoomServiceConfig>;
   /** How many BFF processes serve the API and the room feed (1). */
   bffReplicas?: number;
   /** Room-service replicas beyond the one the BFFs call: their clocks race it for every room (0). */
@@ -212,85 +206,106 @@ export interface PlatformOptions {
   webDir?: string;
 }
 
-/** The user service and the BFF, wired as in production, the BFF on an ephemeral HTTP port. */
+/** What a service needs in tests beyond its entry in the list and TEST_SETTINGS: most need nothing. */
+interface TestExtras {
+  overrides?: Record<string, unknown>;
+  /** Its start's options (e.g. the playlist's music providers). */
+  options?: object;
+  /** Run after the service stops. */
+  cleanup?: () => Promise<void> | void;
+}
+
+interface ExtrasContext {
+  options: PlatformOptions;
+  twilio: TwilioStandIn;
+}
+
+const TEST_EXTRAS: { [N in ServiceName]?: (context: ExtrasContext) => Promise<TestExtras> | TestExtras } = {
+  user: ({ twilio }) => ({ overrides: twilio.env }),
+  playlist: ({ options }) => ({
+    options: { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) },
+  }),
+  upload: () => {
+    const storageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
+    return { overrides: { UPLOAD_STORAGE_DIR: storageDir }, cleanup: () => rmSync(storageDir, { recursive: true, force: true }) };
+  },
+  // Stripe's own mock API, and a webhook secret of this platform's.
+  payment: async () => {
+    const stripeMock = await startStripeMock();
+    return {
+      overrides: {
+        STRIPE_API_BASE: stripeMock.apiBase,
+        STRIPE_SECRET_KEY: 'sk_test_spinroom',
+        STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64url')}`,
+      },
+      cleanup: () => stripeMock.stop(),
+    };
+  },
+};
+
+/**
+ * A service's definition, from its folder: services/<name>/src/app.ts exports
+ * `<name>Service` (defineService(name, ...)), as every service does.
+ */
+async function loadService(name: ServiceName): Promise<Service<z.ZodRawShape, object, object>> {
+  const exported = `${name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())}Service`;
+  const module = (await import(`../../services/${name}/src/app.ts`)) as Record<string, unknown>;
+  const service = module[exported] as Service<z.ZodRawShape, object, object> | undefined;
+  if (service?.name !== name) throw new Error(`services/${name}/src/app.ts must export ${exported} = defineService('${name}', ...)`);
+  return service;
+}
+
+/** The list's services, each after its peers (and otherwise in the list's order). */
+export function startOrder(): ServiceName[] {
+  const order: ServiceName[] = [];
+  const visit = (name: ServiceName, path: ServiceName[]) => {
+    if (order.includes(name)) return;
+    if (path.includes(name)) throw new Error(`the list of services has a cycle: ${[...path, name].join(' -> ')}`);
+    for (const peer of (SERVICES[name] as ServiceEntry).peers) visit(peer as ServiceName, [...path, name]);
+    order.push(name);
+  };
+  for (const name of SERVICE_NAMES) visit(name, []);
+  return order;
+}
+
+/** Every service of the list and the BFF, wired as in production, each on a port of its own. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
   const redisUrl = await isolatedRedisUrl();
-  // Every verifier reads ended sessions from the user service's Redis: the platform's own database.
   const twilio = await TwilioStandIn.start();
-  const userService = userServiceOnFreshDatabase({ REDIS_URL: redisUrl, ...twilio.env, ...options.user });
-  const running = await userService.start();
-  const user = createUserClients(`127.0.0.1:${running.port}`);
-  const users = user.accounts;
-  const playlistDatabaseUrl = uniqueDatabaseUrl('e2e_playlist');
-  const peers: Partial<Record<ServiceName, string>> = { user: `127.0.0.1:${running.port}` };
-  const playlistService = await startPlaylistService(
-    testServiceConfig('playlist', playlistServiceConfig, playlistDatabaseUrl, peers, {
-      REDIS_URL: redisUrl,
-      KAFKA_CONSUMER_GROUP: `playlist-${playlistDatabaseUrl.split('_').pop()}`,
-      ...options.playlist,
-    }),
-    { providers: createProviders(options.providerEnv ?? {}, { logger: createLogger('playlist', { level: 'silent' }) }) },
-  );
-  peers.playlist = `127.0.0.1:${playlistService.port}`;
-  const playlists = createGrpcClient(PlaylistServiceClient, `127.0.0.1:${playlistService.port}`);
-  const uploadDatabaseUrl = uniqueDatabaseUrl('e2e_upload');
-  const uploadStorageDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-uploads-'));
-  const uploadService = await startUploadService(
-    testServiceConfig('upload', uploadServiceConfig, uploadDatabaseUrl, peers, {
-      REDIS_URL: redisUrl,
-      UPLOAD_STORAGE_DIR: uploadStorageDir,
-      ...options.upload,
-    }),
-  );
-  peers.upload = `127.0.0.1:${uploadService.port}`;
-  const uploads = createGrpcClient(UploadServiceClient, `127.0.0.1:${uploadService.port}`);
-  const pointsDatabaseUrl = uniqueDatabaseUrl('e2e_points');
-  const pointsService = await startPointsService(
-    testServiceConfig('points', pointsServiceConfig, pointsDatabaseUrl, peers, {
-      REDIS_URL: redisUrl,
-      KAFKA_CONSUMER_GROUP: `points-${pointsDatabaseUrl.split('_').pop()}`,
-      ...options.points,
-    }),
-  );
-  const points = createPointsClients(`127.0.0.1:${pointsService.port}`);
-  // The room service charges paid rooms' entry fees through the points service: it starts first.
-  peers.points = `127.0.0.1:${pointsService.port}`;
-  const roomDatabaseUrl = uniqueDatabaseUrl('e2e_room');
-  const roomConfig: RoomServiceConfig = testServiceConfig('room', roomServiceConfig, roomDatabaseUrl, peers, {
-    REDIS_URL: redisUrl,
-    ...options.room,
-  });
-  let roomService = await startRoomService(roomConfig);
-  const extraRooms: RunningRoomService[] = [];
-  for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await startRoomService(roomConfig));
-  const roomAddress = `127.0.0.1:${roomService.port}`;
-  peers.room = roomAddress;
-  const rooms = createGrpcClient(RoomServiceClient, roomAddress);
-  const chatDatabaseUrl = uniqueDatabaseUrl('e2e_chat');
-  const chatService = await startChatService(
-    testServiceConfig('chat', chatServiceConfig, chatDatabaseUrl, peers, { REDIS_URL: redisUrl, ...options.chat }),
-  );
-  const chat = createGrpcClient(ChatServiceClient, `127.0.0.1:${chatService.port}`);
-  const stripeMock = await startStripeMock();
-  const paymentDatabaseUrl = uniqueDatabaseUrl('e2e_payment');
-  const webhookSecret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const paymentService = await startPaymentService(
-    testServiceConfig(
-      'payment',
-      paymentServiceConfig,
-      paymentDatabaseUrl,
-      { ...peers, points: `127.0.0.1:${pointsService.port}` },
-      {
-        REDIS_URL: redisUrl,
-        STRIPE_API_BASE: stripeMock.apiBase,
-        STRIPE_SECRET_KEY: 'sk_test_spinroom',
-        STRIPE_WEBHOOK_SECRET: webhookSecret,
-        ...options.payment,
-      },
-    ),
-  );
-  const payment = createPaymentClient(`127.0.0.1:${paymentService.port}`);
+  const services = {} as Record<ServiceName, TestService>;
+  const grpc = {} as Record<ServiceName, string>;
+  const configs = {} as Record<ServiceName, Record<string, unknown>>;
+  const definitions = {} as Record<ServiceName, Service<z.ZodRawShape, object, object>>;
+  const startOptions = {} as Record<ServiceName, object | undefined>;
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const extraRooms: RunningService[] = [];
+  for (const name of startOrder()) {
+    const definition = await loadService(name);
+    const entry: ServiceEntry = SERVICES[name];
+    const databaseUrl = entry.database ? uniqueDatabaseUrl(`e2e_${name}`) : undefined;
+    const extras = (await TEST_EXTRAS[name]?.({ options, twilio })) ?? {};
+    if (extras.cleanup) cleanups.push(extras.cleanup);
+    const requested = options[name] ?? {};
+    for (const key of Object.keys(requested)) {
+      if (!(key in definition.config)) throw new Error(`startPlatform: the ${name} service has no setting ${key}`);
+    }
+    const own: Record<string, unknown> = { REDIS_URL: redisUrl };
+    // A consumer group of its own: every platform reads the topics from the start.
+    if ('KAFKA_CONSUMER_GROUP' in definition.config) own.KAFKA_CONSUMER_GROUP = `${name}-${randomUUID()}`;
+    const config = testServiceConfig(name, definition.config, databaseUrl ?? '', grpc, { ...own, ...extras.overrides, ...requested });
+    const running = await definition.start(config, extras.options);
+    grpc[name] = `127.0.0.1:${running.port}`;
+    services[name] = { address: grpc[name], databaseUrl, running };
+    configs[name] = config;
+    definitions[name] = definition;
+    startOptions[name] = extras.options;
+    if (name === 'room') {
+      for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await definition.start(config));
+    }
+  }
+  const upstreams = openUpstreams(grpc);
+  const users = upstreams.user.accounts;
   const limitsRedis = createRedis(redisUrl);
   const sessions = new SessionRevocations(limitsRedis);
   const keys = new PublicKeyCache({
@@ -303,11 +318,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   await eventually(async () => keys.verifier);
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
   const limits = bffLimits(limitsRedis, { ...TEST_LIMITS.bff, ...options.bffLimits });
+  const uploadMaxBytes = options.upload?.UPLOAD_MAX_BYTES as number | undefined;
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
-      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: options.upload?.UPLOAD_MAX_BYTES },
-      upstreams: { user, playlists, uploads, rooms, chat, points, payment },
+      config: { CORS_ORIGINS: [], JSON_BODY_LIMIT: '100kb', WEB_DIR: options.webDir, UPLOAD_MAX_BYTES: uploadMaxBytes },
+      upstreams,
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
       limits,
@@ -318,7 +334,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     const feed = startFeed({
       server,
       redisUrl,
-      rooms,
+      rooms: upstreams.room,
       serviceToken,
       verifier: () => keys.verifier,
       sessions,
@@ -328,31 +344,37 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     });
     bffs.push({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, feed });
   }
+  const databaseOf = (name: ServiceName) => services[name].databaseUrl!;
   const platform: TestPlatform = {
     baseUrl: bffs[0]!.url,
+    services,
     twilio,
     bffUrls: bffs.map((b) => b.url),
-    async restartRoomService() {
-      await roomService.stop();
-      roomService = await startRoomService({ ...roomConfig, GRPC_PORT: Number(roomAddress.split(':')[1]) });
-      platform.room.service = roomService;
+    async restartService(name) {
+      await services[name].running.stop();
+      const port = Number(grpc[name].split(':')[1]);
+      services[name].running = await definitions[name].start({ ...configs[name], GRPC_PORT: port }, startOptions[name]);
     },
-    databaseUrl: userService.databaseUrl,
-    playlist: { databaseUrl: playlistDatabaseUrl },
-    upload: { databaseUrl: uploadDatabaseUrl, storageDir: uploadStorageDir },
-    grpc: {
-      user: `127.0.0.1:${running.port}`,
-      playlist: `127.0.0.1:${playlistService.port}`,
-      upload: `127.0.0.1:${uploadService.port}`,
-      room: roomAddress,
-      chat: `127.0.0.1:${chatService.port}`,
-      points: `127.0.0.1:${pointsService.port}`,
-      payment: `127.0.0.1:${paymentService.port}`,
+    restartRoomService: () => platform.restartService('room'),
+    databaseUrl: databaseOf('user'),
+    playlist: { databaseUrl: databaseOf('playlist') },
+    upload: { databaseUrl: databaseOf('upload'), storageDir: configs.upload.UPLOAD_STORAGE_DIR as string },
+    grpc,
+    get room() {
+      return { databaseUrl: databaseOf('room'), service: services.room.running as RunningRoomService };
     },
-    room: { databaseUrl: roomDatabaseUrl, service: roomService },
-    chat: { databaseUrl: chatDatabaseUrl, redisUrl },
-    points: { databaseUrl: pointsDatabaseUrl, service: pointsService },
-    payment: { databaseUrl: paymentDatabaseUrl, service: paymentService, stripeApiBase: stripeMock.apiBase, webhookSecret },
+    chat: { databaseUrl: databaseOf('chat'), redisUrl },
+    get points() {
+      return { databaseUrl: databaseOf('points'), service: services.points.running as RunningPointsService };
+    },
+    get payment() {
+      return {
+        databaseUrl: databaseOf('payment'),
+        service: services.payment.running as RunningPaymentService,
+        stripeApiBase: configs.payment.STRIPE_API_BASE as string,
+        webhookSecret: configs.payment.STRIPE_WEBHOOK_SECRET as string,
+      };
+    },
     async stop() {
       keys.stop();
       await twilio.close();
@@ -361,30 +383,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
         await new Promise<void>((resolve) => bff.server.close(() => resolve()));
       }
       limitsRedis.disconnect();
-      closeUserClients(user);
-      playlists.close();
-      uploads.close();
-      chat.close();
-      payment.close();
-      await paymentService.stop();
-      await dropDatabase(paymentDatabaseUrl);
-      await stripeMock.stop();
-      closePointsClients(points);
-      await pointsService.stop();
-      await dropDatabase(pointsDatabaseUrl);
-      await chatService.stop();
-      await dropDatabase(chatDatabaseUrl);
-      rooms.close();
-      await roomService.stop();
-      for (const extra of extraRooms) await extra.stop();
-      await dropDatabase(roomDatabaseUrl);
-      await uploadService.stop();
-      await dropDatabase(uploadDatabaseUrl);
-      rmSync(uploadStorageDir, { recursive: true, force: true });
-      await playlistService.stop();
-      await dropDatabase(playlistDatabaseUrl);
-      await running.stop();
-      await dropDatabase(userService.databaseUrl);
+      upstreams.close();
+      // Each service before the peers it calls.
+      for (const name of startOrder().reverse()) {
+        await services[name].running.stop();
+        if (name === 'room') for (const extra of extraRooms) await extra.stop();
+        const { databaseUrl } = services[name];
+        if (databaseUrl) await dropDatabase(databaseUrl);
+      }
+      for (const cleanup of cleanups) await cleanup();
     },
   };
   return platform;
@@ -496,13 +503,7 @@ export async function startBffProcess(
   const service = startServiceProcess('bff', 'bff/src/main.ts', {
     PORT: String(port),
     HTTP_HOST: '127.0.0.1',
-    USER_ADDR: platform.grpc.user,
-    PLAYLIST_ADDR: platform.grpc.playlist,
-    UPLOAD_ADDR: platform.grpc.upload,
-    ROOM_ADDR: platform.grpc.room,
-    CHAT_ADDR: platform.grpc.chat,
-    POINTS_ADDR: platform.grpc.points,
-    PAYMENT_ADDR: platform.grpc.payment,
+    ...Object.fromEntries(SERVICE_NAMES.map((name) => [peerAddressVariable(name), platform.grpc[name]])),
     REDIS_URL: platform.chat.redisUrl,
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     ...TEST_BFF_LIMIT_ENV,
