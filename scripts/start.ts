@@ -10,6 +10,8 @@ import { bffEnvironment, serviceEnvironment, STRIPE_MOCK_PORT, type LocalService
 import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
+import { seedDemoShop } from './seed/demo-shop.js';
+import { apiClient } from './lib/http.js';
 import { ensureWebBuild } from '../web/build.js';
 import { TWILIO_STAND_IN_CREDENTIALS } from '../test/support/twilio-stand-in.js';
 
@@ -123,6 +125,14 @@ try {
   console.error(`Demo room not seeded: ${(error as Error).message}`);
 }
 
+let shop: Awaited<ReturnType<typeof seedDemoShop>> | undefined;
+try {
+  const { accessToken } = await apiClient(`http://127.0.0.1:${port}`)('POST', '/api/user-service/auth/login', undefined, admin);
+  shop = await seedDemoShop({ baseUrl: `http://127.0.0.1:${port}`, token: accessToken, log: (line) => console.log(`  ${line}`) });
+} catch (error) {
+  console.error(`Demo shop not seeded: ${(error as Error).message}`);
+}
+
 console.log('Seeding the demo catalogue (synthesized songs, uploaded and transcoded like any other)...');
 let demo: Awaited<ReturnType<typeof seedDemoCatalogue>> | undefined;
 try {
@@ -145,6 +155,11 @@ Spinroom is running at http://localhost:${port}
     demoRoom
       ? `
   Demo room:  ${demoRoom.slug} (GET /api/room-service/rooms/${demoRoom.slug})`
+      : ''
+  }${
+    shop
+      ? `
+  Demo shop:  ${shop.bundles} token bundles, ${shop.consumables} consumables; the demo admin has tokens`
       : ''
   }${
     demo
