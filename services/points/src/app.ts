@@ -2,7 +2,7 @@ import { SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { defineService, startIdempotentConsumer } from '@spinroom/platform';
+import { defineService, startIdempotentConsumer, type EventHandler } from '@spinroom/platform';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
 import { PgConsumableStore } from './db/consumable-store.js';
@@ -13,6 +13,7 @@ import { Consumables } from './domain/consumables.js';
 import { Seasons } from './domain/seasons.js';
 import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
+import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
 import { seasonServiceHandlers } from './rpc/season-service.js';
@@ -29,7 +30,7 @@ export const pointsService = defineService('points', {
   config: pointsServiceConfig,
   peers: { user: UserServiceClient },
   database: pointsDatabase,
-  topics: [USER_EVENTS_TOPIC],
+  topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
   async build({ config, logger, orm, kafka, unary }, options: { now?: () => Date }) {
     const ledger = new PgTokenStore(orm);
     const tokens = new Tokens(
@@ -40,13 +41,24 @@ export const pointsService = defineService('points', {
     const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
     const seasons = new Seasons(new PgSeasonStore(orm), options.now);
+    const earning = {
+      minListenMs: config.POINTS_MIN_LISTEN_SECONDS * 1000,
+      minAccountAgeMs: config.POINTS_MIN_ACCOUNT_AGE_HOURS * 3_600_000,
+    };
+    // One handler per topic read: sign-ups, and the plays points are earned
+    // from. play-tracking (spec 002's play tracking record) joins here with its
+    // handler once a service produces it.
+    const handlers: Record<string, EventHandler> = {
+      [USER_EVENTS_TOPIC]: userEventsHandler(options.now),
+      [ROOM_EVENTS_TOPIC]: roomEventsHandler(earning, { now: options.now }),
+    };
     const deadLetters = await kafka.producer();
     const consumer = await startIdempotentConsumer({
       kafka,
       orm,
       groupId: config.KAFKA_CONSUMER_GROUP,
-      topics: [USER_EVENTS_TOPIC],
-      handle: userEventsHandler(options.now),
+      topics: Object.keys(handlers),
+      handle: (event, em) => handlers[event.topic]!(event, em),
       deadLetters,
       logger,
     });

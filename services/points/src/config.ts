@@ -18,6 +18,10 @@ export const pointsServiceConfig = serviceConfig('points', {
   TOKEN_SWEEP_MS: z.coerce.number().int().positive().default(10_000),
   /** How long an idempotency key is remembered (a day, as Stripe's). */
   TOKEN_IDEMPOTENCY_KEY_HOURS: z.coerce.number().int().positive().default(24),
+  /** How long someone must have heard a song before their up-vote (or their listening) earns its DJ a point. */
+  POINTS_MIN_LISTEN_SECONDS: z.coerce.number().int().min(0).default(30),
+  /** How old an account must be before its up-votes (or its listening) earn a DJ points (a day). */
+  POINTS_MIN_ACCOUNT_AGE_HOURS: z.coerce.number().min(0).default(24),
 });
 
 export type PointsServiceConfig = ConfigOf<typeof pointsServiceConfig>;

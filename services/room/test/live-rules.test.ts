@@ -143,6 +143,30 @@ describe('live room rules', () => {
     expect(after.effects.find((e) => e.type === 'songPlayed')).toMatchObject({ voteCounts: { likes: 2, dislikes: 0, stars: 1 } });
   });
 
+  it('announces who heard the song, since when, and when each up-voted it (for points)', () => {
+    let room = roomWith({}, user('dj'), user('x'), user('y'), user('g', { tokenRole: 'guest', canDj: false }));
+    room = live.addDj(room, 'dj', song('s'), false, 0).room;
+    room = live.advance(room, { now: 1000, queues: { dj: [song('s')] } })!.room;
+    room = live.join(room, { member: user('late'), profile: {}, position: { x: 0, y: 0 }, now: 20_000 })!.room;
+    room = applyAndCheck(room, live.voteOnSong(room, 'x', { like: true }, 5000));
+    room = applyAndCheck(room, live.voteOnSong(room, 'x', { like: true, star: true }, 9000)); // the like keeps its first time
+    room = applyAndCheck(room, live.voteOnSong(room, 'y', { like: true }, 6000));
+    room = applyAndCheck(room, live.voteOnSong(room, 'y', { like: false }, 7000)); // taken back
+    room = applyAndCheck(room, live.voteOnSong(room, 'late', { like: true }, 55_000));
+    room = applyAndCheck(room, live.voteOnSong(room, 'g', { like: true }, 40_000));
+    room = applyAndCheck(room, live.voteOnSong(room, 'dj', { like: true }, 2000));
+    const ended = live.advance(room, { now: 61_000, queues: { dj: [song('s'), song('t')] } })!;
+    const played = ended.effects.find((e) => e.type === 'songPlayed');
+    expect(played?.type === 'songPlayed' ? played.audience : []).toEqual([
+      { userUuid: 'x', tokenRole: 'user', listeningSince: 1000, likedAt: 5000 },
+      { userUuid: 'y', tokenRole: 'user', listeningSince: 1000 },
+      { userUuid: 'g', tokenRole: 'guest', listeningSince: 1000, likedAt: 40_000 },
+      { userUuid: 'late', tokenRole: 'user', listeningSince: 20_000, likedAt: 55_000 },
+    ]);
+    // The next song starts with nobody's like.
+    expect(ended.room.server.likedAt).toEqual({});
+  });
+
   it('refuses what the rules forbid, with the messages clients show', () => {
     const room = roomWith({ numberOfDjs: 1 }, user('a'), user('b'), user('n', { canDj: false }));
     expect(() => live.voteOnSong(room, 'a', { like: true }, 0)).toThrow(live.NOTHING_PLAYING);

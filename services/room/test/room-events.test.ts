@@ -29,6 +29,15 @@ describe('room.song-played on Kafka', () => {
       endTime: Date.parse('2026-01-01T10:07:15Z'),
       voteCounts: { likes: 2, dislikes: 0, stars: 1 },
       listeners: 5,
+      audience: [
+        {
+          userUuid: 'u1',
+          tokenRole: 'user',
+          listeningSince: Date.parse('2026-01-01T10:00:00Z'),
+          likedAt: Date.parse('2026-01-01T10:01:00Z'),
+        },
+        { userUuid: 'g1', tokenRole: 'guest', listeningSince: Date.parse('2026-01-01T10:02:00Z') },
+      ],
     });
     const decoded = SongPlayed.decode(entry.payload);
     expect(decoded.song).toMatchObject({
@@ -40,6 +49,10 @@ describe('room.song-played on Kafka', () => {
     expect(decoded.song!.genre).toBeUndefined();
     expect(songToJson(decoded.song!)).toEqual(song);
     expect(decoded).toMatchObject({ playId: 'p1', likes: 2, stars: 1, listeners: 5, endedAt: new Date('2026-01-01T10:07:15Z') });
+    expect(decoded.audience).toEqual([
+      { userUuid: 'u1', tokenRole: 'user', listeningSince: new Date('2026-01-01T10:00:00Z'), likedAt: new Date('2026-01-01T10:01:00Z') },
+      { userUuid: 'g1', tokenRole: 'guest', listeningSince: new Date('2026-01-01T10:02:00Z'), likedAt: undefined },
+    ]);
   });
 });
 

@@ -16,6 +16,8 @@ const END = `(select min(n."start") from "season" n where n."start" > s."start")
 const COLUMNS = `s."id", s."name", s."start", ${END} as "end", s."created_at", s."updated_at"`;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
+/** PostgreSQL's foreign_key_violation. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export function toSeason(row: SeasonRow): Season {
   return {
@@ -81,8 +83,14 @@ export class PgSeasonStore implements SeasonStore {
   }
 
   async delete(id: string): Promise<boolean | 'points'> {
-    const rows = await this.em().execute<Array<{ id: string }>>(`delete from "season" where "id" = ? returning "id"`, [id]);
-    return rows.length > 0;
+    try {
+      const rows = await this.em().execute<Array<{ id: string }>>(`delete from "season" where "id" = ? returning "id"`, [id]);
+      return rows.length > 0;
+    } catch (error) {
+      // Point rows and ranking statuses name it.
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === FOREIGN_KEY_VIOLATION) return 'points';
+      throw error;
+    }
   }
 
   find(id: string): Promise<Season | undefined> {

@@ -46,6 +46,7 @@ export function songPlayed(play: {
   endTime: number;
   voteCounts: { likes: number; dislikes: number; stars: number };
   listeners: number;
+  audience?: Array<{ userUuid: string; tokenRole: string; listeningSince: number; likedAt?: number }>;
 }): OutboxEntry {
   const metadata = newEventMetadata('room.song-played');
   const payload = SongPlayed.encode({
@@ -59,6 +60,12 @@ export function songPlayed(play: {
     endedAt: new Date(play.endTime),
     ...play.voteCounts,
     listeners: play.listeners,
+    audience: (play.audience ?? []).map((listener) => ({
+      userUuid: listener.userUuid,
+      tokenRole: listener.tokenRole,
+      listeningSince: new Date(listener.listeningSince),
+      likedAt: listener.likedAt === undefined ? undefined : new Date(listener.likedAt),
+    })),
   }).finish();
   return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };
 }

@@ -109,7 +109,7 @@ export class LiveRooms {
         const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
         await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
         const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
-        return (await this.change(roomUuid, (room) => live.join(room, { member, profile, position }), access)).stored;
+        return (await this.change(roomUuid, (room) => live.join(room, { member, profile, position, now: this.now() }), access)).stored;
       },
       () => this.disconnect(roomUuid, input.connectionId, true),
     );

@@ -2,6 +2,7 @@ import { Migration20261202000000_token_ledger } from './Migration20261202000000_
 import { Migration20261203000000_consumables } from './Migration20261203000000_consumables.js';
 import { Migration20261203000001_token_bundles } from './Migration20261203000001_token_bundles.js';
 import { Migration20261204000000_seasons } from './Migration20261204000000_seasons.js';
+import { Migration20261204000001_points } from './Migration20261204000001_points.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -9,4 +10,5 @@ export const migrations = [
   { name: 'Migration20261203000000_consumables', class: Migration20261203000000_consumables },
   { name: 'Migration20261203000001_token_bundles', class: Migration20261203000001_token_bundles },
   { name: 'Migration20261204000000_seasons', class: Migration20261204000000_seasons },
+  { name: 'Migration20261204000001_points', class: Migration20261204000001_points },
 ];

@@ -108,6 +108,20 @@ export interface ServerState {
   afkWarned: Record<string, number>;
   /** Songs played recently: key and when (ms), newest last. */
   recentPlays: Array<{ songKey: string; playedAt: number }>;
+  /** When each member joined (ms); absent in rooms stored before it was kept. */
+  joinedAt?: Record<string, number>;
+  /** When each member up-voted the song playing (ms), cleared when it ends. */
+  likedAt?: Record<string, number>;
+}
+
+/** One person hearing a song when it ended, for points (the room-events SongPlayed's audience). */
+export interface PlayListener {
+  userUuid: string;
+  tokenRole: TokenRole;
+  /** When they started hearing it (ms): the later of its start and their joining. */
+  listeningSince: number;
+  /** When they up-voted it (ms), if they did. */
+  likedAt?: number;
 }
 
 export interface LiveRoom {
@@ -146,6 +160,8 @@ export function emptyLiveRoom(roomUuid: string, settings: Record<string, unknown
       lastActivity: {},
       afkWarned: {},
       recentPlays: [],
+      joinedAt: {},
+      likedAt: {},
     },
   };
 }

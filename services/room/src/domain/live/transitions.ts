@@ -15,6 +15,7 @@ import {
   type LiveRoom,
   type Member,
   type MinimalCrateSong,
+  type PlayListener,
   type SongVotes,
   type StageRules,
 } from './state.js';
@@ -55,6 +56,8 @@ export type Effect =
       endTime: number;
       voteCounts: { likes: number; dislikes: number; stars: number };
       listeners: number;
+      /** Everyone else in the room when it ended, with their up-votes. */
+      audience: PlayListener[];
     }
   | { type: 'requeue'; djUuid: string; crateSongUuid: string }
   | { type: 'refreshNextSong'; djUuid: string }
@@ -169,7 +172,7 @@ export function updateSettings(current: LiveRoom, settings: Record<string, unkno
 /** A user enters (again: a second connection changes nothing). */
 export function join(
   current: LiveRoom,
-  input: { member: Member; profile: Record<string, unknown>; position: { x: number; y: number } },
+  input: { member: Member; profile: Record<string, unknown>; position: { x: number; y: number }; now?: number },
 ): Transition | null {
   const present = current.server.members.find((m) => m.uuid === input.member.uuid);
   if (present && present.highestRole === input.member.highestRole && present.canDj === input.member.canDj) return null;
@@ -181,6 +184,7 @@ export function join(
   if (room.rules.roomSize > 0 && room.server.members.length >= room.rules.roomSize && !isModerator(input.member))
     throw forbidden(ROOM_FULL, ERROR_CODES.roomFull);
   room.server.members.push({ ...input.member });
+  if (input.now !== undefined) room.server.joinedAt = { ...room.server.joinedAt, [input.member.uuid]: input.now };
   room.client.allUserData[input.member.uuid] = { userProfile: input.profile, position: input.position, songVotes: {} };
   return next(room, 'userJoined');
 }
@@ -192,6 +196,7 @@ export function leave(current: LiveRoom, userUuid: string, now: number): Transit
   const effects = stepOff(room, userUuid, now);
   room.server.members = room.server.members.filter((m) => m.uuid !== userUuid);
   delete room.client.allUserData[userUuid];
+  if (room.server.joinedAt) delete room.server.joinedAt[userUuid];
   return next(room, 'userLeft', effects);
 }
 
@@ -226,6 +231,25 @@ function fillSeats(room: LiveRoom, now: number): Effect[] {
   return effects;
 }
 
+/**
+ * Everyone but the DJ in the room, when they started hearing the song (the
+ * later of its start and their joining; its start when the join time is not
+ * known) and when they up-voted it if they still like it.
+ */
+function audienceOf(room: LiveRoom, djUuid: string, startTime: number): PlayListener[] {
+  return room.server.members
+    .filter((m) => m.uuid !== djUuid)
+    .map((m) => {
+      const likedAt = room.client.allUserData[m.uuid]?.songVotes.like === true ? room.server.likedAt?.[m.uuid] : undefined;
+      return {
+        userUuid: m.uuid,
+        tokenRole: m.tokenRole,
+        listeningSince: Math.max(startTime, room.server.joinedAt?.[m.uuid] ?? startTime),
+        ...(likedAt === undefined ? {} : { likedAt }),
+      };
+    });
+}
+
 /** Ends what is playing: announces the play, and clears the song and the votes. */
 function finishPlay(room: LiveRoom, now: number, options: { requeue: boolean }): Effect[] {
   const play = room.server.play;
@@ -243,6 +267,7 @@ function finishPlay(room: LiveRoom, now: number, options: { requeue: boolean }):
       endTime: Math.min(now, playing.endTime),
       voteCounts: { ...room.client.voteCounts },
       listeners: room.server.members.length,
+      audience: audienceOf(room, play.djUuid, playing.startTime),
     },
   ];
   if (options.requeue && play.crateSongUuid) effects.push({ type: 'requeue', djUuid: play.djUuid, crateSongUuid: play.crateSongUuid });
@@ -250,6 +275,7 @@ function finishPlay(room: LiveRoom, now: number, options: { requeue: boolean }):
   room.server.recentPlays = room.server.recentPlays.slice(-200);
   room.server.play = null;
   room.client.nowPlaying = null;
+  room.server.likedAt = {};
   for (const data of Object.values(room.client.allUserData)) {
     if (data.songVotes.like !== undefined || data.songVotes.star !== undefined) data.songVotes = {};
   }
@@ -308,6 +334,9 @@ export function voteOnSong(current: LiveRoom, userUuid: string, votes: SongVotes
   if (votes.like !== undefined) after.like = votes.like;
   if (votes.star !== undefined) after.star = votes.star;
   data.songVotes = after;
+  // When the like was cast (a like sent again keeps its first time; taking it back forgets it).
+  if (after.like === true && before.like !== true) room.server.likedAt = { ...room.server.likedAt, [userUuid]: now };
+  if (after.like !== true && room.server.likedAt) delete room.server.likedAt[userUuid];
   if (isDj(room, userUuid)) {
     room.server.lastActivity[userUuid] = now;
     delete room.server.afkWarned[userUuid];
