@@ -20,3 +20,4 @@ export * from './sessions.js';
 export * from './telemetry/metrics.js';
 export * from './telemetry/http-route.js';
 export * from './kit/service-list.js';
+export * from './media/uploads.js';

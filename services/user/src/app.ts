@@ -19,7 +19,8 @@ import { PgAdminUserStore, PgImageStore, PgProfileStore } from './db/profiles-st
 import { AdminUsers } from './domain/profiles/admin-users.js';
 import { ProfileImages } from './domain/profiles/images.js';
 import { ProfilePaths } from './domain/profiles/profile-paths.js';
-import { FolderImageFiles, SharpResizer } from './media/images.js';
+import { SharpResizer } from '@spinroom/platform/media';
+import { FolderImageFiles } from './media/images.js';
 import { profilesHandlers } from './rpc/profiles.js';
 import { MobileServiceService } from '@spinroom/contracts/user/v1/mobile';
 import { buildMobile } from './mobile/build.js';

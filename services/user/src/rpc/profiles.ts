@@ -5,9 +5,9 @@ import {
   type ProfilesServiceServer,
   type UploadImageRequest,
 } from '@spinroom/contracts/user/v1/profiles';
-import { badRequest, type createClientStreamingFactory, type createUnaryFactory } from '@spinroom/platform';
+import { readBufferedUpload, type createClientStreamingFactory, type createUnaryFactory } from '@spinroom/platform';
 import type { AdminUserRow, AdminUsers } from '../domain/profiles/admin-users.js';
-import { imageTooLarge, type ProfileImage, type ProfileImages, type UploadedImage } from '../domain/profiles/images.js';
+import type { ProfileImage, ProfileImages, UploadedImage } from '../domain/profiles/images.js';
 import type { ProfilePaths } from '../domain/profiles/profile-paths.js';
 import { toProfileMessage, toProfilePatch } from './user-service.js';
 
@@ -38,28 +38,8 @@ function toAdminUser(row: AdminUserRow): AdminUser {
  * pictures are small, and the size limit is enforced as chunks arrive.
  */
 async function readImageUpload(messages: AsyncIterable<UploadImageRequest>, maxBytes: number): Promise<UploadedImage> {
-  let kind: string | undefined;
-  let file: { fileName: string; contentType: string } | undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let declared: number | undefined;
-  for await (const { part } of messages) {
-    if (!part) continue;
-    if (part.$case === 'fields') kind = part.value.kind ?? kind;
-    else if (part.$case === 'file') file = part.value;
-    else if (part.$case === 'chunk') {
-      if (!file) throw badRequest('The file must be announced before its bytes');
-      size += part.value.length;
-      if (size > maxBytes) throw imageTooLarge(maxBytes);
-      chunks.push(Buffer.from(part.value));
-    } else if (part.$case === 'end') {
-      declared = part.value.sizeBytes;
-      break;
-    }
-  }
-  if (!file) throw badRequest('A file is required in the form field "file"');
-  if (declared !== size) throw badRequest('The upload was interrupted');
-  return { kind, fileName: file.fileName, contentType: file.contentType, content: Buffer.concat(chunks) };
+  const { fields, ...file } = await readBufferedUpload(messages, maxBytes);
+  return { kind: fields.kind, ...file };
 }
 
 /** gRPC handlers of spinroom.user.v1.ProfilesService: thin, the rules are in domain/profiles. */

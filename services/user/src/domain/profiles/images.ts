@@ -1,15 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { ERROR_CODES, AppError, badRequest, forbidden, isAdminRole, isUuid, notFound, type Caller } from '@spinroom/platform';
+import {
+  ERROR_CODES,
+  badRequest,
+  checkImageContentType,
+  forbidden,
+  imageTooLarge,
+  isAdminRole,
+  isUuid,
+  notFound,
+  STORED_IMAGE_CONTENT_TYPE,
+  type Caller,
+} from '@spinroom/platform';
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import type { User } from '../user.js';
 
 export const IMAGE_KINDS = ['profilePicture', 'coverPicture'] as const;
 export type ImageKind = (typeof IMAGE_KINDS)[number];
 
-/** Types a client may declare; the bytes are checked again when decoded (ImageResizer). */
-export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'] as const;
-/** What every stored image is, whatever was sent: small, and no metadata (EXIF, GPS) carried along. */
-export const STORED_CONTENT_TYPE = 'image/webp';
 /** The stored size of each kind: a square avatar-sized picture; a wide banner. */
 export const IMAGE_SIZES: Record<ImageKind, { width: number; height: number }> = {
   profilePicture: { width: 512, height: 512 },
@@ -69,15 +76,8 @@ export function checkImageKind(kind: string | undefined): ImageKind {
   return kind as ImageKind;
 }
 
-export function imageTooLarge(maxBytes: number): AppError {
-  const mb = Number((maxBytes / (1024 * 1024)).toFixed(2));
-  return new AppError(413, `The image is larger than the ${mb} MB limit`);
-}
-
 export function checkImageUpload(upload: Pick<UploadedImage, 'contentType' | 'content'>, maxBytes: number): void {
-  if (!(IMAGE_CONTENT_TYPES as readonly string[]).includes(upload.contentType.toLowerCase())) {
-    throw new AppError(415, `Only ${IMAGE_CONTENT_TYPES.join(', ')} images are accepted`);
-  }
+  checkImageContentType(upload.contentType);
   if (upload.content.length === 0) throw badRequest('The image is empty');
   if (upload.content.length > maxBytes) throw imageTooLarge(maxBytes);
 }
@@ -105,7 +105,7 @@ export class ProfileImages {
       kind,
       width: resized.width,
       height: resized.height,
-      contentType: STORED_CONTENT_TYPE,
+      contentType: STORED_IMAGE_CONTENT_TYPE,
       createdAt: new Date(),
     };
     // The file first: a row never points at bytes that are not there.
