@@ -13,7 +13,7 @@ export interface LocalServices {
   infra: Infra;
   /** Each service's gRPC port (loopback). */
   ports: Record<ServiceName, number | string>;
-  /** Appended to every database's name (and the playlist's and points' consumer groups): a benchmark's own data. '' for `npm start`. */
+  /** Appended to every database's name (and the playlist's, chat's and points' consumer groups): a benchmark's own data. '' for `npm start`. */
   suffix?: string;
   /** What every process gets (LOG_LEVEL, limits). */
   common?: Record<string, string>;
@@ -29,6 +29,7 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     SMTP_URL: local.infra.SMTP_URL,
   }),
   playlist: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `playlist${suffix.replace(/_/g, '-')}` } : {}),
+  chat: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `chat${suffix.replace(/_/g, '-')}` } : {}),
   // Stripe: stripe-mock (npm start runs it) unless STRIPE_API_BASE and STRIPE_SECRET_KEY say otherwise.
   payment: () => ({
     STRIPE_API_BASE: process.env.STRIPE_API_BASE ?? `http://127.0.0.1:${STRIPE_MOCK_PORT}`,

@@ -16,7 +16,7 @@ const helm = process.env.HELM_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join
 // The list of services (packages/platform/src/kit/service-list.ts): a new service needs no edit here.
 const SERVICES: string[] = [...SERVICE_NAMES];
 const COMPONENTS = [...SERVICES, 'bff', 'web'];
-const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking'];
+const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking', 'points-events'];
 // A PKCS#8 PEM shape is all the chart needs to render (it never reads the key).
 // The Kubernetes version the manifests are rendered and validated for (the chart needs 1.30+).
 const KUBE_VERSION = '1.33.0';

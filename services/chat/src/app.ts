@@ -1,7 +1,7 @@
 import { ChatServiceService } from '@spinroom/contracts/chat/v1/chat_service';
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { defineService, Limit } from '@spinroom/platform';
+import { defineService, Limit, startIdempotentConsumer } from '@spinroom/platform';
 import { RedisChatFeed } from './adapters/feed.js';
 import { UserServiceProfiles } from './adapters/profiles.js';
 import { RoomServiceAccess } from './adapters/room-access.js';
@@ -9,11 +9,13 @@ import { chatServiceConfig } from './config.js';
 import { PgChatStore } from './db/chat-store.js';
 import { chatDatabase } from './db/database.js';
 import { Chat, MESSAGES_PER_USER } from './domain/chat.js';
+import { POINTS_EVENTS_TOPIC, pointsEventsHandler } from './events/points-events.js';
 import { chatServiceHandlers } from './rpc/chat-service.js';
 
 /**
  * Callers prove themselves with chat tokens (`use: "chat"`); the service calls
- * the user and room services with its own `service` token. `now` is the clock
+ * the user and room services with its own `service` token and reads the
+ * points service's `points-events` (a purchase shown in the room's chat). `now` is the clock
  * (tests). The service kit opens and closes the rest (packages/platform/src/kit).
  */
 export const chatService = defineService('chat', {
@@ -21,7 +23,8 @@ export const chatService = defineService('chat', {
   peers: { user: UserServiceClient, room: RoomServiceClient },
   database: chatDatabase,
   tokenUse: 'chat',
-  async build({ config, logger, orm, redis, peers, serviceToken, unary }, options: { now?: () => Date }) {
+  topics: [POINTS_EVENTS_TOPIC],
+  async build({ config, logger, orm, redis, kafka, peers, serviceToken, unary }, options: { now?: () => Date }) {
     const chat = new Chat({
       store: new PgChatStore(orm),
       rooms: new RoomServiceAccess(peers.room, () => serviceToken.token()),
@@ -32,10 +35,25 @@ export const chatService = defineService('chat', {
       sendLimit: new Limit(redis, MESSAGES_PER_USER, config.LIMIT_CHAT_MESSAGES_PER_USER),
       now: options.now,
     });
+    // Consumables bought in a room are shown in its chat (points-events; failures to points-events.dlq).
+    const deadLetters = await kafka.producer();
+    const consumer = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      topics: [POINTS_EVENTS_TOPIC],
+      handle: pointsEventsHandler(chat),
+      deadLetters,
+      logger,
+    });
     return {
       services: [
         { name: 'spinroom.chat.v1.ChatService', definition: ChatServiceService, implementation: chatServiceHandlers({ chat, unary }) },
       ],
+      async stop() {
+        await consumer.stop();
+        await deadLetters.disconnect();
+      },
     };
   },
 });

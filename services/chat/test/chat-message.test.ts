@@ -4,6 +4,7 @@ import {
   checkEnvelope,
   checkValid,
   composeChatMessage,
+  consumableChatMessage,
   EDIT_WINDOW_MS,
   MAX_TEXT_LENGTH,
   messageView,
@@ -116,6 +117,29 @@ describe("identity is the server's", () => {
     expect(composed.message).toBe('hello');
     expect(composed.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(() => composeChatMessage({ text: 'x', chatMessage: { mentions: [{ start: 'a' }] }, sender, now })).toThrow(/mention/);
+  });
+});
+
+describe('a consumable bought in a room, as its chat message', () => {
+  it("is the buyer's message with the consumable's name as text, and `consumable` only the server sets", () => {
+    const notice = {
+      purchaseId: '55555555-5555-4555-8555-555555555555',
+      roomUuid: '66666666-6666-4666-8666-666666666666',
+      userUuid: sender.uid,
+      consumable: { id: '77777777-7777-4777-8777-777777777777', name: 'Confetti', tokenCost: 15, displayType: 'cover' },
+      purchasedAt: now,
+    };
+    expect(consumableChatMessage(notice, sender, now)).toMatchObject({
+      message: 'Confetti',
+      uuid: notice.purchaseId,
+      type: 'user',
+      userUuid: sender.uid,
+      userName: 'Real Name',
+      date: now.toISOString(),
+      consumable: { id: notice.consumable.id, name: 'Confetti', tokenCost: 15, displayType: 'cover', purchaseId: notice.purchaseId },
+    });
+    const forged = composeChatMessage({ text: 'free', chatMessage: { consumable: { id: 'x', name: 'Confetti' } }, sender, now });
+    expect(forged).not.toHaveProperty('consumable');
   });
 });
 

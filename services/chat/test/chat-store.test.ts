@@ -148,4 +148,23 @@ describe('chat history paging on PostgreSQL (CometChat v3 List Group Messages)',
     expect(await store.lastOwnMessageId(ROOM, SENDER)).toBe(String(LAST));
     expect(await store.lastOwnMessageId(OTHER_ROOM, SENDER)).toBe(String(LAST + 5));
   });
+
+  it('stores a message with a dedupe key once, however often and however concurrently it is written', async () => {
+    const room = '44444444-4444-4444-8444-444444444444';
+    const message = {
+      receiver: room,
+      sender: SENDER,
+      type: 'text' as const,
+      text: 'Confetti',
+      attachments: [],
+      chatMessage: { consumable: { id: 'c', purchaseId: 'p' } },
+      senderEntity: { uid: SENDER, name: 'Sender', avatar: 'a' },
+      sentAt: new Date(),
+    };
+    const written = await Promise.all(Array.from({ length: 5 }, () => store.insertOnce(message, 'consumable-purchase:p')));
+    expect(written.filter(Boolean)).toHaveLength(1);
+    expect(await store.insertOnce(message, 'consumable-purchase:p')).toBeUndefined();
+    expect(await store.insertOnce(message, 'consumable-purchase:q')).toMatchObject({ receiver: room, text: 'Confetti' });
+    expect(await store.messages(room, { limit: 10, affix: 'prepend' })).toHaveLength(2);
+  });
 });

@@ -13,6 +13,7 @@ import { Consumables } from './domain/consumables.js';
 import { Seasons } from './domain/seasons.js';
 import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
+import { POINTS_EVENTS_TOPIC } from './events/points-events.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
@@ -30,9 +31,10 @@ export const pointsService = defineService('points', {
   config: pointsServiceConfig,
   peers: { user: UserServiceClient },
   database: pointsDatabase,
-  topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
-  async build({ config, logger, orm, kafka, unary }, options: { now?: () => Date }) {
-    const ledger = new PgTokenStore(orm);
+  topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, POINTS_EVENTS_TOPIC],
+  async build({ config, logger, orm, kafka, relay, unary }, options: { now?: () => Date }) {
+    // A purchase's event (the room's chat shows it) goes out through the outbox.
+    const ledger = new PgTokenStore(orm, () => relay.nudge());
     const tokens = new Tokens(
       ledger,
       { holdTtlSeconds: config.TOKEN_HOLD_TTL_SECONDS, maxHoldTtlSeconds: config.TOKEN_HOLD_MAX_TTL_SECONDS },

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { ConsumablePurchased } from '@spinroom/contracts/events/v1/points_events';
 import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
 import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +188,22 @@ describe('consumables and their purchases on PostgreSQL', () => {
       '404 Consumable not found',
     );
     expect((await replayed(accountId)).problems).toEqual([]);
+    // One event announces it (the room's chat shows it), written with the purchase: none for the repeat or the refusals.
+    const staged = await orm.em
+      .fork()
+      .execute<Array<{ key: string; payload: Buffer }>>(`select "key", "payload" from "outbox_message" where "topic" = 'points-events'`);
+    const mine = staged
+      .map((r) => ({ key: r.key, event: ConsumablePurchased.decode(r.payload) }))
+      .filter((e) => e.event.userUuid === owner.userUuid);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.key).toBe(ROOM);
+    expect(mine[0]!.event).toMatchObject({
+      metadata: { eventType: 'points.consumable-purchased' },
+      purchaseId: purchase.id,
+      roomUuid: ROOM,
+      accountId,
+      consumable: { id: consumable.id, name: consumable.name, tokenCost: 30, displayType: consumable.displayType },
+    });
   });
 
   it('refuses a stale balanceUnmodifiedSince and charges nothing; a fresh one buys', async () => {

@@ -37,8 +37,8 @@ export const SERVICES = {
     peers: ['user', 'playlist', 'points'],
     serviceToken: true,
   },
-  chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, peers: ['user', 'room'], serviceToken: true },
-  points: { grpcPort: 50056, database: 'spinroom_points', redis: true, kafka: true, peers: ['user'] },
+  chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, kafka: true, peers: ['user', 'room'], serviceToken: true },
+  points: { grpcPort: 50056, database: 'spinroom_points', redis: true, kafka: true, outbox: true, peers: ['user'] },
   payment: { grpcPort: 50057, database: 'spinroom_payment', redis: true, peers: ['user', 'points'], serviceToken: true },
 } as const satisfies Record<string, ServiceEntry>;
 

@@ -104,6 +104,27 @@ export class PgChatStore implements ChatStore {
     return toMessage(row!);
   }
 
+  async insertOnce(message: NewStoredMessage, dedupeKey: string): Promise<StoredMessage | undefined> {
+    const [row] = await this.em().execute<MessageRow[]>(
+      `insert into "chat_message" as "m" ("receiver", "receiver_type", "sender", "type", "category", "text", "attachments", "chat_message", "sender_entity", "sent_at", "updated_at", "dedupe_key")
+       values (?, 'group', ?, ?, 'message', ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?, ?)
+       on conflict ("dedupe_key") where "dedupe_key" is not null do nothing returning ${COLUMNS}`,
+      [
+        message.receiver,
+        message.sender,
+        message.type,
+        message.text,
+        JSON.stringify(message.attachments),
+        JSON.stringify(message.chatMessage),
+        JSON.stringify(message.senderEntity),
+        message.sentAt,
+        message.sentAt,
+        dedupeKey,
+      ],
+    );
+    return row ? toMessage(row) : undefined;
+  }
+
   async message(id: string): Promise<StoredMessage | undefined> {
     const [row] = await this.em().execute<MessageRow[]>(`select ${COLUMNS} from "chat_message" as "m" where "m"."id" = ?::bigint`, [id]);
     return row ? toMessage(row) : undefined;

@@ -80,7 +80,8 @@ export interface NewMessageInput {
 }
 
 /** The fields of spec 002's chat message a client may set; identity and reactions are the server's. */
-const CLIENT_FIELDS = ['message', 'uuid', 'mentions', 'imageUrls', 'media', 'songs', 'type', 'playlist', 'consumable', 'replies'] as const;
+// `consumable` is the server's alone: only a purchase the points service recorded shows one (consumableChatMessage).
+const CLIENT_FIELDS = ['message', 'uuid', 'mentions', 'imageUrls', 'media', 'songs', 'type', 'playlist', 'replies'] as const;
 
 const isHttpUrl = (value: unknown): value is string => {
   if (typeof value !== 'string' || value.length > 2048) return false;
@@ -174,6 +175,28 @@ export function composeChatMessage(input: {
     throw chatError(400, 'ERR_BAD_REQUEST', `metadata.chatMessage may be at most ${MAX_CHAT_MESSAGE_BYTES} bytes`);
   }
   return composed;
+}
+
+/** A consumable bought in a room, as the points service announced it (points-events). */
+export interface ConsumablePurchaseNotice {
+  purchaseId: string;
+  roomUuid: string;
+  userUuid: string;
+  consumable: { id: string; name: string; tokenCost: number; displayType: string };
+  purchasedAt: Date;
+}
+
+/**
+ * The room chat message showing a purchase (spec 002's chat message with its
+ * `consumable`): sent as the buyer, its text the consumable's name, and
+ * `consumable` `{id, name, tokenCost, displayType, purchaseId}`.
+ */
+export function consumableChatMessage(notice: ConsumablePurchaseNotice, sender: SenderIdentity, now: Date): Record<string, unknown> {
+  const { id, name, tokenCost, displayType } = notice.consumable;
+  return {
+    ...composeChatMessage({ text: name, chatMessage: { uuid: notice.purchaseId }, sender, now }),
+    consumable: { id, name, tokenCost, displayType, purchaseId: notice.purchaseId },
+  };
 }
 
 /** The checks of POST /v3.0/messages on the envelope, before anything is looked up. */

@@ -4,10 +4,12 @@ import {
   checkReaction,
   checkValid,
   composeChatMessage,
+  consumableChatMessage,
   editedChatMessage,
   HISTORY_CAP,
   messageView,
   toggleReaction,
+  type ConsumablePurchaseNotice,
   type MessageView,
   type NewMessageInput,
   type SenderIdentity,
@@ -214,6 +216,42 @@ export class Chat {
       sentAt: now,
     });
     return this.publish('sentChatMessage', stored);
+  }
+
+  /**
+   * A consumable bought in a room (the points service's event): shown in the
+   * room's chat as the buyer's message carrying `consumable`, once per
+   * purchase (the message's dedupe key), and pushed to the room's feed. Not
+   * shown when the room is gone, the buyer may not enter it (banned, kicked,
+   * not admitted behind its door) or the buyer is unknown; undefined then, and
+   * for a purchase shown before.
+   */
+  async showConsumablePurchase(notice: ConsumablePurchaseNotice): Promise<MessageView | undefined> {
+    let access: RoomAccess;
+    try {
+      access = await this.deps.rooms.access(notice.roomUuid, notice.userUuid, 'user');
+    } catch (error) {
+      if ((error as { status?: number }).status === 404) return undefined;
+      throw error;
+    }
+    if (!access.mayEnter) return undefined;
+    const sender = await this.deps.profiles.identity(notice.userUuid);
+    if (!sender) return undefined;
+    const now = this.now();
+    const stored = await this.deps.store.insertOnce(
+      {
+        receiver: notice.roomUuid,
+        sender: notice.userUuid,
+        type: 'text',
+        text: notice.consumable.name,
+        attachments: [],
+        chatMessage: consumableChatMessage(notice, sender, now),
+        senderEntity: { uid: sender.uid, name: sender.name, avatar: sender.avatar },
+        sentAt: now,
+      },
+      `consumable-purchase:${notice.purchaseId}`,
+    );
+    return stored ? this.publish('sentChatMessage', stored) : undefined;
   }
 
   /** Edits the actor's last text message within 20 s of sending. */

@@ -80,6 +80,8 @@ export interface ChatStore {
   leave(groupId: string, uid: string): Promise<boolean>;
   isMember(groupId: string, uid: string): Promise<boolean>;
   insert(message: NewStoredMessage): Promise<StoredMessage>;
+  /** Inserts unless a message with this key exists (an event delivered again): undefined then. */
+  insertOnce(message: NewStoredMessage, dedupeKey: string): Promise<StoredMessage | undefined>;
   message(id: string): Promise<StoredMessage | undefined>;
   /** Oldest first. */
   messages(groupId: string, query: MessageQuery): Promise<StoredMessage[]>;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { AppError } from '@spinroom/platform';
-import type { ConsumablePurchase, PurchaseLedger, PurchasePlan, PurchaseRecord } from '../domain/consumables.js';
+import { addToOutbox, AppError } from '@spinroom/platform';
+import type { Consumable, ConsumablePurchase, PurchaseLedger, PurchasePlan, PurchaseRecord } from '../domain/consumables.js';
 import { keyReused, type IdempotencyClaim } from '../domain/idempotency.js';
 import {
   available,
@@ -14,6 +14,7 @@ import {
 } from '../domain/ledger.js';
 import type { Decide, Page, TokenAccount, TokenStore, TokenTransaction, WriteResult, WriteTarget } from '../domain/ports.js';
 import { TOKEN_HOLD_NOT_FOUND } from '../domain/tokens.js';
+import { consumablePurchased } from '../events/points-events.js';
 
 interface AccountRow {
   id: string;
@@ -106,7 +107,11 @@ function fromStored(stored: Record<string, unknown>): TokenTransaction {
  * each appended transaction; its check constraint refuses a negative balance.
  */
 export class PgTokenStore implements TokenStore, PurchaseLedger {
-  constructor(private readonly orm: MikroORM) {}
+  constructor(
+    private readonly orm: MikroORM,
+    /** Called after a commit that staged events (wakes the outbox relay). */
+    private readonly staged: () => void = () => undefined,
+  ) {}
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -175,8 +180,9 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
     plan: PurchasePlan,
     record: PurchaseRecord,
     now: Date,
+    consumable: Pick<Consumable, 'id' | 'name' | 'tokenCost' | 'displayType'>,
   ): Promise<{ purchase: ConsumablePurchase; replayed: boolean }> {
-    return this.em().transactional(async (em) => {
+    const result = await this.em().transactional(async (em) => {
       const first = await claimKeyIn(em, claim, now);
       if (first) return { purchase: purchaseFromStored(first), replayed: true };
       const locked = await lockAccount(em, accountId);
@@ -217,9 +223,13 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
           now,
         ],
       );
+      // The room's chat shows it: the event commits with the purchase, or neither does.
+      addToOutbox(em, consumablePurchased(purchase, consumable));
       await storeAnswer(em, claim, purchase);
       return { purchase, replayed: false };
     });
+    if (!result.replayed) this.staged();
+    return result;
   }
 
   async listTransactions(accountId: string, page: Page, now: Date): Promise<{ transactions: TokenTransaction[]; total: number }> {

@@ -87,7 +87,8 @@ export interface PurchaseLedger {
   /**
    * One database transaction: claims the key (a repeat answers the stored
    * purchase), locks the account, expires its due holds, appends the plan's
-   * hold and commit, records the purchase and stores it as the key's answer.
+   * hold and commit, records the purchase, stages the event announcing it
+   * (the room's chat shows it) and stores it as the key's answer.
    */
   purchase(
     claim: IdempotencyClaim,
@@ -95,6 +96,7 @@ export interface PurchaseLedger {
     plan: PurchasePlan,
     record: PurchaseRecord,
     now: Date,
+    consumable: Pick<Consumable, 'id' | 'name' | 'tokenCost' | 'displayType'>,
   ): Promise<{ purchase: ConsumablePurchase; replayed: boolean }>;
 }
 
@@ -247,6 +249,7 @@ export class Consumables {
         userUuid: account.userUuid,
       },
       now,
+      consumable,
     );
   }
 }
