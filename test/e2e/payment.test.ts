@@ -3,17 +3,26 @@
 // makes a Stripe Checkout Session on stripe-mock (Stripe's own mock server),
 // and Stripe's webhook, verified with Stripe's signature scheme, credits the
 // bought bundle to the buyer's token account exactly once, even when the
-// event is delivered three times at once.
+// event is delivered three times at once. Subscriptions: recurring products,
+// the subscription checkout and billing portal on stripe-mock, Stripe's
+// subscription events and Apple's signed notifications (a certificate chain
+// made in the test, its root configured as APPLE_ROOT_CERT_PEM) keeping the
+// subscriber's level, which services read with GetActiveSubscription.
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
+import { createPaymentClient } from '../../bff/src/routes/payment/index.js';
+import { appleNotification, makeChain } from '../../services/payment/test/apple-chain.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 type Json = any;
 const PRODUCTS = '/api/payment-service/api/v1/products';
 const WEBHOOK = '/api/payment-service/webhook/stripe';
 const ACCOUNTS = '/api/merch-service/api/v1/token-accounts';
+const SUBSCRIPTION = '/api/payment-service/subscription';
+const APPLE_WEBHOOK = '/api/payment-service/webhook/apple';
+const appleChain = await makeChain();
 const stripe = new Stripe('sk_test_spinroom');
 
 /** A checkout.session.completed event as Stripe sends it for a paid session made by the checkout path. */
@@ -42,7 +51,7 @@ function completedEvent(session: { id: string; userUuid: string; productId: stri
 }
 
 describe('payments through the BFF', () => {
-  const { call, platform } = usePlatform();
+  const { call, platform } = usePlatform({ payment: { APPLE_ROOT_CERT_PEM: appleChain.rootPem, APPLE_BUNDLE_ID: 'fm.spinroom.app' } });
   const signUp = async () =>
     (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })).body as {
       accessToken: string;
@@ -127,5 +136,188 @@ describe('payments through the BFF', () => {
     expect((await deliver(payload.replace('1000', '9000'), signature)).status).toBe(400);
     const made = await call('POST', ACCOUNTS, { token: buyer.accessToken });
     expect(made.body.credited).toBe(0);
+  });
+
+  it('sells subscriptions: plans, checkout and portal on stripe-mock, Stripe events keeping the level, who may read and count them', async () => {
+    const admin = await signedToken('admin');
+    const level = `supporter-${randomUUID().slice(0, 6)}`;
+    const planBody = { name: 'Supporter', price: 499, currency: 'usd', paymentType: 'recurring', interval: 'month', level };
+    expect((await call('POST', PRODUCTS, { token: admin, body: { ...planBody, tokens: 5 } })).status).toBe(400);
+    const made = await call('POST', PRODUCTS, { token: admin, body: planBody });
+    expect(made.status).toBe(201);
+    const plan: Json = made.body;
+    expect(plan).toMatchObject({ paymentType: 'recurring', interval: 'month', level, tokens: 0, appleProductId: null });
+
+    const buyer = await signUp();
+    expect((await call('GET', `${SUBSCRIPTION}/products`)).status).toBe(401);
+    const plans = await call('GET', `${SUBSCRIPTION}/products?limit=100`, { token: buyer.accessToken });
+    expect(plans.body.products.map((product: Json) => product.id)).toContain(plan.id);
+    expect(plans.body.products.every((product: Json) => product.paymentType === 'recurring')).toBe(true);
+    const bundles = await call('GET', `${PRODUCTS}?limit=100`, { token: buyer.accessToken });
+    expect(bundles.body.products.map((product: Json) => product.id)).not.toContain(plan.id);
+
+    const urls = { successUrl: 'https://spinroom.example/subscribed', cancelUrl: 'https://spinroom.example/plans' };
+    const checkout = await call('POST', `${SUBSCRIPTION}/checkout/${plan.id}`, { token: buyer.accessToken, body: urls });
+    expect(checkout.status).toBe(201);
+    expect(checkout.body.id).toMatch(/^cs_/);
+    expect((await call('POST', `${SUBSCRIPTION}/checkout/${randomUUID()}`, { token: buyer.accessToken, body: urls })).status).toBe(404);
+    expect((await call('POST', `${PRODUCTS}/${plan.id}/checkout`, { token: buyer.accessToken, body: urls })).status).toBe(400);
+    const noCustomer = await call('POST', `${SUBSCRIPTION}/portal`, { token: buyer.accessToken, body: { returnUrl: urls.cancelUrl } });
+    expect([noCustomer.status, noCustomer.body.message]).toEqual([
+      404,
+      'You have no Stripe customer yet: the billing portal opens once you have subscribed through Stripe checkout',
+    ]);
+    expect((await call('GET', SUBSCRIPTION, { token: buyer.accessToken })).body).toEqual({ active: null, subscriptions: [] });
+
+    const created = Math.floor(Date.now() / 1000) - 30;
+    const subscriptionId = `sub_${randomUUID()}`;
+    const customer = `cus_${randomUUID()}`;
+    const metadata = { userUuid: buyer.userUuid, productId: plan.id, level };
+    const stripeEvent = (type: string, at: number, object: object) =>
+      JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type, created: at, livemode: false, data: { object } });
+    const subscriptionObject = (status: string) => ({
+      id: subscriptionId,
+      object: 'subscription',
+      customer,
+      status,
+      start_date: created,
+      ended_at: status === 'canceled' ? created + 20 : null,
+      cancel_at_period_end: false,
+      metadata,
+      items: { object: 'list', data: [{ id: 'si_1', current_period_start: created, current_period_end: created + 30 * 86_400 }] },
+    });
+    const events = [
+      stripeEvent('customer.subscription.created', created, subscriptionObject('active')),
+      stripeEvent('checkout.session.completed', created + 1, {
+        id: checkout.body.id,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        customer,
+        subscription: subscriptionId,
+        customer_details: { address: { country: 'NL' } },
+        metadata,
+      }),
+    ];
+    for (const payload of events) expect((await deliver(payload, sign(payload))).body).toEqual({ received: true, processed: true });
+
+    const mine = await call('GET', SUBSCRIPTION, { token: buyer.accessToken });
+    expect(mine.body.active).toMatchObject({
+      provider: 'stripe',
+      providerSubscriptionId: subscriptionId,
+      level,
+      status: 'active',
+      region: 'NL',
+      productId: plan.id,
+    });
+    expect(mine.body.subscriptions).toHaveLength(1);
+    expect((await call('POST', `${SUBSCRIPTION}/checkout/${plan.id}`, { token: buyer.accessToken, body: urls })).status).toBe(409);
+    const portal = await call('POST', `${SUBSCRIPTION}/portal`, { token: buyer.accessToken, body: { returnUrl: urls.cancelUrl } });
+    expect(portal.status).toBe(201);
+    expect(portal.body.url).toMatch(/^https:\/\//);
+
+    const stranger = await signUp();
+    expect((await call('GET', `${SUBSCRIPTION}/user/${buyer.userUuid}`, { token: stranger.accessToken })).status).toBe(403);
+    expect((await call('GET', `${SUBSCRIPTION}/user/${buyer.userUuid}`, { token: admin })).body).toEqual(mine.body);
+    expect((await call('GET', `${SUBSCRIPTION}/user/${buyer.userUuid}`, { token: buyer.accessToken })).body).toEqual(mine.body);
+    expect((await call('GET', `${SUBSCRIPTION}/count?level=${level}`, { token: buyer.accessToken })).status).toBe(403);
+    expect((await call('GET', `${SUBSCRIPTION}/count?level=${level}&region=NL`, { token: admin })).body).toEqual({ count: 1 });
+    expect((await call('GET', `${SUBSCRIPTION}/count?level=${level}&region=US`, { token: admin })).body).toEqual({ count: 0 });
+    const window = `startDate=${new Date(Date.now() - 3_600_000).toISOString()}&endDate=${new Date().toISOString()}`;
+    expect((await call('GET', `${SUBSCRIPTION}/count?level=${level}&${window}`, { token: admin })).body).toEqual({ count: 1 });
+    expect((await call('GET', `${SUBSCRIPTION}/count?startDate=yesterday`, { token: admin })).status).toBe(400);
+
+    // Another service asks for the level over gRPC with its own token; a person may ask only for themself.
+    const client = createPaymentClient(platform().grpc.payment);
+    try {
+      const service = await signedToken('service');
+      expect(await client.getActiveSubscription({ userUuid: buyer.userUuid }, { token: service })).toMatchObject({ level });
+      expect(await client.getActiveSubscription({ userUuid: stranger.userUuid }, { token: service })).toEqual({ level: '' });
+      await expect(client.getActiveSubscription({ userUuid: buyer.userUuid }, { token: stranger.accessToken })).rejects.toThrow();
+
+      // Deleted later: no level any more; an older update delivered after that changes nothing.
+      const deleted = stripeEvent('customer.subscription.deleted', created + 20, subscriptionObject('canceled'));
+      const stale = stripeEvent('customer.subscription.updated', created + 10, subscriptionObject('active'));
+      expect((await deliver(deleted, sign(deleted))).body.processed).toBe(true);
+      expect((await deliver(stale, sign(stale))).body.processed).toBe(false);
+      expect(await client.getActiveSubscription({ userUuid: buyer.userUuid }, { token: service })).toEqual({ level: '' });
+      expect((await call('GET', SUBSCRIPTION, { token: buyer.accessToken })).body.subscriptions[0]).toMatchObject({
+        status: 'canceled',
+        active: false,
+      });
+    } finally {
+      client.close();
+    }
+  });
+
+  it("takes Apple's signed notifications: a subscription by appAccountToken, tokens bought in the app credited once, forgeries refused", async () => {
+    const admin = await signedToken('admin');
+    const suffix = randomUUID().slice(0, 8);
+    const level = `apple-${suffix}`;
+    const subscriptionProduct = `fm.spinroom.supporter.${suffix}`;
+    const tokenProduct = `fm.spinroom.tokens.${suffix}`;
+    const body = {
+      name: 'Supporter (iOS)',
+      price: 599,
+      currency: 'usd',
+      paymentType: 'recurring',
+      interval: 'month',
+      level,
+      appleProductId: subscriptionProduct,
+    };
+    expect((await call('POST', PRODUCTS, { token: admin, body })).status).toBe(201);
+    const bundle = { name: '700 tokens (iOS)', price: 999, currency: 'usd', tokens: 700, appleProductId: tokenProduct };
+    expect((await call('POST', PRODUCTS, { token: admin, body: bundle })).status).toBe(201);
+    expect((await call('POST', PRODUCTS, { token: admin, body: { ...bundle, name: 'Again' } })).status).toBe(409);
+
+    const person = await signUp();
+    const now = Date.now();
+    const subscribed = appleNotification(appleChain, {
+      notificationType: 'SUBSCRIBED',
+      subtype: 'INITIAL_BUY',
+      signedDate: now,
+      transaction: {
+        productId: subscriptionProduct,
+        originalTransactionId: `1000${now}`,
+        appAccountToken: person.userUuid,
+        type: 'Auto-Renewable Subscription',
+        purchaseDate: now,
+        expiresDate: now + 30 * 86_400_000,
+        storefront: 'GBR',
+      },
+    });
+    const delivered = await call('POST', APPLE_WEBHOOK, { body: { signedPayload: subscribed.signedPayload } });
+    expect([delivered.status, delivered.body]).toEqual([200, { received: true, processed: true }]);
+    expect((await call('POST', APPLE_WEBHOOK, { body: { signedPayload: subscribed.signedPayload } })).body.processed).toBe(false);
+    expect((await call('GET', SUBSCRIPTION, { token: person.accessToken })).body.active).toMatchObject({
+      provider: 'apple',
+      level,
+      region: 'GBR',
+      active: true,
+    });
+
+    const charge = appleNotification(appleChain, {
+      notificationType: 'ONE_TIME_CHARGE',
+      signedDate: now,
+      transaction: { productId: tokenProduct, originalTransactionId: `2000${now}`, appAccountToken: person.userUuid, type: 'Consumable' },
+    });
+    const answers = await Promise.all([1, 2].map(() => call('POST', APPLE_WEBHOOK, { body: { signedPayload: charge.signedPayload } })));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+    expect(answers.filter((answer) => answer.body.processed === true)).toHaveLength(1);
+    const account: Json = await eventually(async () => {
+      const res = await call('GET', `${ACCOUNTS}/self`, { token: person.accessToken });
+      return res.status === 200 ? res.body : undefined;
+    }, 20_000);
+    expect(account).toMatchObject({ balance: 700, credited: 700 });
+
+    const forger = await makeChain({ name: 'Forger' });
+    const forged = appleNotification(forger, {
+      notificationType: 'ONE_TIME_CHARGE',
+      signedDate: now,
+      transaction: { productId: tokenProduct, originalTransactionId: `3000${now}`, appAccountToken: person.userUuid, type: 'Consumable' },
+    });
+    expect((await call('POST', APPLE_WEBHOOK, { body: { signedPayload: forged.signedPayload } })).status).toBe(400);
+    expect((await call('POST', APPLE_WEBHOOK, { body: {} })).status).toBe(400);
+    expect((await call('GET', `${ACCOUNTS}/self`, { token: person.accessToken })).body.credited).toBe(700);
   });
 });

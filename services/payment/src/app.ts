@@ -2,6 +2,7 @@ import { PaymentServiceService } from '@spinroom/contracts/payment/v1/payment';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService } from '@spinroom/platform';
+import { AppleJwsVerifier, appleRoots } from './apple.js';
 import { paymentServiceConfig } from './config.js';
 import { paymentDatabase } from './db/database.js';
 import { Payments } from './domain/payments.js';
@@ -10,8 +11,9 @@ import { createStripe } from './stripe.js';
 
 /**
  * The gRPC server (spinroom.payment.v1.PaymentService): products, Stripe
- * Checkout and Stripe's webhook, which credits bought bundles through the
- * points service with the service's own token. The service kit opens and
+ * Checkout, subscriptions, and Stripe's and Apple's notifications, which
+ * credit bought bundles through the points service with the service's own
+ * token. The service kit opens and
  * closes the rest (packages/platform/src/kit).
  */
 export const paymentService = defineService('payment', {
@@ -21,9 +23,13 @@ export const paymentService = defineService('payment', {
   async build({ config, logger, orm, peers, serviceToken, unary }, options: { now?: () => Date }) {
     if (!config.STRIPE_SECRET_KEY) logger.warn('STRIPE_SECRET_KEY is not set: checkout answers 503');
     if (!config.STRIPE_WEBHOOK_SECRET) logger.warn('STRIPE_WEBHOOK_SECRET is not set: the Stripe webhook answers 503');
+    const roots = appleRoots(config);
+    if (roots.length === 0) logger.warn('APPLE_ROOT_CERT_PEM / APPLE_ROOT_CERT_FILE is not set: the Apple webhook answers 503');
     const payments = new Payments(orm, {
       stripe: config.STRIPE_SECRET_KEY ? createStripe(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) : undefined,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+      apple: roots.length > 0 ? new AppleJwsVerifier(roots, options.now) : undefined,
+      appleBundleId: config.APPLE_BUNDLE_ID,
       now: options.now,
       async credit(request) {
         const token = await serviceToken.token();

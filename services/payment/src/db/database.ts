@@ -1,9 +1,15 @@
 import type { ServiceDatabase } from '@spinroom/platform';
-import { ProcessedStripeEventEntity, ProductEntity } from './entities.js';
+import {
+  ProcessedAppleNotificationEntity,
+  ProcessedStripeEventEntity,
+  ProductEntity,
+  StripeCustomerEntity,
+  SubscriptionEntity,
+} from './entities.js';
 import { migrations } from './migrations/index.js';
 
 /** The payment service's tables; the service kit opens and migrates them. */
 export const paymentDatabase: ServiceDatabase = {
-  entities: [ProductEntity, ProcessedStripeEventEntity],
+  entities: [ProductEntity, ProcessedStripeEventEntity, StripeCustomerEntity, SubscriptionEntity, ProcessedAppleNotificationEntity],
   migrations,
 };

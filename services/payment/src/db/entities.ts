@@ -3,7 +3,7 @@ import { defineEntity, p } from '@mikro-orm/postgresql';
 // The tables are read and written with SQL (store.ts); these definitions name
 // them for MikroORM.
 
-/** `product`: what is sold (one_time), and the tokens a purchase credits. */
+/** `product`: what is sold: one_time (the tokens a purchase credits) or recurring (an interval and the level it gives). */
 export const ProductEntity = defineEntity({
   name: 'Product',
   tableName: 'product',
@@ -14,7 +14,10 @@ export const ProductEntity = defineEntity({
     paymentType: p.string(),
     price: p.bigint('number'),
     currency: p.string(),
-    tokens: p.bigint('number'),
+    tokens: p.bigint('number').nullable(),
+    interval: p.string().nullable(),
+    level: p.string().nullable(),
+    appleProductId: p.string().nullable(),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },
@@ -26,6 +29,53 @@ export const ProcessedStripeEventEntity = defineEntity({
   tableName: 'processed_stripe_event',
   properties: {
     eventId: p.string().primary(),
+    type: p.string(),
+    processedAt: p.datetime(),
+  },
+});
+
+/** `stripe_customer`: each user's Stripe customer, for the billing portal. */
+export const StripeCustomerEntity = defineEntity({
+  name: 'StripeCustomer',
+  tableName: 'stripe_customer',
+  properties: {
+    userUuid: p.uuid().primary(),
+    customerId: p.string().unique(),
+    createdAt: p.datetime(),
+  },
+});
+
+/** `subscription`: a subscription kept from Stripe's or Apple's notifications. */
+export const SubscriptionEntity = defineEntity({
+  name: 'Subscription',
+  tableName: 'subscription',
+  properties: {
+    id: p.uuid().primary(),
+    provider: p.string(),
+    providerSubscriptionId: p.string(),
+    userUuid: p.uuid(),
+    productId: p.uuid().nullable(),
+    level: p.string(),
+    status: p.string(),
+    region: p.string(),
+    customerId: p.string().nullable(),
+    cancelAtPeriodEnd: p.boolean(),
+    startedAt: p.datetime(),
+    currentPeriodStart: p.datetime().nullable(),
+    currentPeriodEnd: p.datetime().nullable(),
+    endedAt: p.datetime().nullable(),
+    sourceUpdatedAt: p.datetime(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+
+/** `processed_apple_notification`: each App Store notification handled, once. */
+export const ProcessedAppleNotificationEntity = defineEntity({
+  name: 'ProcessedAppleNotification',
+  tableName: 'processed_apple_notification',
+  properties: {
+    notificationUuid: p.uuid().primary(),
     type: p.string(),
     processedAt: p.datetime(),
   },

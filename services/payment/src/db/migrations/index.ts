@@ -1,4 +1,8 @@
 import { Migration20261203000000_products } from './Migration20261203000000_products.js';
+import { Migration20261204000000_subscriptions } from './Migration20261204000000_subscriptions.js';
 
 /** Every migration of the payment service, oldest first. */
-export const migrations = [{ name: 'Migration20261203000000_products', class: Migration20261203000000_products }];
+export const migrations = [
+  { name: 'Migration20261203000000_products', class: Migration20261203000000_products },
+  { name: 'Migration20261204000000_subscriptions', class: Migration20261204000000_subscriptions },
+];
