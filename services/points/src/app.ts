@@ -1,4 +1,4 @@
-import { SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
+import { RankingServiceService, SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
@@ -6,10 +6,12 @@ import { defineService, startIdempotentConsumer, type EventHandler } from '@spin
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
 import { PgConsumableStore } from './db/consumable-store.js';
+import { PgRankingStore } from './db/ranking-store.js';
 import { PgSeasonStore } from './db/season-store.js';
 import { PgTokenBundleStore } from './db/token-bundle-store.js';
 import { PgTokenStore } from './db/token-store.js';
 import { Consumables } from './domain/consumables.js';
+import { Rankings } from './domain/rankings.js';
 import { Seasons } from './domain/seasons.js';
 import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
@@ -17,12 +19,13 @@ import { POINTS_EVENTS_TOPIC } from './events/points-events.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
+import { rankingServiceHandlers } from './rpc/ranking-service.js';
 import { seasonServiceHandlers } from './rpc/season-service.js';
 import { tokenServiceHandlers } from './rpc/token-service.js';
 
 /**
  * The gRPC server (spinroom.points.v1.TokenService, ConsumableService,
- * TokenBundleService and SeasonService), the user-events consumer
+ * TokenBundleService, SeasonService and RankingService), the user-events consumer
  * that gives each new user a token account, and the sweep that voids expired
  * holds and forgets old idempotency keys. `now` is the clock (tests). The
  * service kit opens and closes the rest (packages/platform/src/kit).
@@ -43,6 +46,7 @@ export const pointsService = defineService('points', {
     const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
     const seasons = new Seasons(new PgSeasonStore(orm), options.now);
+    const rankings = new Rankings(new PgRankingStore(orm), seasons, options.now);
     const earning = {
       minListenMs: config.POINTS_MIN_LISTEN_SECONDS * 1000,
       minAccountAgeMs: config.POINTS_MIN_ACCOUNT_AGE_HOURS * 3_600_000,
@@ -98,6 +102,11 @@ export const pointsService = defineService('points', {
           definition: SeasonServiceService,
           implementation: seasonServiceHandlers({ seasons, unary }),
         },
+        {
+          name: 'spinroom.points.v1.RankingService',
+          definition: RankingServiceService,
+          implementation: rankingServiceHandlers({ rankings, unary }),
+        },
       ],
       async stop() {
         clearInterval(sweep);
@@ -105,7 +114,7 @@ export const pointsService = defineService('points', {
         await consumer.stop();
         await deadLetters.disconnect();
       },
-      expose: { tokens, consumables, bundles, seasons },
+      expose: { tokens, consumables, bundles, seasons, rankings },
     };
   },
 });

@@ -172,7 +172,7 @@ describe('points on PostgreSQL', () => {
 
   it('adds points given under the same reference once, and never below zero', async () => {
     const user = randomUUID();
-    const give = (amount: number, reference = randomUUID()) =>
+    const give = (amount: number, reference: string = randomUUID()) =>
       orm.em.fork().transactional((em) =>
         addPoints(
           em,

@@ -1,4 +1,4 @@
-import { SeasonServiceClient } from '@spinroom/contracts/points/v1/seasons';
+import { RankingServiceClient, SeasonServiceClient } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceClient, TokenBundleServiceClient } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
@@ -7,6 +7,7 @@ export type TokenClient = PromiseClient<TokenServiceClient>;
 export type ConsumableClient = PromiseClient<ConsumableServiceClient>;
 export type TokenBundleClient = PromiseClient<TokenBundleServiceClient>;
 export type SeasonClient = PromiseClient<SeasonServiceClient>;
+export type RankingClient = PromiseClient<RankingServiceClient>;
 
 /**
  * One client per gRPC service the points service serves, all on its one
@@ -19,6 +20,7 @@ export function createPointsClients(address: string) {
     consumables: createGrpcClient(ConsumableServiceClient, address) as ConsumableClient,
     bundles: createGrpcClient(TokenBundleServiceClient, address) as TokenBundleClient,
     seasons: createGrpcClient(SeasonServiceClient, address) as SeasonClient,
+    rankings: createGrpcClient(RankingServiceClient, address) as RankingClient,
   };
 }
 

@@ -2,6 +2,7 @@ import { AppError } from '@spinroom/platform/core';
 import type { RouteDeps } from '../../http/route.js';
 import type { PointsClients } from './clients.js';
 import { consumableRoutes } from './consumables.js';
+import { rankingRoutes } from './rankings.js';
 import { seasonRoutes } from './seasons.js';
 import { tokenAccountRoutes } from './token-accounts.js';
 import { tokenBundleRoutes } from './token-bundles.js';
@@ -12,7 +13,7 @@ export { closePointsClients, createPointsClients, type PointsClients } from './c
 /** Every client refuses with 503 when the BFF runs without the points service. */
 function unavailable(): PointsClients {
   const refuse = new Proxy({}, { get: () => () => Promise.reject(new AppError(503, 'Tokens are not available')) });
-  return { tokens: refuse, consumables: refuse, bundles: refuse, seasons: refuse } as PointsClients;
+  return { tokens: refuse, consumables: refuse, bundles: refuse, seasons: refuse, rankings: refuse } as PointsClients;
 }
 
 /** /api/merch-service: every area of the points service, one line each (the paths are documented either way). */
@@ -23,4 +24,5 @@ export function pointsServiceRoutes(deps: RouteDeps, points: PointsClients | und
   consumableRoutes(deps, clients.consumables);
   tokenBundleRoutes(deps, clients.bundles);
   seasonRoutes(deps, clients.seasons);
+  rankingRoutes(deps, clients.rankings);
 }
