@@ -13,7 +13,10 @@ export default defineConfig({
     expect: { poll: { timeout: 10_000 } },
     projects: [
       { extends: true, test: { name: 'platform', root: 'packages/platform', include: ['test/**/*.test.ts'] } },
-      ...SERVICE_NAMES.map((name) => ({ extends: true, test: { name, root: `services/${name}`, include: ['test/**/*.test.ts'] } })),
+      ...SERVICE_NAMES.map((name) => ({
+        extends: true as const,
+        test: { name, root: `services/${name}`, include: ['test/**/*.test.ts'] },
+      })),
       { extends: true, test: { name: 'bff', root: 'bff', include: ['test/**/*.test.ts'] } },
       { extends: true, test: { name: 'repo', include: ['test/**/*.test.ts'] } },
       // The web client's state logic and components, in a DOM (happy-dom); its browser tests are in test/e2e.
