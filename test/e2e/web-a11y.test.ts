@@ -1,5 +1,5 @@
-// An axe-core scan (@axe-core/playwright) of the landing page, the lobby and a
-// live room in Debian's Chromium, at desktop and phone widths (issue 15): no
+// An axe-core scan (@axe-core/playwright) of the landing page, the lobby, the
+// token shop and a live room (its consumables' list open too) in Debian's Chromium, at desktop and phone widths (issue 15): no
 // serious or critical violation of WCAG 2.1 A and AA. Each finding is printed
 // with its rule, impact and the elements it names.
 import AxeBuilder from '@axe-core/playwright';
@@ -62,6 +62,13 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility of the main screens (axe-core)', (
       expect(await findings(page)).toEqual([]);
     });
 
+    it(`finds nothing serious in the token shop (${label})`, { timeout: 60_000 }, async () => {
+      const { page } = await signedIn(width, height, '#/shop');
+      await page.getByRole('heading', { name: 'Token shop' }).waitFor();
+      await page.getByTestId('shop-balance').waitFor();
+      expect(await findings(page)).toEqual([]);
+    });
+
     it(`finds nothing serious in a live room (${label})`, { timeout: 60_000 }, async () => {
       const owner = await call('POST', '/api/user-service/users/sign-up', {
         body: { email: freshEmail(), password: 'a long enough passphrase 7' },
@@ -72,6 +79,10 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility of the main screens (axe-core)', (
       });
       const { page } = await signedIn(width, height, `#/room/${room.body.slug}`);
       await page.getByRole('toolbar', { name: 'Room controls' }).waitFor();
+      expect(await findings(page)).toEqual([]);
+      // The consumables' list beside the chat, open.
+      await page.getByRole('button', { name: 'Use a consumable' }).click();
+      await page.getByRole('dialog', { name: 'Use a consumable in this room' }).getByTestId('picker-balance').waitFor();
       expect(await findings(page)).toEqual([]);
     });
   }

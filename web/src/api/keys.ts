@@ -25,4 +25,9 @@ export const keys = {
   identities: ['account', 'identities'] as const,
   providerLinks: ['account', 'provider-links'] as const,
   adminUsers: (search: string, page: number) => ['admin', 'users', search, page] as const,
+  /** The caller's token account (the header's balance, the shop, the room's consumables). */
+  tokenAccount: ['tokens', 'account'] as const,
+  consumables: ['shop', 'consumables'] as const,
+  tokenBundles: ['shop', 'bundles'] as const,
+  product: (id: string) => ['shop', 'product', id] as const,
 };

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { AdminUsersScreen } from '../admin/AdminUsersScreen';
 import { isAdminToken } from '../api/account';
 import { BotScreen } from '../bot/BotScreen';
@@ -12,9 +13,13 @@ import { AuthScreen } from '../session/AuthScreen';
 import { MagicLinkLanding, ResetPasswordScreen } from '../session/MailedLinkPages';
 import { VerifyEmailCard } from '../session/VerifyEmailCard';
 import { useSession } from '../session/session';
+import { TokenBalance } from '../shop/TokenBalance';
 import { openSignIn } from '../session/signInFrom';
 import { UploadScreen } from '../upload/UploadScreen';
 import { href, useRoute } from './router';
+
+// The shop is its own chunk, loaded when it opens (the first load's budget: web/README.md).
+const ShopScreen = lazy(() => import('../shop/ShopScreen').then((m) => ({ default: m.ShopScreen })));
 
 export function App() {
   const s = useSession();
@@ -57,6 +62,11 @@ export function App() {
             </a>
           )}
           {s.isLoggedIn && (
+            <a href={href({ name: 'shop' })} aria-current={route.name === 'shop' ? 'page' : undefined}>
+              {t.shop}
+            </a>
+          )}
+          {s.isLoggedIn && (
             <a href={href({ name: 'profile' })} aria-current={route.name === 'profile' && !route.userUuid ? 'page' : undefined}>
               {t.profile}
             </a>
@@ -87,6 +97,7 @@ export function App() {
               ES
             </option>
           </select>
+          {s.isLoggedIn && <TokenBalance />}
           {s.isLoggedIn ? (
             <button type="button" onClick={logOut}>
               {t.logOut}
@@ -112,6 +123,11 @@ export function App() {
         {route.name === 'profile' && <ProfileScreen key={route.userUuid ?? 'me'} userUuid={route.userUuid} />}
         {route.name === 'settings' && <SettingsScreen />}
         {route.name === 'bot' && <BotScreen />}
+        {route.name === 'shop' && (
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            <ShopScreen checkout={route.checkout} sessionId={route.sessionId} />
+          </Suspense>
+        )}
         {route.name === 'adminUsers' && admin && <AdminUsersScreen />}
       </main>
     </div>

@@ -125,3 +125,16 @@ export function formatDate(value: Date | string | number, style: DateStyle = 'da
   if (Number.isNaN(date.getTime())) return '';
   return cached(dateFormats, `${which}|${style}`, () => new Intl.DateTimeFormat(INTL_TAGS[which], DATE_OPTIONS[style])).format(date);
 }
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** A price in the currency's smallest unit (cents, as Stripe counts) as the locale writes it: 499 usd is "US$4.99" in es, "$4.99" in en. */
+export function formatPrice(amount: number, currency: string, which: Locale = locale): string {
+  const code = currency.toUpperCase();
+  const format = cached(
+    moneyFormats,
+    `${which}|${code}`,
+    () => new Intl.NumberFormat(INTL_TAGS[which], { style: 'currency', currency: code }),
+  );
+  return format.format(amount / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
+}

@@ -17,6 +17,7 @@ import { PlayingSong, QueueStart } from '../crates/RoomMusic';
 import { useRoomChat } from '../chat/useRoomChat';
 import { useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { ConsumablePicker } from '../shop/ConsumablePicker';
 import { mayTakeSeat } from '../stage/booth';
 import { KickedScreen } from './KickedScreen';
 import { NowPlaying } from './NowPlaying';
@@ -248,6 +249,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
                       .catch((e: unknown) => setActionError(errorText(e)));
                   }}
                 />
+                {s.isLoggedIn && <ConsumablePicker roomUuid={room.uuid} />}
               </div>
             )}
             <div id={PANEL_ID.people} className="room-panel" {...panel('people')}>

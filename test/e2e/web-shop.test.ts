@@ -1,0 +1,317 @@
+// The token economy in the web client (issue 16), in Debian's Chromium
+// against the whole platform (the points and payment services, Stripe's own
+// stripe-mock): the header shows the balance; the shop lists token bundles at
+// their product's price and consumables with their cost and display; buying a
+// bundle goes to the url the checkout answered, and Stripe's return page waits
+// until the signed webhook's credit is in the ledger, then shows the new
+// balance; in a room, a consumable is bought with the balance as last seen,
+// a balance changed meanwhile is refused (nothing charged) and said so, and a
+// short one is said before anything is sent. Screenshots go to
+// test-artifacts/web/.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import Stripe from 'stripe';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureWebBuild } from '../../web/build.js';
+import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, openSignedIn, WEB_ARTIFACTS as ARTIFACTS } from '../support/browser.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+
+type Json = any;
+/** What the page's document gives these checks (the tests' own types have no DOM). */
+type Element = { textContent: string | null; closest(selector: string): Element | null };
+type Doc = { activeElement: Element | null; elementFromPoint(x: number, y: number): Element | null };
+const MERCH = '/api/merch-service/api/v1';
+const PRODUCTS = '/api/payment-service/api/v1/products';
+const WEBHOOK = '/api/payment-service/webhook/stripe';
+const RUN = Math.random().toString(36).slice(2, 8);
+const stripe = new Stripe('sk_test_spinroom');
+
+/** checkout.session.completed as Stripe sends it for a paid session the checkout made. */
+function completedEvent(session: { id: string; userUuid: string; productId: string; tokens: number }) {
+  return JSON.stringify({
+    id: `evt_${randomUUID()}`,
+    object: 'event',
+    type: 'checkout.session.completed',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: {
+      object: {
+        id: session.id,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: 'complete',
+        payment_status: 'paid',
+        client_reference_id: session.userUuid,
+        metadata: { productId: session.productId, userUuid: session.userUuid, tokens: String(session.tokens) },
+      },
+    },
+  });
+}
+
+describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
+  const webDir = ensureWebBuild();
+  const { call, platform } = usePlatform({ webDir });
+  let browser: Browser;
+  let admin: string;
+  const names = { bundle: `Handful ${RUN}`, confetti: `Confetti ${RUN}`, horn: `Air horn ${RUN}`, cheap: `Sparkle ${RUN}` };
+  let productId: string;
+  const pages: Page[] = [];
+  const problems: string[] = [];
+  /** Every request a page sent, as "METHOD path" and its JSON body. */
+  const sent = new Map<Page, Array<{ what: string; body: Json }>>();
+
+  const signUp = async () => {
+    const res = await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } });
+    expect(res.status).toBe(201);
+    return { token: res.body.accessToken as string, userUuid: res.body.userUuid as string };
+  };
+  /** Tokens for someone, as an admin credits them (their account made first if the sign-up event has not yet). */
+  const credit = async (who: { token: string; userUuid: string }, amount: number) => {
+    expect((await call('POST', `${MERCH}/token-accounts`, { token: who.token })).status).toBe(201);
+    const res = await call('POST', `${MERCH}/token-transactions/credit`, {
+      token: admin,
+      body: { userUuid: who.userUuid, amount, reason: 'test', idempotencyKey: randomUUID() },
+    });
+    expect(res.status).toBe(201);
+  };
+  const open = async (width: number, height: number, expected: RegExp[] = []) => {
+    const page = await (await browser.newContext({ viewport: { width, height } })).newPage();
+    const log: Array<{ what: string; body: Json }> = [];
+    sent.set(page, log);
+    page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    page.on('console', (m) => {
+      // Chromium logs each refused request; the ones a test provokes on purpose are expected.
+      if (m.type() === 'error' && !expected.some((e) => e.test(m.text()))) problems.push(`console: ${m.text()}`);
+    });
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (!url.pathname.startsWith('/api/')) return;
+      log.push({ what: `${r.method()} ${url.pathname}`, body: r.postData() ? JSON.parse(r.postData()!) : undefined });
+    });
+    page.on('response', (r) => {
+      const line = `${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`;
+      if (r.status() >= 400 && !expected.some((e) => e.test(line))) problems.push(line);
+    });
+    pages.push(page);
+    return page;
+  };
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    admin = await signedToken('admin');
+    const product = await call('POST', PRODUCTS, {
+      token: admin,
+      body: { name: names.bundle, description: '100 tokens', paymentType: 'one_time', price: 499, currency: 'usd', tokens: 100 },
+    });
+    expect([product.status, product.body]).toEqual([201, expect.anything()]);
+    productId = product.body.id as string;
+    const bundle = await call('POST', `${MERCH}/token-bundles`, { token: admin, body: { name: names.bundle, productId, tokens: 100 } });
+    expect(bundle.status).toBe(201);
+    for (const [name, tokenCost, displayType] of [
+      [names.confetti, 25, 'cover'],
+      [names.horn, 1000, 'small'],
+      [names.cheap, 5, 'small'],
+    ] as const) {
+      const made = await call('POST', `${MERCH}/consumables`, {
+        token: admin,
+        body: { name, tokenCost, displayType, description: `${name}!` },
+      });
+      expect(made.status).toBe(201);
+    }
+  }, 60_000);
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    for (const [i, page] of pages.entries()) {
+      await page.screenshot({ path: join(ARTIFACTS, `failure-shop-${i}.png`), fullPage: true }).catch(() => {});
+    }
+    console.log(problems);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the balance, lists the shop, and a bundle bought through checkout arrives on the return page', {
+    timeout: 120_000,
+  }, async () => {
+    const person = await signUp();
+    await credit(person, 100);
+    const page = await open(1280, 860);
+    // Stripe's hosted page is outside this machine's reach: a stand-in answers its address.
+    await page.route('https://checkout.stripe.com/**', (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Stripe Checkout</title><h1>Pay</h1>' }),
+    );
+    await openSignedIn(page, platform().baseUrl, person, '#/');
+    const balance = page.getByRole('banner').getByRole('link', { name: '100 tokens' });
+    await balance.waitFor();
+    await balance.click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/shop');
+    await page.getByRole('heading', { name: 'Token shop' }).waitFor();
+
+    const bundles = page.getByRole('list', { name: 'Token bundles' });
+    const buy = bundles.getByRole('button', { name: `Buy ${names.bundle} for US$4.99` });
+    await buy.waitFor();
+    const consumables = page.getByRole('list', { name: 'Consumables' });
+    const confetti = consumables.getByRole('listitem').filter({ hasText: names.confetti });
+    await expect.poll(() => confetti.textContent()).toContain('25 tokens');
+    await expect(confetti.textContent()).resolves.toContain('Shows as a cover in the chat');
+    await expect(consumables.getByRole('listitem').filter({ hasText: names.horn }).textContent()).resolves.toContain(
+      'Shows small in the chat',
+    );
+    await page.screenshot({ path: join(ARTIFACTS, 'shop.png'), fullPage: true });
+
+    // Buying goes to the url the checkout answered.
+    // (The checkout's answer passes through unchanged and is kept: the page leaves before its body could be read.)
+    let checkout: { id: string; url: string } | undefined;
+    await page.route(`**${PRODUCTS}/${productId}/checkout`, async (route) => {
+      const response = await route.fetch();
+      checkout = (await response.json()) as { id: string; url: string };
+      await route.fulfill({ response });
+    });
+    await buy.click();
+    await expect.poll(() => checkout).toBeDefined();
+    if (!checkout) throw new Error('no checkout');
+    expect(checkout.url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
+    await page.waitForURL(checkout.url);
+    const asked = sent.get(page)!.find((r) => r.what === `POST ${PRODUCTS}/${productId}/checkout`)!;
+    expect(asked.body.successUrl).toBe(`${platform().baseUrl}/#/shop/paid/{CHECKOUT_SESSION_ID}`);
+
+    // Stripe sends the buyer back (its session id filled in); the tokens arrive with its webhook, a moment later.
+    await page.goto(`${platform().baseUrl}/#/shop/paid/${checkout.id}`);
+    await page.getByRole('heading', { name: 'Thank you for your purchase' }).waitFor();
+    const status = page.getByTestId('checkout-status');
+    await expect.poll(() => status.textContent()).toBe('Waiting for the payment to be confirmed…');
+    await page.screenshot({ path: join(ARTIFACTS, 'shop-paid-waiting.png') });
+    const payload = completedEvent({ id: checkout.id, userUuid: person.userUuid, productId, tokens: 100 });
+    const delivered = await call('POST', WEBHOOK, {
+      rawBody: payload,
+      headers: {
+        'content-type': 'application/json',
+        'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: platform().payment.webhookSecret }),
+      },
+    });
+    expect([delivered.status, delivered.body.processed]).toEqual([200, true]);
+    await expect.poll(() => status.textContent()).toBe('Your tokens have arrived: your balance is 200 tokens.');
+    await page.getByRole('banner').getByRole('link', { name: '200 tokens' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'shop-paid.png') });
+
+    // Stripe's cancel address says nothing was charged.
+    await page.goto(`${platform().baseUrl}/#/shop/cancelled`);
+    await page.getByRole('heading', { name: 'Checkout cancelled' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it('uses a consumable in a room: bought with the balance as last seen; a stale balance and a short one are said plainly', {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await signUp();
+    const room = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.token, body: { name: `Shop Room ${RUN}` } });
+    expect(room.status).toBe(201);
+    const person = await signUp();
+    await credit(person, 100);
+    // The stale purchase is refused on purpose (409).
+    const page = await open(1280, 860, [/^409 POST \/api\/merch-service\/api\/v1\/consumable-purchases$/, /status of 409/]);
+    await openSignedIn(page, platform().baseUrl, person, `#/room/${room.body.slug}`);
+    await page.getByRole('toolbar', { name: 'Room controls' }).waitFor();
+    const header = page.getByRole('banner');
+    await header.getByRole('link', { name: '100 tokens' }).waitFor();
+
+    const use = page.getByRole('button', { name: 'Use a consumable' });
+    await use.click();
+    const dialog = page.getByRole('dialog', { name: 'Use a consumable in this room' });
+    await expect.poll(() => dialog.getByTestId('picker-balance').textContent()).toBe('100 tokens');
+    await page.screenshot({ path: join(ARTIFACTS, 'room-consumables.png') });
+    await dialog.getByRole('button', { name: `Use ${names.confetti} for 25 tokens` }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `You used ${names.confetti}. Your balance is 75 tokens.` })
+      .waitFor();
+    await header.getByRole('link', { name: '75 tokens' }).waitFor();
+    const purchases = () => sent.get(page)!.filter((r) => r.what === `POST ${MERCH}/consumable-purchases`);
+    const self = await call('GET', `${MERCH}/token-accounts/self`, { token: person.token });
+    expect(self.body.balance).toBe(75);
+    expect(purchases()).toHaveLength(1);
+    expect(purchases()[0]!.body).toMatchObject({ roomUuid: room.body.uuid, balanceUnmodifiedSince: expect.any(String) });
+
+    // The balance changes elsewhere while the list is open: the purchase is refused, nothing is charged, the new balance shows.
+    await use.click();
+    await expect.poll(() => dialog.getByTestId('picker-balance').textContent()).toBe('75 tokens');
+    await credit(person, 5);
+    await dialog.getByRole('button', { name: `Use ${names.cheap} for 5 tokens` }).click();
+    const alert = dialog.getByRole('alert');
+    await expect
+      .poll(() => alert.textContent())
+      .toContain('Your token balance changed since you last saw it: check your balance and try again. Your balance is now 80 tokens.');
+    expect((await call('GET', `${MERCH}/token-accounts/self`, { token: person.token })).body.balance).toBe(80);
+    await header.getByRole('link', { name: '80 tokens' }).waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'room-consumable-stale.png') });
+
+    // Short: said before anything is sent, with the way to the shop.
+    const before = purchases().length;
+    await dialog.getByRole('button', { name: `Use ${names.horn} for 1,000 tokens` }).click();
+    await expect.poll(() => alert.textContent()).toContain('Not enough tokens: 80 tokens available, 1,000 tokens needed.');
+    await expect(alert.getByRole('link', { name: 'Buy tokens' }).getAttribute('href')).resolves.toBe('#/shop');
+    expect(purchases()).toHaveLength(before);
+    await page.screenshot({ path: join(ARTIFACTS, 'room-consumable-short.png') });
+
+    // The list and its words in Spanish.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('es');
+    await page.getByRole('banner').getByRole('link', { name: '80 tokens' }).waitFor();
+    await page.getByRole('button', { name: `Usar ${names.horn} por 1000 tokens` }).click();
+    const aviso = page.getByRole('dialog', { name: 'Usar un consumible en esta sala' }).getByRole('alert');
+    await expect.poll(() => aviso.textContent()).toContain('No tienes suficientes tokens: 80 tokens disponibles, 1000 tokens necesarios.');
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('en');
+
+    // Escape closes the list and gives the focus back to its button.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.textContent?.trim()))
+      .toBe('Use a consumable');
+    expect(problems).toEqual([]);
+  });
+
+  it('keeps the consumables in view beside the chat on a phone', { timeout: 60_000 }, async () => {
+    const owner = await signUp();
+    const room = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.token, body: { name: `Phone Shop ${RUN}` } });
+    const person = await signUp();
+    await credit(person, 30);
+    const page = await open(390, 844);
+    await openSignedIn(page, platform().baseUrl, person, `#/room/${room.body.slug}`);
+    await page.getByRole('banner').getByRole('link', { name: '30 tokens' }).waitFor();
+    await page.getByRole('button', { name: 'Use a consumable' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Use a consumable in this room' });
+    await expect.poll(() => dialog.getByTestId('picker-balance').textContent()).toBe('30 tokens');
+    const option = dialog.getByRole('button', { name: `Use ${names.confetti} for 25 tokens` });
+    await option.scrollIntoViewIfNeeded();
+    // Nothing covers it: the option itself is what a tap at its middle reaches.
+    const box = (await option.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    expect(box.height).toBeGreaterThanOrEqual(44);
+    const reached = await page.evaluate(
+      ([x, y]) => (globalThis as unknown as { document: Doc }).document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? '',
+      [box.x + box.width / 2, box.y + box.height / 2],
+    );
+    expect(reached).toContain(names.confetti);
+    // So is its title, above the options.
+    const title = (await dialog.getByRole('heading', { name: 'Use a consumable in this room' }).boundingBox())!;
+    const atTitle = await page.evaluate(
+      ([x, y]) => (globalThis as unknown as { document: Doc }).document.elementFromPoint(x!, y!)?.textContent ?? '',
+      [title.x + 10, title.y + title.height / 2],
+    );
+    expect(atTitle).toBe('Use a consumable in this room');
+    await page.screenshot({ path: join(ARTIFACTS, 'room-consumables-phone.png') });
+    await option.click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `You used ${names.confetti}. Your balance is 5 tokens.` })
+      .waitFor();
+    expect(problems).toEqual([]);
+  });
+});
