@@ -38,6 +38,7 @@ import type { RunningRoomService } from '../../services/room/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
 import type { RunningPointsService } from '../../services/points/src/app.js';
 import type { RunningPaymentService } from '../../services/payment/src/app.js';
+import { makeChain } from '../../services/payment/test/apple-chain.js';
 import { startStripeMock } from './stripe-mock.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
@@ -232,11 +233,14 @@ const TEST_EXTRAS: { [N in ServiceName]?: (context: ExtrasContext) => Promise<Te
   // Stripe's own mock API, and a webhook secret of this platform's.
   payment: async () => {
     const stripeMock = await startStripeMock();
+    // A test Apple root, so /webhook/apple verifies (and refuses what it did not sign) instead of answering 503.
+    const appleRoot = (await makeChain()).rootPem;
     return {
       overrides: {
         STRIPE_API_BASE: stripeMock.apiBase,
         STRIPE_SECRET_KEY: 'sk_test_spinroom',
         STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64url')}`,
+        APPLE_ROOT_CERT_PEM: appleRoot,
       },
       cleanup: () => stripeMock.stop(),
     };
