@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AvatarServiceService } from '@spinroom/contracts/points/v1/avatars';
 import { RankingServiceService, SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
@@ -5,11 +7,14 @@ import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer, type EventHandler } from '@spinroom/platform';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
+import { awardSeasonAvatars, PgAvatarStore } from './db/avatar-store.js';
 import { PgConsumableStore } from './db/consumable-store.js';
+import type { AddedPoints } from './db/point-store.js';
 import { PgRankingStore } from './db/ranking-store.js';
 import { PgSeasonStore } from './db/season-store.js';
 import { PgTokenBundleStore } from './db/token-bundle-store.js';
 import { PgTokenStore } from './db/token-store.js';
+import { Avatars } from './domain/avatars.js';
 import { Consumables } from './domain/consumables.js';
 import { Rankings } from './domain/rankings.js';
 import { Seasons } from './domain/seasons.js';
@@ -19,13 +24,14 @@ import { POINTS_EVENTS_TOPIC } from './events/points-events.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
+import { avatarServiceHandlers } from './rpc/avatar-service.js';
 import { rankingServiceHandlers } from './rpc/ranking-service.js';
 import { seasonServiceHandlers } from './rpc/season-service.js';
 import { tokenServiceHandlers } from './rpc/token-service.js';
 
 /**
  * The gRPC server (spinroom.points.v1.TokenService, ConsumableService,
- * TokenBundleService, SeasonService and RankingService), the user-events consumer
+ * TokenBundleService, SeasonService, RankingService and AvatarService), the user-events consumer
  * that gives each new user a token account, and the sweep that voids expired
  * holds and forgets old idempotency keys. `now` is the clock (tests). The
  * service kit opens and closes the rest (packages/platform/src/kit).
@@ -46,7 +52,11 @@ export const pointsService = defineService('points', {
     const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
     const seasons = new Seasons(new PgSeasonStore(orm), options.now);
-    const rankings = new Rankings(new PgRankingStore(orm), seasons, options.now);
+    // A season's award is assigned in the transaction of the points that earn it.
+    const clock = options.now ?? (() => new Date());
+    const award = (em: EntityManager, added: AddedPoints) => awardSeasonAvatars(em, added, clock());
+    const rankings = new Rankings(new PgRankingStore(orm), seasons, options.now, award);
+    const avatars = new Avatars(new PgAvatarStore(orm), seasons, options.now);
     const earning = {
       minListenMs: config.POINTS_MIN_LISTEN_SECONDS * 1000,
       minAccountAgeMs: config.POINTS_MIN_ACCOUNT_AGE_HOURS * 3_600_000,
@@ -56,7 +66,7 @@ export const pointsService = defineService('points', {
     // handler once a service produces it.
     const handlers: Record<string, EventHandler> = {
       [USER_EVENTS_TOPIC]: userEventsHandler(options.now),
-      [ROOM_EVENTS_TOPIC]: roomEventsHandler(earning, { now: options.now }),
+      [ROOM_EVENTS_TOPIC]: roomEventsHandler(earning, { now: options.now, onAdded: award }),
     };
     const deadLetters = await kafka.producer();
     const consumer = await startIdempotentConsumer({
@@ -107,6 +117,11 @@ export const pointsService = defineService('points', {
           definition: RankingServiceService,
           implementation: rankingServiceHandlers({ rankings, unary }),
         },
+        {
+          name: 'spinroom.points.v1.AvatarService',
+          definition: AvatarServiceService,
+          implementation: avatarServiceHandlers({ avatars, unary }),
+        },
       ],
       async stop() {
         clearInterval(sweep);
@@ -114,7 +129,7 @@ export const pointsService = defineService('points', {
         await consumer.stop();
         await deadLetters.disconnect();
       },
-      expose: { tokens, consumables, bundles, seasons, rankings },
+      expose: { tokens, consumables, bundles, seasons, rankings, avatars },
     };
   },
 });

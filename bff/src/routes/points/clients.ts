@@ -1,3 +1,4 @@
+import { AvatarServiceClient } from '@spinroom/contracts/points/v1/avatars';
 import { RankingServiceClient, SeasonServiceClient } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceClient, TokenBundleServiceClient } from '@spinroom/contracts/points/v1/shop';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
@@ -8,6 +9,7 @@ export type ConsumableClient = PromiseClient<ConsumableServiceClient>;
 export type TokenBundleClient = PromiseClient<TokenBundleServiceClient>;
 export type SeasonClient = PromiseClient<SeasonServiceClient>;
 export type RankingClient = PromiseClient<RankingServiceClient>;
+export type AvatarClient = PromiseClient<AvatarServiceClient>;
 
 /**
  * One client per gRPC service the points service serves, all on its one
@@ -21,6 +23,7 @@ export function createPointsClients(address: string) {
     bundles: createGrpcClient(TokenBundleServiceClient, address) as TokenBundleClient,
     seasons: createGrpcClient(SeasonServiceClient, address) as SeasonClient,
     rankings: createGrpcClient(RankingServiceClient, address) as RankingClient,
+    avatars: createGrpcClient(AvatarServiceClient, address) as AvatarClient,
   };
 }
 

@@ -1,6 +1,7 @@
 import { AppError } from '@spinroom/platform/core';
 import type { RouteDeps } from '../../http/route.js';
 import type { PointsClients } from './clients.js';
+import { avatarRoutes } from './avatars.js';
 import { consumableRoutes } from './consumables.js';
 import { rankingRoutes } from './rankings.js';
 import { seasonRoutes } from './seasons.js';
@@ -13,7 +14,7 @@ export { closePointsClients, createPointsClients, type PointsClients } from './c
 /** Every client refuses with 503 when the BFF runs without the points service. */
 function unavailable(): PointsClients {
   const refuse = new Proxy({}, { get: () => () => Promise.reject(new AppError(503, 'Tokens are not available')) });
-  return { tokens: refuse, consumables: refuse, bundles: refuse, seasons: refuse, rankings: refuse } as PointsClients;
+  return { tokens: refuse, consumables: refuse, bundles: refuse, seasons: refuse, rankings: refuse, avatars: refuse } as PointsClients;
 }
 
 /** /api/merch-service: every area of the points service, one line each (the paths are documented either way). */
@@ -25,4 +26,5 @@ export function pointsServiceRoutes(deps: RouteDeps, points: PointsClients | und
   tokenBundleRoutes(deps, clients.bundles);
   seasonRoutes(deps, clients.seasons);
   rankingRoutes(deps, clients.rankings);
+  avatarRoutes(deps, clients.avatars);
 }

@@ -64,3 +64,19 @@ export const TokenIdempotencyKeyEntity = defineEntity({
     createdAt: p.datetime(),
   },
 });
+
+/** `avatar`: read with the admin list's crud query (avatar-store.ts); written with SQL. */
+export const AvatarEntity = defineEntity({
+  name: 'Avatar',
+  tableName: 'avatar',
+  properties: {
+    slug: p.string().primary(),
+    name: p.string(),
+    status: p.string(),
+    discordOnly: p.boolean(),
+    seasonId: p.uuid().nullable(),
+    rankThreshold: p.integer().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});

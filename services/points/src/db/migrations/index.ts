@@ -3,6 +3,7 @@ import { Migration20261203000000_consumables } from './Migration20261203000000_c
 import { Migration20261203000001_token_bundles } from './Migration20261203000001_token_bundles.js';
 import { Migration20261204000000_seasons } from './Migration20261204000000_seasons.js';
 import { Migration20261204000001_points } from './Migration20261204000001_points.js';
+import { Migration20261204000002_avatars } from './Migration20261204000002_avatars.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -11,4 +12,5 @@ export const migrations = [
   { name: 'Migration20261203000001_token_bundles', class: Migration20261203000001_token_bundles },
   { name: 'Migration20261204000000_seasons', class: Migration20261204000000_seasons },
   { name: 'Migration20261204000001_points', class: Migration20261204000001_points },
+  { name: 'Migration20261204000002_avatars', class: Migration20261204000002_avatars },
 ];
