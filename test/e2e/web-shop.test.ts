@@ -314,4 +314,46 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
       .waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("asks before entering a paid room, and answers joinRoom's short-balance refusal with the fee, the balance and a retry", {
+    timeout: 90_000,
+  }, async () => {
+    const owner = await signUp();
+    const made = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.token,
+      body: { name: `Paid Room ${RUN}`, entryFee: 30, freeEntries: 0 },
+    });
+    expect(made.status).toBe(201);
+    const person = await signUp();
+    await credit(person, 20);
+    const page = await open(1280, 860);
+    await openSignedIn(page, platform().baseUrl, person, `#/room/${made.body.slug}`);
+
+    // Before the first entry: the fee and the balance, and nothing charged until "Enter the room".
+    await page.getByRole('heading', { name: 'A paid room' }).waitFor();
+    await page.getByText(`Entering Paid Room ${RUN} costs 30 tokens, paid once: after that you enter free.`).waitFor();
+    await expect.poll(() => page.getByTestId('entry-balance').textContent()).toBe('20 tokens');
+    await page.getByText('Not enough tokens: 20 tokens available, 30 tokens needed.').waitFor();
+    await page.screenshot({ path: join(ARTIFACTS, 'paid-room-prompt.png') });
+    await page.getByRole('button', { name: 'Enter the room' }).click();
+
+    // joinRoom refuses the short balance (ROOM_ENTRY_FEE_SHORT): said so, with the way to the shop and a retry.
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Not enough tokens to enter this room');
+    await expect(page.getByRole('link', { name: 'Buy tokens' }).getAttribute('href')).resolves.toBe('#/shop');
+    await page.screenshot({ path: join(ARTIFACTS, 'paid-room-short.png') });
+    await credit(person, 20);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('toolbar', { name: 'Room controls' }).waitFor();
+    await page.getByRole('banner').getByRole('link', { name: '10 tokens' }).waitFor();
+    const ownerAccount = await call('GET', `${MERCH}/token-accounts/self`, { token: owner.token });
+    expect(ownerAccount.body.balance).toBe(30);
+
+    // Paid once: coming back asks nothing and charges nothing.
+    await page.reload();
+    await page.getByRole('toolbar', { name: 'Room controls' }).waitFor();
+    await page.getByRole('banner').getByRole('link', { name: '10 tokens' }).waitFor();
+    expect(await page.getByRole('heading', { name: 'A paid room' }).count()).toBe(0);
+    expect((await call('GET', `${MERCH}/token-accounts/self`, { token: person.token })).body.balance).toBe(10);
+    expect(problems).toEqual([]);
+  });
 });

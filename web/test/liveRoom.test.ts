@@ -133,6 +133,24 @@ describe('a live room', () => {
     expect(FakeSocket.all).toHaveLength(2);
   });
 
+  it("keeps a paid room's refusal code, and joins again on request once it no longer holds", async () => {
+    FakeSocket.refusal = new FeedError('Not enough tokens to enter this room: 30 needed', 'ROOM_ENTRY_FEE_SHORT');
+    await start();
+    expect(room.snapshot).toMatchObject({
+      status: 'failed',
+      errorCode: 'ROOM_ENTRY_FEE_SHORT',
+      error: 'Not enough tokens to enter this room',
+    });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(FakeSocket.all).toHaveLength(1);
+    FakeSocket.refusal = undefined;
+    room.retry();
+    expect(room.snapshot.status).toBe('connecting');
+    await flush();
+    expect(room.snapshot).toMatchObject({ status: 'live', errorCode: undefined, error: undefined });
+    expect(FakeSocket.all).toHaveLength(2);
+  });
+
   it('retries a refusal without a code, whatever its text says', async () => {
     FakeSocket.refusal = new FeedError('kicked by a password that was not found');
     await start();

@@ -8,6 +8,8 @@ import { href, parseRoute } from '../src/app/router';
 import { formatPrice, setLocale } from '../src/i18n/i18n';
 import { session } from '../src/session/session';
 import { ConsumablePicker } from '../src/shop/ConsumablePicker';
+import { acceptEntryFee, asksEntryFee, EntryFeeConfirm, EntryFeeRefused } from '../src/shop/EntryFee';
+import type { Room } from '../src/api/types';
 import { checkoutUrls, leaveFor, ShopScreen } from '../src/shop/ShopScreen';
 import { TokenBalance } from '../src/shop/TokenBalance';
 import { purchaseBlock, purchaseErrorText } from '../src/shop/useTokens';
@@ -249,5 +251,68 @@ describe('the token economy on screen', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  const paidRoom = (extra: Partial<Room> = {}) =>
+    ({
+      uuid: `room-${Math.random()}`,
+      slug: 'vip',
+      name: 'VIP Lounge',
+      ownerUuid: 'owner',
+      entryFee: 30,
+      freeEntries: 2,
+      ...extra,
+    }) as Room;
+
+  it('asks before the first entry into a paid room, with the fee, the free entries and the balance, once per room', async () => {
+    const room = paidRoom();
+    const me = { userUuid: 'me', isLoggedIn: true };
+    expect(asksEntryFee(room, me)).toBe(true);
+    expect(asksEntryFee({ ...room, entryFee: 0 }, me)).toBe(false);
+    expect(asksEntryFee({ ...room, ownerUuid: 'me' }, me)).toBe(false);
+    expect(asksEntryFee(room, { userUuid: 'g', isLoggedIn: false })).toBe(false);
+    const entered = vi.fn();
+    wrap(<EntryFeeConfirm room={room} onEnter={entered} />);
+    screen.getByText('Entering VIP Lounge costs 30 tokens, paid once: after that you enter free.');
+    screen.getByText('Your first 2 entries are free.');
+    await screen.findByText('120 tokens');
+    fireEvent.click(screen.getByRole('button', { name: 'Enter the room' }));
+    expect(entered).toHaveBeenCalledOnce();
+    expect(asksEntryFee(room, me)).toBe(false);
+    acceptEntryFee(room.uuid);
+    expect(asksEntryFee(paidRoom(), me)).toBe(true);
+  });
+
+  it('answers a refused paid entry with the reason, the fee and the balance in Spanish, and tries again on request', async () => {
+    setLocale('es');
+    const retry = vi.fn();
+    wrap(
+      <EntryFeeRefused
+        room={paidRoom({ freeEntries: 0 })}
+        code="ROOM_ENTRY_FEE_SHORT"
+        message="No tienes suficientes tokens para entrar en esta sala"
+        onRetry={retry}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe('No tienes suficientes tokens para entrar en esta sala');
+    screen.getByText('Entrar en VIP Lounge cuesta 30 tokens, que se pagan una sola vez: después entras gratis.');
+    await screen.findByText('120 tokens');
+    expect(screen.getByRole('link', { name: 'Comprar tokens' }).getAttribute('href')).toBe('#/shop');
+    fireEvent.click(screen.getByRole('button', { name: 'Intentar de nuevo' }));
+    expect(retry).toHaveBeenCalledOnce();
+  });
+
+  it('sends a guest past the free entries to sign up', () => {
+    wrap(
+      <EntryFeeRefused
+        room={paidRoom()}
+        code="ROOM_ENTRY_FEE_GUEST"
+        message="Guests cannot enter a paid room: sign up to enter it"
+        onRetry={() => {}}
+      />,
+    );
+    expect(screen.getByRole('alert').textContent).toBe('Guests cannot enter a paid room: sign up to enter it');
+    expect(screen.getByRole('button', { name: 'Sign up' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
   });
 });

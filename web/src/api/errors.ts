@@ -51,6 +51,10 @@ export const ERROR_CODES = {
   roomKicked: 'ROOM_KICKED',
   roomPasswordRequired: 'ROOM_PASSWORD_REQUIRED',
   roomPasswordWrong: 'ROOM_PASSWORD_WRONG',
+  /** A paid room's joinRoom: the balance is short of the fee; a guest past the free entries; no token account. */
+  roomEntryFeeShort: 'ROOM_ENTRY_FEE_SHORT',
+  roomEntryFeeGuest: 'ROOM_ENTRY_FEE_GUEST',
+  tokenAccountMissing: 'TOKEN_ACCOUNT_MISSING',
   /** The feed's per-connection message budget (bff/src/feed): a moment later it passes. */
   feedTooManyMessages: 'FEED_TOO_MANY_MESSAGES',
 } as const satisfies Record<string, ErrorCode>;

@@ -45,6 +45,9 @@ export interface Room {
   numberOfActiveDjs?: number;
   roomRoles?: UserRoleEntry[];
   waitlistEnabled?: boolean;
+  /** Paid rooms (issue 16): the tokens entering costs, once per person, past `freeEntries` free entries; 0 = free. */
+  entryFee?: number;
+  freeEntries?: number;
   /** Client-side: whether the caller has this room among their favourites. */
   favorited?: boolean;
 }

@@ -403,6 +403,11 @@ export const en = {
   tokenBalanceShort: 'Not enough tokens: {available} available, {needed} needed.',
   tokenBalanceStale: 'Your token balance changed since you last saw it: check your balance and try again',
   tokenBalanceRefreshed: 'Your balance is now {balance}.',
+  entryFeeTitle: 'A paid room',
+  entryFeeCost: 'Entering {room} costs {fee}, paid once: after that you enter free.',
+  entryFeeFreeEntries: { one: 'Your first entry is free.', other: 'Your first {count} entries are free.' },
+  entryFeeEnter: 'Enter the room',
+  entryFeeTryAgain: 'Try again',
   consumableInChat: '{name} used {consumable}',
   // The server's coded refusals (packages/platform/src/vocabulary/error-codes.ts); the English is the spec's, word for word.
   errorCodes: {
@@ -427,6 +432,8 @@ export const en = {
     ROOM_PASSWORD_WRONG: 'Wrong room password',
     ROOM_NOT_FOUND: 'Room not found',
     ROOM_FULL: 'This room is full. Try again when someone leaves.',
+    ROOM_ENTRY_FEE_SHORT: 'Not enough tokens to enter this room',
+    ROOM_ENTRY_FEE_GUEST: 'Guests cannot enter a paid room: sign up to enter it',
     FEED_TOO_MANY_MESSAGES: 'Too many messages, slow down.',
     TOKEN_ACCOUNT_MISSING: 'We were unable to find your token account. Please try again.',
     TOKEN_ACCOUNT_DISABLED: 'This token account is disabled',

@@ -398,6 +398,11 @@ export const es: Strings = {
   tokenBalanceShort: 'No tienes suficientes tokens: {available} disponibles, {needed} necesarios.',
   tokenBalanceStale: 'Tu saldo de tokens cambió desde la última vez que lo viste: revisa tu saldo y vuelve a intentarlo',
   tokenBalanceRefreshed: 'Tu saldo ahora es {balance}.',
+  entryFeeTitle: 'Una sala de pago',
+  entryFeeCost: 'Entrar en {room} cuesta {fee}, que se pagan una sola vez: después entras gratis.',
+  entryFeeFreeEntries: { one: 'Tu primera entrada es gratis.', other: 'Tus primeras {count} entradas son gratis.' },
+  entryFeeEnter: 'Entrar en la sala',
+  entryFeeTryAgain: 'Intentar de nuevo',
   consumableInChat: '{name} usó {consumable}',
   // Los rechazos con código del servidor (packages/platform/src/vocabulary/error-codes.ts).
   errorCodes: {
@@ -422,6 +427,8 @@ export const es: Strings = {
     ROOM_PASSWORD_WRONG: 'La contraseña de la sala no es correcta',
     ROOM_NOT_FOUND: 'No se encontró la sala',
     ROOM_FULL: 'Esta sala está llena. Inténtalo cuando alguien salga.',
+    ROOM_ENTRY_FEE_SHORT: 'No tienes suficientes tokens para entrar en esta sala',
+    ROOM_ENTRY_FEE_GUEST: 'Los invitados no pueden entrar en una sala de pago: regístrate para entrar',
     FEED_TOO_MANY_MESSAGES: 'Demasiados mensajes, ve más despacio.',
     TOKEN_ACCOUNT_MISSING: 'No pudimos encontrar tu cuenta de tokens. Inténtalo de nuevo.',
     TOKEN_ACCOUNT_DISABLED: 'Esta cuenta de tokens está desactivada',

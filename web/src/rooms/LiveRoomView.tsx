@@ -5,7 +5,7 @@
 // rules are tabs below the stage and the controls, the chat first, so the chat
 // box is on the first screen; "Skip to chat" at the top of the page goes
 // straight to it.
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { errorText } from '../api/errors';
@@ -18,6 +18,7 @@ import { useRoomChat } from '../chat/useRoomChat';
 import { useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { ConsumablePicker } from '../shop/ConsumablePicker';
+import { ENTRY_FEE_CODES, EntryFeeRefused } from '../shop/EntryFee';
 import { mayTakeSeat } from '../stage/booth';
 import { KickedScreen } from './KickedScreen';
 import { NowPlaying } from './NowPlaying';
@@ -130,6 +131,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
     return () => window.removeEventListener('resize', measure);
   }, [phone]);
 
+  const queryClient = useQueryClient();
   const session = useQuery({ queryKey: keys.session, queryFn: auth.session, staleTime: 300_000 });
   const me = useQuery({ queryKey: keys.myProfile, queryFn: profiles.mine, enabled: s.isLoggedIn, staleTime: 300_000 });
   const queue = useQuery({ queryKey: keys.queue, queryFn: crateApi.queueSongs, enabled: s.isLoggedIn });
@@ -145,6 +147,13 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
   // Chat-disabled status ends at its expiry: re-render then.
   useRerenderAt(disabledUntil);
 
+  // Entering a paid room may have charged its fee: the balance is read again once in.
+  const paid = (room.entryFee ?? 0) > 0;
+  const inRoom = snapshot.status === 'live';
+  useEffect(() => {
+    if (paid && inRoom && s.isLoggedIn) void queryClient.invalidateQueries({ queryKey: keys.tokenAccount });
+  }, [paid, inRoom, s.isLoggedIn, queryClient]);
+
   // Skip to chat: the chat box when the person may write, else the history; once the chat tab shows.
   useEffect(() => {
     if (skips === 0) return;
@@ -156,6 +165,8 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
     clearCurrentRoom();
     return <KickedScreen reason={snapshot.kickReason} />;
   }
+  if (snapshot.status === 'failed' && snapshot.errorCode && ENTRY_FEE_CODES.has(snapshot.errorCode))
+    return <EntryFeeRefused room={room} code={snapshot.errorCode} message={snapshot.error ?? ''} onRetry={() => live.retry()} />;
   if (snapshot.status === 'failed')
     return (
       <section className="card narrow">

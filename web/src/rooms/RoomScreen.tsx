@@ -5,6 +5,8 @@ import { rooms as roomApi } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
 import { useT } from '../i18n/i18n';
+import { useSession } from '../session/session';
+import { asksEntryFee, EntryFeeConfirm } from '../shop/EntryFee';
 import { KickedScreen } from './KickedScreen';
 import { currentRoom, rememberRoomPassword, setCurrentRoom } from './roomStore';
 
@@ -18,6 +20,9 @@ export function RoomScreen({ slug }: { slug: string }) {
   const [typed, setTyped] = useState('');
   const join = useMutation({ mutationFn: (pw: string) => roomApi.join(slug, pw || undefined) });
   const { mutate } = join;
+  const s = useSession();
+  // A paid room asks before the first entry (the feed's joinRoom charges the fee).
+  const [entering, setEntering] = useState(false);
   useEffect(() => {
     setCurrentRoom(slug);
     mutate(password);
@@ -52,6 +57,7 @@ export function RoomScreen({ slug }: { slug: string }) {
     );
   }
   if (!join.data) return <p className="muted">{t.loading}</p>;
+  if (!entering && asksEntryFee(join.data, s)) return <EntryFeeConfirm room={join.data} onEnter={() => setEntering(true)} />;
   return (
     <Suspense fallback={<p className="muted">{t.loading}</p>}>
       <LiveRoomView room={join.data} password={password} />

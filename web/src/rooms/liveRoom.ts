@@ -22,6 +22,8 @@ export interface LiveSnapshot {
   status: LiveStatus;
   live?: LiveState;
   error?: string;
+  /** The refusal's code, when joining failed with one (a paid room's prompt answers some). */
+  errorCode?: string;
   kickReason?: string;
   animations: Record<string, Animation>;
   /** AFK warnings: DJ uuid -> when they leave the stage. */
@@ -75,6 +77,12 @@ export class LiveRoom {
   start() {
     this.stopped = false;
     void this.join();
+  }
+
+  /** Joins again after a final refusal (e.g. once the tokens a paid room asks for are bought). */
+  retry() {
+    this.set({ status: 'connecting', error: undefined, errorCode: undefined });
+    this.start();
   }
 
   /** Leaving clears the state. */
@@ -131,7 +139,12 @@ export class LiveRoom {
       this.clock.observe(Number(answer.serverTime));
       this.attempt = 0;
       joined = true;
-      this.set({ status: 'live', live: { state: answer.state as RoomState, version: Number(answer.version ?? 0) }, error: undefined });
+      this.set({
+        status: 'live',
+        live: { state: answer.state as RoomState, version: Number(answer.version ?? 0) },
+        error: undefined,
+        errorCode: undefined,
+      });
       for (const envelope of buffered.splice(0)) this.receive(envelope);
     } catch (error) {
       if (seq !== this.joinSeq || this.stopped) return;
@@ -144,7 +157,7 @@ export class LiveRoom {
         this.set({ status: 'kicked', kickReason: message });
       } else if (code !== undefined && code !== ERROR_CODES.feedTooManyMessages) {
         socket.close();
-        this.set({ status: 'failed', error: message });
+        this.set({ status: 'failed', error: message, errorCode: code });
       } else {
         socket.close();
         this.scheduleRejoin(this.backoff(), message);
