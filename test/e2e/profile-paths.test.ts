@@ -5,6 +5,7 @@ import { ProfilesServiceClient } from '@spinroom/contracts/user/v1/profiles';
 import { createGrpcClient } from '@spinroom/platform';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
+import { png } from '../support/images.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 const BASE = '/api/user-service';
@@ -12,19 +13,6 @@ const MISSING = '00000000-0000-4000-8000-00000000abcd';
 const imagesDir = mkdtempSync(join(tmpdir(), 'spinroom-e2e-user-images-'));
 /** Small, so a picture over the service's limit is quick to make. */
 const IMAGE_MAX_BYTES = 256 * 1024;
-
-function png(width: number, height: number, noise = false): Promise<Buffer> {
-  if (noise) {
-    const raw = Buffer.alloc(width * height * 3);
-    for (let i = 0; i < raw.length; i += 1) raw[i] = (i * 7919 + (i >> 3) * 104729) % 251;
-    return sharp(raw, { raw: { width, height, channels: 3 } })
-      .png({ compressionLevel: 0 })
-      .toBuffer();
-  }
-  return sharp({ create: { width, height, channels: 3, background: '#ff0088' } })
-    .png()
-    .toBuffer();
-}
 
 describe('profile paths, pictures and the admin users list through the BFF', () => {
   const { call, platform } = usePlatform({ user: { USER_IMAGES_DIR: imagesDir, USER_IMAGE_MAX_BYTES: IMAGE_MAX_BYTES } });

@@ -23,6 +23,8 @@ export interface MultipartOptions<F extends string, Req> {
   fields: readonly F[];
   /** What the file is, for the messages ("audio", "image"). */
   noun: string;
+  /** Fields sent before the form's own (e.g. the id a path names). */
+  initialFields?: Partial<Record<F, string>>;
   /** The call's message around one part. */
   message(part: MultipartPart<F>): Req;
 }
@@ -74,6 +76,8 @@ export async function streamMultipart<F extends string, Req, Res>(
         failure ??= error;
       });
   };
+  const { initialFields } = options;
+  if (initialFields) then(() => call.write(message({ $case: 'fields', value: initialFields })));
 
   const finished = new Promise<void>((resolve, reject) => {
     parser.on('field', (name, value) => {

@@ -2,9 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AvatarServiceService } from '@spinroom/contracts/points/v1/avatars';
 import { RankingServiceService, SeasonServiceService } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
+import { ShopFileServiceService } from '@spinroom/contracts/points/v1/shop_files';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer, type EventHandler } from '@spinroom/platform';
+import { SharpResizer } from '@spinroom/platform/media';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
 import { awardSeasonAvatars, PgAvatarStore } from './db/avatar-store.js';
@@ -12,12 +14,14 @@ import { PgConsumableStore } from './db/consumable-store.js';
 import type { AddedPoints } from './db/point-store.js';
 import { PgRankingStore } from './db/ranking-store.js';
 import { PgSeasonStore } from './db/season-store.js';
+import { PgShopFileStore } from './db/shop-file-store.js';
 import { PgTokenBundleStore } from './db/token-bundle-store.js';
 import { PgTokenStore } from './db/token-store.js';
 import { Avatars } from './domain/avatars.js';
 import { Consumables } from './domain/consumables.js';
 import { Rankings } from './domain/rankings.js';
 import { Seasons } from './domain/seasons.js';
+import { ShopFiles } from './domain/shop-files.js';
 import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
 import { POINTS_EVENTS_TOPIC } from './events/points-events.js';
@@ -27,11 +31,12 @@ import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/sho
 import { avatarServiceHandlers } from './rpc/avatar-service.js';
 import { rankingServiceHandlers } from './rpc/ranking-service.js';
 import { seasonServiceHandlers } from './rpc/season-service.js';
+import { shopFileServiceHandlers } from './rpc/shop-file-service.js';
 import { tokenServiceHandlers } from './rpc/token-service.js';
 
 /**
  * The gRPC server (spinroom.points.v1.TokenService, ConsumableService,
- * TokenBundleService, SeasonService, RankingService and AvatarService), the user-events consumer
+ * TokenBundleService, ShopFileService, SeasonService and RankingService), the user-events consumer
  * that gives each new user a token account, and the sweep that voids expired
  * holds and forgets old idempotency keys. `now` is the clock (tests). The
  * service kit opens and closes the rest (packages/platform/src/kit).
@@ -41,7 +46,7 @@ export const pointsService = defineService('points', {
   peers: { user: UserServiceClient },
   database: pointsDatabase,
   topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, POINTS_EVENTS_TOPIC],
-  async build({ config, logger, orm, kafka, relay, unary }, options: { now?: () => Date }) {
+  async build({ config, logger, orm, kafka, relay, unary, clientStream }, options: { now?: () => Date }) {
     // A purchase's event (the room's chat shows it) goes out through the outbox.
     const ledger = new PgTokenStore(orm, () => relay.nudge());
     const tokens = new Tokens(
@@ -51,6 +56,7 @@ export const pointsService = defineService('points', {
     );
     const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
+    const files = new ShopFiles(new PgShopFileStore(orm), new SharpResizer(), options.now);
     const seasons = new Seasons(new PgSeasonStore(orm), options.now);
     // A season's award is assigned in the transaction of the points that earn it.
     const clock = options.now ?? (() => new Date());
@@ -106,6 +112,11 @@ export const pointsService = defineService('points', {
           name: 'spinroom.points.v1.TokenBundleService',
           definition: TokenBundleServiceService,
           implementation: tokenBundleServiceHandlers({ bundles, unary }),
+        },
+        {
+          name: 'spinroom.points.v1.ShopFileService',
+          definition: ShopFileServiceService,
+          implementation: shopFileServiceHandlers({ files, unary, clientStream }),
         },
         {
           name: 'spinroom.points.v1.SeasonService',

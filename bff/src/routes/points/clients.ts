@@ -1,6 +1,7 @@
 import { AvatarServiceClient } from '@spinroom/contracts/points/v1/avatars';
 import { RankingServiceClient, SeasonServiceClient } from '@spinroom/contracts/points/v1/seasons';
 import { ConsumableServiceClient, TokenBundleServiceClient } from '@spinroom/contracts/points/v1/shop';
+import { ShopFileServiceClient } from '@spinroom/contracts/points/v1/shop_files';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 
@@ -10,6 +11,7 @@ export type TokenBundleClient = PromiseClient<TokenBundleServiceClient>;
 export type SeasonClient = PromiseClient<SeasonServiceClient>;
 export type RankingClient = PromiseClient<RankingServiceClient>;
 export type AvatarClient = PromiseClient<AvatarServiceClient>;
+export type ShopFileClient = PromiseClient<ShopFileServiceClient>;
 
 /**
  * One client per gRPC service the points service serves, all on its one
@@ -21,6 +23,7 @@ export function createPointsClients(address: string) {
     tokens: createGrpcClient(TokenServiceClient, address) as TokenClient,
     consumables: createGrpcClient(ConsumableServiceClient, address) as ConsumableClient,
     bundles: createGrpcClient(TokenBundleServiceClient, address) as TokenBundleClient,
+    files: createGrpcClient(ShopFileServiceClient, address) as ShopFileClient,
     seasons: createGrpcClient(SeasonServiceClient, address) as SeasonClient,
     rankings: createGrpcClient(RankingServiceClient, address) as RankingClient,
     avatars: createGrpcClient(AvatarServiceClient, address) as AvatarClient,

@@ -24,6 +24,9 @@ export const ConsumableSchema = z
     description: z.string(),
     tokenCost: z.number().int().positive(),
     displayType: DisplayType,
+    imageUrl: z
+      .string()
+      .openapi({ description: "Its picture (POST /api/v1/consumables/files with its consumableId); '' until it has one" }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -95,7 +98,7 @@ export const TokenBundleSchema = z
     name: z.string(),
     productId: z.string().openapi({ description: "The payment provider's product" }),
     tokens: z.number().int().positive().openapi({ description: 'What buying it credits' }),
-    thumbnail: z.string().openapi({ description: 'Empty until thumbnails can be uploaded' }),
+    thumbnail: z.string().openapi({ description: "Its picture's URL (PATCH /api/v1/token-bundles/{id}/thumbnail); '' until it has one" }),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

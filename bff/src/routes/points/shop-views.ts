@@ -13,6 +13,7 @@ export function consumableJson(consumable: Consumable | undefined): z.input<type
     description: c.description,
     tokenCost: c.tokenCost,
     displayType: c.displayType as 'cover' | 'small',
+    imageUrl: c.imageUrl,
     createdAt: iso(c.createdAt),
     updatedAt: iso(c.updatedAt),
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Consumable, ConsumableInput, ConsumableOrder, ConsumableQuery, ConsumableStore, DisplayType } from '../domain/consumables.js';
+import { shopFileUrl } from '../domain/shop-files.js';
 
 interface ConsumableRow {
   id: string;
@@ -8,11 +9,12 @@ interface ConsumableRow {
   description: string;
   token_cost: string;
   display_type: DisplayType;
+  file_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = `"id", "name", "description", "token_cost", "display_type", "created_at", "updated_at"`;
+const COLUMNS = `"id", "name", "description", "token_cost", "display_type", "file_id", "created_at", "updated_at"`;
 
 const ORDER: Record<ConsumableOrder, string> = {
   createdAt: `"created_at" asc, "id" asc`,
@@ -28,6 +30,7 @@ function toConsumable(row: ConsumableRow): Consumable {
     description: row.description,
     tokenCost: Number(row.token_cost),
     displayType: row.display_type,
+    imageUrl: row.file_id ? shopFileUrl(row.file_id) : '',
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };

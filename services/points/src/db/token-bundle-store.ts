@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TokenBundle, TokenBundleInput, TokenBundleQuery, TokenBundleStore } from '../domain/token-bundles.js';
 
-interface BundleRow {
+export interface BundleRow {
   id: string;
   name: string;
   product_id: string;
@@ -12,11 +12,11 @@ interface BundleRow {
   updated_at: Date;
 }
 
-const COLUMNS = `"id", "name", "product_id", "tokens", "thumbnail_url", "created_at", "updated_at"`;
+export const BUNDLE_COLUMNS = `"id", "name", "product_id", "tokens", "thumbnail_url", "created_at", "updated_at"`;
 /** PostgreSQL's unique_violation. */
 const UNIQUE_VIOLATION = '23505';
 
-function toBundle(row: BundleRow): TokenBundle {
+export function toBundle(row: BundleRow): TokenBundle {
   return {
     id: row.id,
     name: row.name,
@@ -43,7 +43,7 @@ export class PgTokenBundleStore implements TokenBundleStore {
   async create(input: TokenBundleInput, now: Date): Promise<TokenBundle | undefined> {
     const [row] = await this.em().execute<BundleRow[]>(
       `insert into "token_bundle" ("id", "name", "product_id", "tokens", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?)
-         on conflict do nothing returning ${COLUMNS}`,
+         on conflict do nothing returning ${BUNDLE_COLUMNS}`,
       [randomUUID(), input.name, input.productId, input.tokens, now, now],
     );
     return row ? toBundle(row) : undefined;
@@ -54,7 +54,7 @@ export class PgTokenBundleStore implements TokenBundleStore {
       const [row] = await this.em().execute<BundleRow[]>(
         `update "token_bundle" set "name" = coalesce(?, "name"), "product_id" = coalesce(?, "product_id"),
            "tokens" = coalesce(?, "tokens"), "updated_at" = ?
-          where "id" = ? and "deleted_at" is null returning ${COLUMNS}`,
+          where "id" = ? and "deleted_at" is null returning ${BUNDLE_COLUMNS}`,
         [changes.name ?? null, changes.productId ?? null, changes.tokens ?? null, now, id],
       );
       return row ? toBundle(row) : undefined;
@@ -73,9 +73,10 @@ export class PgTokenBundleStore implements TokenBundleStore {
   }
 
   async find(id: string): Promise<TokenBundle | undefined> {
-    const [row] = await this.em().execute<BundleRow[]>(`select ${COLUMNS} from "token_bundle" where "id" = ? and "deleted_at" is null`, [
-      id,
-    ]);
+    const [row] = await this.em().execute<BundleRow[]>(
+      `select ${BUNDLE_COLUMNS} from "token_bundle" where "id" = ? and "deleted_at" is null`,
+      [id],
+    );
     return row ? toBundle(row) : undefined;
   }
 
@@ -91,7 +92,7 @@ export class PgTokenBundleStore implements TokenBundleStore {
       params.push(...query.productIds);
     }
     const rows = await this.em().execute<BundleRow[]>(
-      `select ${COLUMNS} from "token_bundle" where ${where.join(' and ')} order by "tokens" asc, "created_at" asc, "id" asc limit ? offset ?`,
+      `select ${BUNDLE_COLUMNS} from "token_bundle" where ${where.join(' and ')} order by "tokens" asc, "created_at" asc, "id" asc limit ? offset ?`,
       [...params, query.limit, query.offset],
     );
     return rows.map(toBundle);

@@ -22,6 +22,8 @@ export interface Consumable {
   description: string;
   tokenCost: number;
   displayType: DisplayType;
+  /** Its picture (a shop file: POST /api/v1/consumables/files with its consumableId); '' until it has one. */
+  imageUrl: string;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -17,7 +17,7 @@ export interface TokenBundle {
   name: string;
   productId: string;
   tokens: number;
-  /** Empty until thumbnails can be uploaded. */
+  /** Its picture (a shop file, PATCH /api/v1/token-bundles/{id}/thumbnail); '' until it has one. */
   thumbnailUrl: string;
   createdAt: Date;
   updatedAt: Date;

@@ -4,6 +4,7 @@ import { Migration20261203000001_token_bundles } from './Migration20261203000001
 import { Migration20261204000000_seasons } from './Migration20261204000000_seasons.js';
 import { Migration20261204000001_points } from './Migration20261204000001_points.js';
 import { Migration20261204000002_avatars } from './Migration20261204000002_avatars.js';
+import { Migration20261205000000_shop_files } from './Migration20261205000000_shop_files.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   { name: 'Migration20261204000000_seasons', class: Migration20261204000000_seasons },
   { name: 'Migration20261204000001_points', class: Migration20261204000001_points },
   { name: 'Migration20261204000002_avatars', class: Migration20261204000002_avatars },
+  { name: 'Migration20261205000000_shop_files', class: Migration20261205000000_shop_files },
 ];
