@@ -4,10 +4,12 @@
 // their product's price and consumables with their cost and display; buying a
 // bundle goes to the url the checkout answered, and Stripe's return page waits
 // until the signed webhook's credit is in the ledger, then shows the new
-// balance; in a room, a consumable is bought with the balance as last seen,
-// a balance changed meanwhile is refused (nothing charged) and said so, and a
-// short one is said before anything is sent. Screenshots go to
-// test-artifacts/web/.
+// balance; in a room, a consumable is bought with the balance as last seen and
+// everyone in the room sees it in the chat (a cover), a balance changed
+// meanwhile is refused (nothing charged) and said so, and a short one is said
+// before anything is sent, also on a phone; a paid room asks before the first
+// entry and answers joinRoom's short-balance refusal with the fee, the balance
+// and a retry. Screenshots go to test-artifacts/web/.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -206,8 +208,8 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     expect(problems).toEqual([]);
   });
 
-  it('uses a consumable in a room: bought with the balance as last seen; a stale balance and a short one are said plainly', {
-    timeout: 120_000,
+  it('uses a consumable in a room: bought with the balance as last seen, shown in the chat; a stale balance and a short one are said plainly', {
+    timeout: 150_000,
   }, async () => {
     const owner = await signUp();
     const room = await call('POST', '/api/room-service/rooms/infrastructure', { token: owner.token, body: { name: `Shop Room ${RUN}` } });
@@ -220,6 +222,12 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     await page.getByRole('toolbar', { name: 'Room controls' }).waitFor();
     const header = page.getByRole('banner');
     await header.getByRole('link', { name: '100 tokens' }).waitFor();
+    // Someone else in the room sees what is used, in the chat (a phone).
+    const bo = await signUp();
+    const other = await open(390, 844);
+    await openSignedIn(other, platform().baseUrl, bo, `#/room/${room.body.slug}`);
+    await other.getByRole('toolbar', { name: 'Room controls' }).waitFor();
+    const nickname = (await call('GET', '/api/user-service/users/profile', { token: person.token })).body.nickname as string;
 
     const use = page.getByRole('button', { name: 'Use a consumable' });
     await use.click();
@@ -232,6 +240,15 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
       .filter({ hasText: `You used ${names.confetti}. Your balance is 75 tokens.` })
       .waitFor();
     await header.getByRole('link', { name: '75 tokens' }).waitFor();
+    // The chat shows it to both, once, as a cover (its display type).
+    for (const p of [page, other]) {
+      const shown = p.locator('.chat-consumable').filter({ hasText: `${nickname} used ${names.confetti}` });
+      // (The chat service reads the purchase from Kafka: a new platform's first consumer can take a while to join.)
+      await shown.waitFor({ timeout: 60_000 });
+      expect(await shown.getAttribute('data-display')).toBe('cover');
+    }
+    await page.screenshot({ path: join(ARTIFACTS, 'room-consumable-chat.png') });
+    await other.screenshot({ path: join(ARTIFACTS, 'room-consumable-chat-phone.png') });
     const purchases = () => sent.get(page)!.filter((r) => r.what === `POST ${MERCH}/consumable-purchases`);
     const self = await call('GET', `${MERCH}/token-accounts/self`, { token: person.token });
     expect(self.body.balance).toBe(75);
@@ -273,6 +290,7 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     await expect
       .poll(() => page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.textContent?.trim()))
       .toBe('Use a consumable');
+    for (const p of [page, other]) expect(await p.locator('.chat-consumable').count()).toBe(1);
     expect(problems).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatPanel } from '../src/chat/ChatPanel';
-import type { ChatMessage } from '../src/chat/chatState';
+import { editableMessage, fromComet, type ChatMessage } from '../src/chat/chatState';
 
 const BO = 'b0000000-0000-4000-8000-00000000000b';
 
@@ -205,5 +205,43 @@ describe('the chat panel', () => {
     rerender(<ChatPanel {...p} disabledUntil={new Date(Date.now() + 60_000)} />);
     expect(screen.queryByLabelText('Message')).toBeNull();
     expect(screen.getByText(/Chat is disabled for you until/)).toBeTruthy();
+  });
+
+  it("shows a consumable's purchase as the chat service stores it: a cover across the message or small beside the words, never editable", () => {
+    const stored = (id: string, displayType: string, userUuid = 'me') =>
+      fromComet({
+        id,
+        sentAt: Math.floor(Date.now() / 1000),
+        data: {
+          text: 'Confetti',
+          entities: { sender: { entity: { uid: userUuid, name: userUuid === 'me' ? 'Me' : 'Bo', avatar: 'raver' } } },
+          metadata: {
+            chatMessage: {
+              uuid: `purchase-${id}`,
+              consumable: {
+                id: `c-${displayType}`,
+                name: displayType === 'cover' ? 'Confetti' : 'Air horn',
+                tokenCost: 25,
+                displayType,
+                purchaseId: `p${id}`,
+              },
+            },
+          },
+        },
+      });
+    const cover = stored('7', 'cover', BO);
+    const small = stored('8', 'small');
+    expect(cover.consumable).toEqual({ id: 'c-cover', name: 'Confetti', tokenCost: 25, displayType: 'cover' });
+    expect(
+      fromComet({ id: '9', sentAt: 1, data: { text: 'x', metadata: { chatMessage: { consumable: 'forged' } } } }).consumable,
+    ).toBeUndefined();
+    render(<ChatPanel {...props([cover, small])} />);
+    const items = screen.getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('[data-display]')?.getAttribute('data-display'))).toEqual(['cover', 'small']);
+    expect(items[0]!.textContent).toContain('Bo used Confetti');
+    expect(items[1]!.textContent).toContain('Me used Air horn');
+    // The last own message is the purchase's: nothing to edit.
+    expect(editableMessage([cover, small], 'me')).toBeUndefined();
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
   });
 });

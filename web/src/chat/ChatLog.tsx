@@ -9,6 +9,7 @@ import { Avatar } from '../avatars/Avatar';
 import { useT } from '../i18n/i18n';
 import type { ChatMessage } from './chatState';
 import { mentionsUser, plainText } from './mentions';
+import { ConsumableInChat } from '../shop/ConsumableInChat';
 import { MessageText } from './MessageText';
 
 const REACTIONS = ['👍', '❤️', '😂', '🔥'];
@@ -104,10 +105,16 @@ export function ChatLog(props: ChatLogProps) {
                   {m.userName}
                 </span>
                 {forMe && <span className="sr-only"> ({t.mentionsYou})</span>}
-                <p className="text">
-                  <MessageText text={m.text} mentions={m.mentions} names={props.names} meUuid={props.meUuid} />
-                  {m.editedAt ? <span className="muted"> ({t.chatEdited})</span> : null}
-                </p>
+                {m.consumable ? (
+                  <p className="text">
+                    <ConsumableInChat consumable={m.consumable} who={m.userName} />
+                  </p>
+                ) : (
+                  <p className="text">
+                    <MessageText text={m.text} mentions={m.mentions} names={props.names} meUuid={props.meUuid} />
+                    {m.editedAt ? <span className="muted"> ({t.chatEdited})</span> : null}
+                  </p>
+                )}
                 {m.failed && (
                   <p className="send-failed">
                     <span>

@@ -33,6 +33,27 @@ export interface ChatMessage {
   failure?: string;
   /** How many identical room notices in a row this one stands for. */
   repeats?: number;
+  /** A consumable bought in the room (issue 16): the chat service's message of the purchase, never one a client wrote. */
+  consumable?: ChatConsumable;
+}
+
+/** spec 002's chat message `consumable`, as the chat service stores a purchase's (services/chat/README.md). */
+export interface ChatConsumable {
+  id: string;
+  name: string;
+  tokenCost: number;
+  displayType: 'cover' | 'small';
+}
+
+function consumableOf(value: unknown): ChatConsumable | undefined {
+  const c = value as { id?: unknown; name?: unknown; tokenCost?: unknown; displayType?: unknown } | null | undefined;
+  if (!c || typeof c !== 'object' || typeof c.id !== 'string' || typeof c.name !== 'string') return undefined;
+  return {
+    id: c.id,
+    name: c.name,
+    tokenCost: typeof c.tokenCost === 'number' ? c.tokenCost : 0,
+    displayType: c.displayType === 'cover' ? 'cover' : 'small',
+  };
 }
 
 /** A CometChat v3 message as the chat API reads it back. */
@@ -61,8 +82,10 @@ export function fromComet(m: CometMessage): ChatMessage {
     type?: unknown;
     reactions?: unknown;
     mentions?: unknown;
+    consumable?: unknown;
   };
   const sender = m.data?.entities?.sender?.entity;
+  const consumable = consumableOf(cm.consumable);
   return {
     id: String(m.id),
     uuid: typeof cm.uuid === 'string' && cm.uuid ? cm.uuid : `server-${m.id}`,
@@ -76,6 +99,7 @@ export function fromComet(m: CometMessage): ChatMessage {
     reactions: (cm.reactions && typeof cm.reactions === 'object' ? cm.reactions : {}) as Record<string, Reactor[]>,
     mentions: Array.isArray(cm.mentions) ? cm.mentions : [],
     ...(m.editedAt ? { editedAt: m.editedAt * 1000 } : {}),
+    ...(consumable ? { consumable } : {}),
   };
 }
 
@@ -136,7 +160,8 @@ export function editableMessage(messages: ChatMessage[], userUuid: string | null
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const m = messages[i]!;
     if (m.userUuid !== userUuid) continue;
-    if (m.pending || m.id.startsWith('temp-') || m.type !== 'user' || !m.text) return undefined;
+    // A consumable's message is the purchase's, not words to edit.
+    if (m.pending || m.id.startsWith('temp-') || m.type !== 'user' || !m.text || m.consumable) return undefined;
     return now - m.sentAt <= EDIT_WINDOW_MS ? m : undefined;
   }
   return undefined;
