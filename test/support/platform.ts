@@ -10,6 +10,7 @@ import {
   createLogger,
   createRedis,
   dropDatabase,
+  GrpcHealthChecker,
   headersToRecord,
   KafkaClient,
   loadConfig,
@@ -307,6 +308,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     if (name === 'room') {
       for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await definition.start(config));
     }
+  }
+  // Every service serves once it holds the user service's public key (NOT_SERVING until then), as the BFF's readiness waits for.
+  const health = new GrpcHealthChecker();
+  try {
+    await eventually(async () => ((await health.allServing(Object.values(grpc))) ? true : undefined), 30_000);
+  } finally {
+    health.close();
   }
   const upstreams = openUpstreams(grpc);
   const users = upstreams.user.accounts;
