@@ -1,0 +1,267 @@
+// Token ledger benchmark (`npm run bench` runs it after the others; issue 16,
+// Tests and figures): holds plus commits per second through the points
+// service's gRPC API, as the BFF and the services call it, beside a bare
+// PostgreSQL conditional debit of the same rows in the same run.
+//
+// Starts its own user service (the public key, service tokens) and points
+// service, as their images run them (bundled), on ports of their own, on the
+// dev profile's infrastructure with databases of their own
+// (spinroom_user_bench_ledger, spinroom_points_bench_ledger). Makes 1,001 fresh
+// token accounts (one hot, 1,000 others), each credited far more than the run
+// spends, and a bare table (ledger_bench_bare: id, balance) holding the same
+// ids and balances in the same database. Then, at BENCH_LEDGER_WRITERS (32)
+// closed-loop writers each, for BENCH_DURATION_S (10) after BENCH_WARMUP_S (3):
+//
+// - ledger, hot account: each writer holds 1 token and commits the hold, again
+//   and again, all on one account, with its owner's access token (what the BFF
+//   forwards); an operation is one gRPC write (a hold or a commit);
+// - ledger, 1,000 accounts: the same on an account drawn at random per hold,
+//   with the service token the user service issues (as the room service calls);
+// - bare, hot row / 1,000 rows: `update ledger_bench_bare set balance = balance - $1
+//   where id = $2 and balance >= $1`, autocommit, on a pg pool of the same size.
+//
+// Each scenario reports operations per second, p50/p99 latency and CPU per
+// operation (points service process, PostgreSQL, this load generator), and the
+// ledger's ratio to the bare figure of the same rows. Bare runs bracket the
+// ledger runs (bare, ledger, bare again: the ratio is to their mean).
+// Knobs: BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
+// BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (50361), BENCH_LEDGER_POINTS_PORT (50366),
+// BENCH_CPU_PROF=<dir> (a V8 CPU profile of the points service under <dir>/points;
+// summarise it with scripts/bench/profile-summary.ts).
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
+import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { createGrpcClient, TokenIssuer } from '@spinroom/platform';
+import { SERVICE_NAMES, type ServiceName } from '@spinroom/platform/core';
+import pg from 'pg';
+import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
+import { serviceEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
+import { startServiceProcess, type ServiceProcess } from '../lib/processes.js';
+import { postgresPids, startCpuWindow, type CpuGroup } from './cpu.js';
+import { percentile } from './open-loop.js';
+import { BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const writers = num('BENCH_LEDGER_WRITERS', 32);
+const durationSeconds = num('BENCH_DURATION_S', 10);
+const warmupSeconds = num('BENCH_WARMUP_S', 3);
+const accountCount = num('BENCH_LEDGER_ACCOUNTS', 1000);
+const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const TARGET = { ratio: 0.5, p99Ms: 15 };
+const SUFFIX = '_bench_ledger';
+const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, 50360 + i])) as Record<ServiceName, number>;
+ports.user = num('BENCH_LEDGER_USER_PORT', 50361);
+ports.points = num('BENCH_LEDGER_POINTS_PORT', 50366);
+
+const { children, stopAll } = benchProcesses<ServiceProcess>();
+
+interface Result {
+  label: string;
+  ops: number;
+  seconds: number;
+  latencies: number[];
+  errors: number;
+  cpuMsPerOp: Record<string, number>;
+  machineBusy: number;
+}
+
+/** `writers` loops running `step` (which reports how many operations it did) for the warm-up, then the measured window. */
+async function closedLoop(label: string, cpuGroups: CpuGroup[], step: (record: (ms: number) => void) => Promise<void>): Promise<Result> {
+  let measuring = false;
+  let stop = false;
+  const latencies: number[] = [];
+  let errors = 0;
+  const record = (ms: number) => {
+    if (measuring) latencies.push(ms);
+  };
+  const loops = Array.from({ length: writers }, async () => {
+    while (!stop) {
+      try {
+        await step(record);
+      } catch (error) {
+        if (measuring) errors += 1;
+        if (errors === 1 && measuring) console.error(`${label}:`, error);
+      }
+    }
+  });
+  await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
+  const endCpu = startCpuWindow(cpuGroups);
+  const started = performance.now();
+  measuring = true;
+  await new Promise((r) => setTimeout(r, durationSeconds * 1000));
+  measuring = false;
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = endCpu();
+  stop = true;
+  await Promise.all(loops);
+  const ops = latencies.length;
+  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.cores).map(([name, cores]) => [name, ops ? (cores * seconds * 1000) / ops : 0]));
+  return { label, ops, seconds, latencies: latencies.sort((a, b) => a - b), errors, cpuMsPerOp, machineBusy: cpu.machineBusyPercent };
+}
+
+const timed = async (record: (ms: number) => void, call: () => Promise<unknown>) => {
+  const started = performance.now();
+  await call();
+  record(performance.now() - started);
+};
+
+async function main() {
+  const infra = infraUp('dev');
+  const local: LocalServices = { infra, ports, suffix: SUFFIX, common: { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV } };
+  const user = startLocalService('user', local, { bundled: true });
+  const points = cpuProfileDir
+    ? startServiceProcess('points', 'services/points/src/main.ts', serviceEnvironment('points', local), {
+        bundled: true,
+        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfileDir, 'points')}`],
+      })
+    : startLocalService('points', local, { bundled: true });
+  children.push(user, points);
+  const exited = () => children.find((c) => c.child.exitCode !== null);
+
+  const users = createGrpcClient(UserServiceClient, `127.0.0.1:${ports.user}`);
+  const tokens = createGrpcClient(TokenServiceClient, `127.0.0.1:${ports.points}`, { deadlineMs: 10_000 });
+  const clientSecret = ensureSecret('dev', 'service-client-secret');
+  const service = await untilUp(async () => (await users.issueServiceToken({ serviceName: 'room', clientSecret })).accessToken, exited);
+  // Users' access tokens, signed with the user service's key as its login does.
+  const issuer = await TokenIssuer.fromPem(ensureSigningKey('dev').pem, { issuer: 'spinroom', ttlSeconds: 3600 });
+  await untilUp(
+    () =>
+      tokens.getTokenAccount({ accountId: randomUUID() }, { token: service }).catch((error: { status?: number }) => {
+        if (error.status !== 404) throw error;
+      }),
+    exited,
+  );
+
+  // Fresh accounts, credited far beyond what the run spends.
+  const make = async (credit: number) => {
+    const userUuid = randomUUID();
+    const { account } = await tokens.createTokenAccount({ userUuid }, { token: service });
+    await tokens.creditTokens(
+      { accountId: account!.id, userUuid: '', amount: credit, reason: 'bench', reference: '', idempotencyKey: randomUUID() },
+      { token: service },
+    );
+    return { id: account!.id, token: await issuer.sign({ sub: userUuid, role: 'user', capabilities: [] }) };
+  };
+  const hot = await make(1_000_000_000);
+  const many: Array<{ id: string }> = [];
+  for (let i = 0; i < accountCount; i += 50)
+    many.push(...(await Promise.all(Array.from({ length: Math.min(50, accountCount - i) }, () => make(10_000_000)))));
+
+  // The bare table: the same ids and balances, in the same database.
+  const pool = new pg.Pool({ connectionString: databaseUrl(infra, `spinroom_points${SUFFIX}`), max: writers });
+  await pool.query(
+    `create table if not exists "ledger_bench_bare" ("id" uuid primary key, "balance" bigint not null check ("balance" >= 0))`,
+  );
+  await pool.query(`truncate "ledger_bench_bare"`);
+  await pool.query(`insert into "ledger_bench_bare" ("id", "balance") select unnest($1::uuid[]), unnest($2::bigint[])`, [
+    [hot.id, ...many.map((a) => a.id)],
+    [1_000_000_000, ...many.map(() => 10_000_000)],
+  ]);
+  await pool.query(`vacuum analyze "ledger_bench_bare"`);
+
+  const postmasterPidFile = join(localDir, 'dev/postgres/data/postmaster.pid');
+  const postmasterPid = existsSync(postmasterPidFile) ? Number(readFileSync(postmasterPidFile, 'utf8').split('\n')[0]) : undefined;
+  const cpuGroups: CpuGroup[] = [
+    { name: 'points service', pids: () => [points.child.pid!] },
+    ...(postmasterPid ? [{ name: 'PostgreSQL', pids: () => postgresPids(postmasterPid) }] : []),
+    { name: 'load generator', pids: () => [process.pid] },
+  ];
+  const pick = () => many[Math.floor(Math.random() * many.length)]!;
+
+  const bare = (label: string, row: () => string) =>
+    closedLoop(label, cpuGroups, (record) =>
+      timed(record, async () => {
+        const { rowCount } = await pool.query(
+          `update "ledger_bench_bare" set "balance" = "balance" - $1 where "id" = $2 and "balance" >= $1`,
+          [1, row()],
+        );
+        if (rowCount !== 1) throw new Error('bare debit refused');
+      }),
+    );
+  const ledger = (label: string, account: () => { id: string; token: string }) =>
+    closedLoop(label, cpuGroups, async (record) => {
+      const { id, token } = account();
+      let holdId = '';
+      await timed(record, async () => {
+        const { transaction } = await tokens.holdTokens(
+          { accountId: id, userUuid: '', amount: 1, ttlSeconds: 600, reference: '', idempotencyKey: randomUUID() },
+          { token },
+        );
+        holdId = transaction!.id;
+      });
+      await timed(record, () => tokens.commitHold({ holdId, amount: 0, idempotencyKey: randomUUID() }, { token }));
+    });
+
+  const results: Result[] = [];
+  const pair = async (what: string, row: () => string, account: () => { id: string; token: string }) => {
+    const before = await bare(`bare, ${what}`, row);
+    const measured = await ledger(`ledger, ${what}`, account);
+    const after = await bare(`bare again, ${what}`, row);
+    results.push(before, measured, after);
+    return { measured, bareMean: (before.ops / before.seconds + after.ops / after.seconds) / 2 };
+  };
+  const hotPair = await pair(
+    'one hot account',
+    () => hot.id,
+    () => hot,
+  );
+  const manyPair = await pair(
+    `${accountCount.toLocaleString('en-US')} accounts`,
+    () => pick().id,
+    () => ({ id: pick().id, token: service }),
+  );
+
+  await pool.end();
+  tokens.close();
+  users.close();
+  await stopAll();
+
+  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const rate = (r: Result) => r.ops / r.seconds;
+  const line = (r: Result) =>
+    `| ${r.label} | ${fmt(rate(r))} | ${fmt(percentile(r.latencies, 50), 1)} | ${fmt(percentile(r.latencies, 99), 1)} | ${r.errors} | ${cpuGroups
+      .map((g) => fmt(r.cpuMsPerOp[g.name] ?? 0, 3))
+      .join(' | ')} | ${fmt(r.machineBusy)}% |`;
+  const verdict = (p: { measured: Result; bareMean: number }) => {
+    const ratio = rate(p.measured) / p.bareMean;
+    const p99 = percentile(p.measured.latencies, 99);
+    const met = ratio >= TARGET.ratio && p99 < TARGET.p99Ms;
+    return `${fmt(100 * ratio)}% of bare (mean of the bare runs around it: ${fmt(p.bareMean)} ops/s), p99 ${fmt(p99, 1)} ms: ${met ? 'met' : 'not met'}`;
+  };
+  console.log(`
+Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} at ${gitRevision()}, \`npm run bench\` (scripts/bench/ledger.ts), Node ${process.version}, ${cpus().length} cores;
+${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario. An operation: one hold or one commit (gRPC), or one bare debit.
+
+| scenario | ops/s | p50 ms | p99 ms | errors | ${cpuGroups.map((g) => `CPU ms/op ${g.name}`).join(' | ')} | machine busy |
+|---|--:|--:|--:|--:|${cpuGroups.map(() => '--:').join('|')}|--:|
+${results.map(line).join('\n')}
+
+Against the target (>= ${100 * TARGET.ratio}% of bare, p99 < ${TARGET.p99Ms} ms at ${writers} writers):
+- one hot account: ${verdict(hotPair)}
+- ${accountCount.toLocaleString('en-US')} accounts: ${verdict(manyPair)}
+`);
+}
+
+/** Retries `step` until the services answer (they start, migrate and fetch keys), or fails when one exits. */
+async function untilUp<T>(step: () => Promise<T>, exited: () => ServiceProcess | undefined): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const gone = exited();
+    if (gone) throw new Error(`${gone.name} exited (code ${gone.child.exitCode})`);
+    try {
+      return await step();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  await stopAll();
+  process.exit(1);
+});
