@@ -11,7 +11,6 @@ import { Supervisor } from './lib/supervisor.js';
 import { seedDemoCatalogue } from './seed/demo-catalogue.js';
 import { seedDemoRoom } from './seed/demo-room.js';
 import { seedDemoSeasons } from './seed/demo-seasons.js';
-import { seedDemoSeason } from './seed/demo-season.js';
 import { seedDemoShop } from './seed/demo-shop.js';
 import { apiClient } from './lib/http.js';
 import { ensureWebBuild } from '../web/build.js';
@@ -128,13 +127,11 @@ try {
 }
 
 let shop: Awaited<ReturnType<typeof seedDemoShop>> | undefined;
-let season: Awaited<ReturnType<typeof seedDemoSeason>> | undefined;
 try {
   const { accessToken } = await apiClient(`http://127.0.0.1:${port}`)('POST', '/api/user-service/auth/login', undefined, admin);
   shop = await seedDemoShop({ baseUrl: `http://127.0.0.1:${port}`, token: accessToken, log: (line) => console.log(`  ${line}`) });
-  season = await seedDemoSeason({ baseUrl: `http://127.0.0.1:${port}`, token: accessToken, log: (line) => console.log(`  ${line}`) });
 } catch (error) {
-  console.error(`Demo shop or season not seeded: ${(error as Error).message}`);
+  console.error(`Demo shop not seeded: ${(error as Error).message}`);
 }
 
 let season: Awaited<ReturnType<typeof seedDemoSeasons>> | undefined;
@@ -172,11 +169,6 @@ Spinroom is running at http://localhost:${port}
     shop
       ? `
   Demo shop:  ${shop.bundles} token bundles, ${shop.consumables} consumables; the demo admin has tokens`
-      : ''
-  }${
-    season
-      ? `
-  Season:     ${season.season}, ${season.avatars} avatars to wear, earn or subscribe for`
       : ''
   }${
     season

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEMO_AVATARS, seedDemoSeason } from '../../scripts/seed/demo-season.js';
 import { DEMO_ADMIN_TOKENS, DEMO_BUNDLES, DEMO_CONSUMABLES, seedDemoShop } from '../../scripts/seed/demo-shop.js';
 import { signedToken, usePlatform } from '../support/platform.js';
 
@@ -33,24 +32,5 @@ describe('the demo shop', () => {
 
     const account = (await call('GET', '/api/merch-service/api/v1/token-accounts/self', { token: admin })).body;
     expect(account).toMatchObject({ balance: DEMO_ADMIN_TOKENS, credited: DEMO_ADMIN_TOKENS });
-  });
-
-  it('starts a current season with a dozen avatars, its awards naming it, once however often it runs', async () => {
-    const admin = await signedToken('admin', randomUUID());
-    const lines: string[] = [];
-    for (let run = 0; run < 2; run += 1) {
-      await seedDemoSeason({ baseUrl: platform().baseUrl, token: admin, log: (line) => lines.push(line) });
-    }
-    expect(lines).toEqual([expect.stringMatching(/^started the season "Season \d{4}-\d{2}"$/), `made ${DEMO_AVATARS.length} avatars`]);
-
-    // What anyone sees: the season now, the public avatars to wear, everything to earn or subscribe for.
-    const season = (await call('GET', '/api/merch-service/seasons/current')).body;
-    expect(season).toMatchObject({ name: expect.stringMatching(/^Season /), end: null });
-    const wearable = (await call('GET', '/api/merch-service/avatars')).body.map((a: { slug: string }) => a.slug);
-    expect(wearable.sort()).toEqual(['bot', 'crooner', 'raver', 'royal', 'skater', 'stadium-dj']);
-    const all = (await call('GET', '/api/merch-service/all-avatars')).body as Array<{ slug: string; seasonId: string | null }>;
-    expect(all).toHaveLength(DEMO_AVATARS.length);
-    const awards = all.filter((a) => a.seasonId !== null);
-    expect(awards.map((a) => a.seasonId)).toEqual([season.id, season.id, season.id]);
   });
 });
