@@ -145,31 +145,25 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
     return row ? toAccount(row) : undefined;
   }
 
+  /**
+   * One write in four statements between BEGIN and COMMIT, so the account's
+   * lock is held for as few round trips as can be: claim the key; lock the
+   * account (a commit or void finds it through its hold, whose account never
+   * changes); read its due holds and the named hold (after the lock, so what
+   * the previous holder of the lock wrote is seen); then append, keep the open
+   * holds, the totals and the key's answer in one statement.
+   */
   async write(claim: IdempotencyClaim, target: WriteTarget, decide: Decide, now: Date): Promise<WriteResult> {
     return this.em().transactional(async (em) => {
       const first = await claimKeyIn(em, claim, now);
       if (first) return { transaction: fromStored(first), replayed: true };
-      let accountId: string;
-      let holdId: string | undefined;
-      if ('accountId' in target) {
-        accountId = target.accountId;
-      } else {
-        holdId = target.holdId;
-        const [hold] = await em.execute<Array<{ account_id: string }>>(
-          `select "account_id" from "token_transaction" where "id" = ? and "type" = 'hold'`,
-          [holdId],
-        );
-        if (!hold) throw new AppError(404, TOKEN_HOLD_NOT_FOUND);
-        accountId = hold.account_id;
-      }
-      const locked = await lockAccount(em, accountId);
-      if (!locked) throw new AppError(404, 'Token account not found');
-      const { account } = await expireLocked(em, locked, now);
-      const hold = holdId ? await readHold(em, holdId) : undefined;
-      const decision = decide(account, hold);
-      const transaction = await append(em, account, decision, now);
-      await saveTotals(em, account, now);
-      await storeAnswer(em, claim, transaction);
+      const holdId = 'holdId' in target ? target.holdId : undefined;
+      const locked = await lockAccountOf(em, target);
+      if (!locked) throw new AppError(404, holdId ? TOKEN_HOLD_NOT_FOUND : 'Token account not found');
+      const { due, hold } = await readLocked(em, locked.id, holdId, now);
+      const { account } = due.length > 0 ? await expireHolds(em, locked, due, now) : { account: locked };
+      if (hold && due.some((d) => d.id === hold.id)) hold.state = 'expired';
+      const transaction = await appendOne(em, account, decide(account, hold), now, claim);
       return { transaction, replayed: false };
     });
   }
@@ -327,22 +321,139 @@ async function lockAccount(em: EntityManager, accountId: string): Promise<TokenA
   return row ? toAccount(row) : undefined;
 }
 
-/** The hold a commit or void names, and how it stands. */
-async function readHold(em: EntityManager, holdId: string): Promise<HoldView | undefined> {
-  const [row] = await em.execute<TransactionRow[]>(
-    `select ${TRANSACTION_COLUMNS}
+/** Locks the account a write names: by id, or through the hold a commit or void names. */
+async function lockAccountOf(em: EntityManager, target: WriteTarget): Promise<TokenAccount | undefined> {
+  const [row] =
+    'accountId' in target
+      ? await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from "token_account" where "id" = ? for update`, [target.accountId])
+      : await em.execute<AccountRow[]>(
+          `select ${ACCOUNT_COLUMNS} from "token_account"
+            where "id" = (select "account_id" from "token_transaction" where "id" = ? and "type" = 'hold') for update`,
+          [target.holdId],
+        );
+  return row ? toAccount(row) : undefined;
+}
+
+/** Under the account's lock, in one statement: its holds past their time, and the hold a commit or void names (and how it stands). */
+async function readLocked(
+  em: EntityManager,
+  accountId: string,
+  holdId: string | undefined,
+  now: Date,
+): Promise<{ due: HoldView[]; hold: HoldView | undefined }> {
+  const rows = await em.execute<
+    Array<{
+      kind: 'due' | 'hold';
+      id: string;
+      account_id: string;
+      amount: string;
+      expires_at: Date;
+      ending_type: TransactionType | null;
+      ending_expired: boolean | null;
+    }>
+  >(
+    `select 'due' as "kind", "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
+       from "token_open_hold" where "account_id" = ? and "expires_at" <= ?
+     union all
+     select 'hold', "t"."id", "t"."account_id", "t"."amount", "t"."expires_at", "e"."type", "e"."expired"
        from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
-      where "t"."id" = ? and "t"."type" = 'hold'`,
-    [holdId],
+      where "t"."id" = ?::uuid and "t"."type" = 'hold'`,
+    [accountId, now, holdId ?? null],
   );
-  if (!row) return undefined;
-  return {
+  const view = (row: (typeof rows)[number]): HoldView => ({
     id: row.id,
     accountId: row.account_id,
     amount: Number(row.amount),
-    expiresAt: new Date(row.expires_at!),
+    expiresAt: new Date(row.expires_at),
     state: holdState(row.ending_type, row.ending_expired),
+  });
+  const due = rows
+    .filter((r) => r.kind === 'due')
+    .map(view)
+    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
+  const hold = rows.find((r) => r.kind === 'hold');
+  return { due, hold: hold ? view(hold) : undefined };
+}
+
+/**
+ * Appends one decided entry in one statement: the transaction, the open
+ * holds kept in step, the account's totals and the key's answer (with the
+ * sequence the insert gave). `account` (locked) takes the decided totals.
+ */
+async function appendOne(
+  em: EntityManager,
+  account: TokenAccount,
+  decision: Decision,
+  now: Date,
+  claim: IdempotencyClaim,
+): Promise<TokenTransaction> {
+  const { entry, totals } = decision;
+  const id = randomUUID();
+  const balance = available(totals);
+  const transaction: TokenTransaction = {
+    id,
+    accountId: account.id,
+    sequence: 0,
+    type: entry.type,
+    amount: entry.amount,
+    holdId: entry.holdId,
+    expiresAt: entry.expiresAt,
+    expired: entry.expired,
+    reason: entry.reason,
+    reference: entry.reference,
+    createdAt: now,
+    balance,
+    held: totals.held,
+    holdState: entry.type === 'hold' ? 'open' : null,
   };
+  const openHold =
+    entry.type === 'hold'
+      ? {
+          sql: `insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at") values (?, ?, ?, ?)`,
+          params: [id, account.id, entry.amount, entry.expiresAt],
+        }
+      : entry.holdId
+        ? { sql: `delete from "token_open_hold" where "hold_id" = ?`, params: [entry.holdId] }
+        : undefined;
+  const [row] = await em.execute<Array<{ seq: string }>>(
+    `with "t" as (
+       insert into "token_transaction"
+         ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
+         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "seq"
+     )${openHold ? `, "o" as (${openHold.sql})` : ''},
+     "a" as (update "token_account" set "credited" = ?, "spent" = ?, "held" = ?, "updated_at" = ? where "id" = ?),
+     "k" as (
+       update "token_idempotency_key" set "response" = ?::jsonb || jsonb_build_object('sequence', (select "seq" from "t"))
+        where "scope" = ? and "key" = ?
+     )
+     select "seq" from "t"`,
+    [
+      id,
+      account.id,
+      entry.type,
+      entry.amount,
+      entry.holdId,
+      entry.expiresAt,
+      entry.expired,
+      entry.reason,
+      entry.reference,
+      balance,
+      totals.held,
+      now,
+      ...(openHold?.params ?? []),
+      totals.credited,
+      totals.spent,
+      totals.held,
+      now,
+      account.id,
+      JSON.stringify(transaction),
+      claim.scope,
+      claim.key,
+    ],
+  );
+  transaction.sequence = Number(row!.seq);
+  Object.assign(account, totals, { balance, updatedAt: now });
+  return transaction;
 }
 
 /** Voids (as expired) the locked account's holds that are past their time; answers the account after and how many. */
@@ -352,16 +463,24 @@ async function expireLocked(em: EntityManager, account: TokenAccount, now: Date)
     [account.id, now],
   );
   if (due.length === 0) return { account, expired: 0 };
-  for (const hold of due) {
-    const view: HoldView = {
-      id: hold.hold_id,
-      accountId: account.id,
-      amount: Number(hold.amount),
-      expiresAt: new Date(hold.expires_at),
-      state: 'open',
-    };
-    await append(em, account, decideExpiry(account, view, now), now);
-  }
+  const views: HoldView[] = due.map((hold) => ({
+    id: hold.hold_id,
+    accountId: account.id,
+    amount: Number(hold.amount),
+    expiresAt: new Date(hold.expires_at),
+    state: 'open',
+  }));
+  return expireHolds(em, account, views, now);
+}
+
+/** Voids (as expired) the given due holds of the locked account, oldest first, and saves its totals. */
+async function expireHolds(
+  em: EntityManager,
+  account: TokenAccount,
+  due: HoldView[],
+  now: Date,
+): Promise<{ account: TokenAccount; expired: number }> {
+  for (const hold of due) await append(em, account, decideExpiry(account, hold, now), now);
   await saveTotals(em, account, now);
   return { account, expired: due.length };
 }
