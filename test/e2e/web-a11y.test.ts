@@ -1,5 +1,5 @@
 // An axe-core scan (@axe-core/playwright) of the landing page, the lobby, the
-// token shop and a live room (its consumables' list open too) in Debian's Chromium, at desktop and phone widths (issue 15): no
+// token shop, the ranking and a live room (its consumables' list open too) in Debian's Chromium, at desktop and phone widths (issue 15): no
 // serious or critical violation of WCAG 2.1 A and AA. Each finding is printed
 // with its rule, impact and the elements it names.
 import AxeBuilder from '@axe-core/playwright';
@@ -66,6 +66,12 @@ describe.skipIf(!HAS_CHROMIUM)('accessibility of the main screens (axe-core)', (
       const { page } = await signedIn(width, height, '#/shop');
       await page.getByRole('heading', { name: 'Token shop' }).waitFor();
       await page.getByTestId('shop-balance').waitFor();
+      expect(await findings(page)).toEqual([]);
+    });
+
+    it(`finds nothing serious on the ranking page (${label})`, { timeout: 60_000 }, async () => {
+      const { page } = await signedIn(width, height, '#/ranking');
+      await page.getByRole('heading', { name: 'Ranking' }).waitFor();
       expect(await findings(page)).toEqual([]);
     });
 

@@ -374,4 +374,38 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     expect((await call('GET', `${MERCH}/token-accounts/self`, { token: person.token })).body.balance).toBe(10);
     expect(problems).toEqual([]);
   });
+
+  it("shows the current season's ranking in pages, the person's own place pinned, then marked on its page", {
+    timeout: 90_000,
+  }, async () => {
+    const season = await call('POST', `${MERCH.replace('/api/v1', '')}/points/season`, {
+      token: admin,
+      body: { name: `Season ${RUN}`, start: new Date(Date.now() - 86_400_000).toISOString() },
+    });
+    expect(season.status).toBe(201);
+    const give = async (userUuid: string, points: number) => {
+      const res = await call('POST', `${MERCH.replace('/api/v1', '')}/points/season/admin/handle-points`, {
+        token: admin,
+        body: { userUuid, points, reason: 'test' },
+      });
+      expect(res.status).toBe(201);
+    };
+    for (let i = 0; i < 24; i += 1) await give(randomUUID(), 10 + i);
+    const person = await signUp();
+    await give(person.userUuid, 3);
+    const page = await open(390, 844);
+    await openSignedIn(page, platform().baseUrl, person, '#/ranking');
+    await page.getByRole('heading', { name: `Ranking: Season ${RUN}` }).waitFor();
+    const first = page.getByRole('list', { name: 'Places 1 to 20' });
+    await expect.poll(() => first.getByRole('listitem').count()).toBe(20);
+    const pinned = page.getByRole('region', { name: 'Your place' });
+    await expect.poll(() => pinned.textContent()).toContain('#25');
+    await expect(pinned.textContent()).resolves.toContain('3 points');
+    await page.screenshot({ path: join(ARTIFACTS, 'ranking-phone.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Next page' }).click();
+    const second = page.getByRole('list', { name: 'Places 21 to 25' });
+    await expect.poll(() => second.locator('li[aria-current="true"]').textContent()).toContain('#25');
+    expect(await pinned.count()).toBe(0);
+    expect(problems).toEqual([]);
+  });
 });

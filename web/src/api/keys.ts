@@ -30,4 +30,8 @@ export const keys = {
   consumables: ['shop', 'consumables'] as const,
   tokenBundles: ['shop', 'bundles'] as const,
   product: (id: string) => ['shop', 'product', id] as const,
+  seasonRanking: (skip: number) => ['points', 'ranking', 'current', skip] as const,
+  profiles: (uuids: string[]) => ['profile', 'batch', ...uuids] as const,
+  wearableAvatars: ['points', 'avatars', 'mine'] as const,
+  allAvatars: ['points', 'avatars', 'all'] as const,
 };

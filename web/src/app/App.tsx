@@ -20,6 +20,7 @@ import { href, useRoute } from './router';
 
 // The shop is its own chunk, loaded when it opens (the first load's budget: web/README.md).
 const ShopScreen = lazy(() => import('../shop/ShopScreen').then((m) => ({ default: m.ShopScreen })));
+const RankingScreen = lazy(() => import('../ranking/RankingScreen').then((m) => ({ default: m.RankingScreen })));
 
 export function App() {
   const s = useSession();
@@ -61,6 +62,9 @@ export function App() {
               {t.upload}
             </a>
           )}
+          <a href={href({ name: 'ranking' })} aria-current={route.name === 'ranking' ? 'page' : undefined}>
+            {t.ranking}
+          </a>
           {s.isLoggedIn && (
             <a href={href({ name: 'shop' })} aria-current={route.name === 'shop' ? 'page' : undefined}>
               {t.shop}
@@ -123,6 +127,11 @@ export function App() {
         {route.name === 'profile' && <ProfileScreen key={route.userUuid ?? 'me'} userUuid={route.userUuid} />}
         {route.name === 'settings' && <SettingsScreen />}
         {route.name === 'bot' && <BotScreen />}
+        {route.name === 'ranking' && (
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            <RankingScreen />
+          </Suspense>
+        )}
         {route.name === 'shop' && (
           <Suspense fallback={<p className="muted">{t.loading}</p>}>
             <ShopScreen checkout={route.checkout} sessionId={route.sessionId} />

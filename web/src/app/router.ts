@@ -1,6 +1,6 @@
 // Hash routes, so the BFF serves one index.html for every screen:
 // #/ lobby, #/room/<slug>, #/crates, #/crates/<uuid>, #/upload, #/profile[/<uuid>], #/settings;
-// #/shop, and the pages Stripe's checkout returns to: #/shop/paid/<checkout session id>, #/shop/cancelled;
+// #/ranking, #/shop, and the pages Stripe's checkout returns to: #/shop/paid/<checkout session id>, #/shop/cancelled;
 // #/login (the sign-in screen's log-in tab), and the pages mailed links open: #/magic-link/<token>,
 // #/reset-password/<token> (the token in the fragment, which browsers never send to a server).
 import { useSyncExternalStore } from 'react';
@@ -15,6 +15,7 @@ export type Route =
   | { name: 'profile'; userUuid?: string }
   | { name: 'settings' }
   | { name: 'shop'; checkout?: 'paid' | 'cancelled'; sessionId?: string }
+  | { name: 'ranking' }
   | { name: 'login' }
   | { name: 'magicLink'; token: string }
   | { name: 'resetPassword'; token: string };
@@ -36,6 +37,8 @@ export function parseRoute(hash: string): Route {
       return { name: 'profile', userUuid: parts[1] };
     case 'settings':
       return { name: 'settings' };
+    case 'ranking':
+      return { name: 'ranking' };
     case 'shop':
       if (parts[1] === 'paid') return { name: 'shop', checkout: 'paid', sessionId: parts[2] };
       return parts[1] === 'cancelled' ? { name: 'shop', checkout: 'cancelled' } : { name: 'shop' };
@@ -68,6 +71,8 @@ export function href(route: Route): string {
       return route.userUuid ? `#/profile/${route.userUuid}` : '#/profile';
     case 'settings':
       return '#/settings';
+    case 'ranking':
+      return '#/ranking';
     case 'shop':
       if (route.checkout === 'paid') return route.sessionId ? `#/shop/paid/${encodeURIComponent(route.sessionId)}` : '#/shop/paid';
       return route.checkout === 'cancelled' ? '#/shop/cancelled' : '#/shop';

@@ -409,6 +409,21 @@ export const en = {
   entryFeeEnter: 'Enter the room',
   entryFeeTryAgain: 'Try again',
   consumableInChat: '{name} used {consumable}',
+  // Seasons and their ranking (web/src/ranking), avatars earned or to earn (web/src/profile).
+  ranking: 'Ranking',
+  seasonRanking: 'Ranking: {season}',
+  seasonDates: 'From {start} to {end}.',
+  seasonSince: 'Since {start}.',
+  rankedPeople: { one: '{count} person has points.', other: '{count} people have points.' },
+  noSeason: 'No season is running right now: the ranking starts with the next one.',
+  noPointsYet: 'You have no points this season yet: DJ in a room and get awesomes to climb.',
+  nobodyRanked: 'Nobody has points this season yet.',
+  yourPlace: 'Your place',
+  you: 'you',
+  pointCount: { one: '{count} point', other: '{count} points' },
+  placesFromTo: 'Places {from} to {to}',
+  placesOf: '{from}–{to} of {total}',
+  rankingPages: 'Ranking pages',
   // The server's coded refusals (packages/platform/src/vocabulary/error-codes.ts); the English is the spec's, word for word.
   errorCodes: {
     USER_BAD_CREDENTIALS: 'Incorrect email or password',

@@ -404,6 +404,21 @@ export const es: Strings = {
   entryFeeEnter: 'Entrar en la sala',
   entryFeeTryAgain: 'Intentar de nuevo',
   consumableInChat: '{name} usó {consumable}',
+  // Las temporadas y su clasificación (web/src/ranking), los avatares ganados o por ganar (web/src/profile).
+  ranking: 'Clasificación',
+  seasonRanking: 'Clasificación: {season}',
+  seasonDates: 'Del {start} al {end}.',
+  seasonSince: 'Desde el {start}.',
+  rankedPeople: { one: '{count} persona tiene puntos.', other: '{count} personas tienen puntos.' },
+  noSeason: 'No hay ninguna temporada en curso: la clasificación empieza con la próxima.',
+  noPointsYet: 'Todavía no tienes puntos esta temporada: pincha en una sala y consigue awesomes para subir.',
+  nobodyRanked: 'Nadie tiene puntos esta temporada todavía.',
+  yourPlace: 'Tu puesto',
+  you: 'tú',
+  pointCount: { one: '{count} punto', other: '{count} puntos' },
+  placesFromTo: 'Puestos {from} a {to}',
+  placesOf: '{from}–{to} de {total}',
+  rankingPages: 'Páginas de la clasificación',
   // Los rechazos con código del servidor (packages/platform/src/vocabulary/error-codes.ts).
   errorCodes: {
     USER_BAD_CREDENTIALS: 'Correo o contraseña incorrectos',
