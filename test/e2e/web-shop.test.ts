@@ -408,4 +408,49 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     expect(await pinned.count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it('picks an avatar in the profile: owned ones (public, assigned) to choose, a subscriber-only one locked and explained', {
+    timeout: 60_000,
+  }, async () => {
+    const M = '/api/merch-service';
+    const slugs = { open: `disco-${RUN}`, given: `gold-${RUN}`, vip: `vip-${RUN}` };
+    for (const [slug, name, status] of [
+      [slugs.open, `Disco ${RUN}`, 'PUBLIC'],
+      [slugs.given, `Gold ${RUN}`, 'SUBSCRIBER_ONLY'],
+      [slugs.vip, `VIP ${RUN}`, 'SUBSCRIBER_ONLY'],
+    ] as const) {
+      expect((await call('POST', `${M}/avatars`, { token: admin, body: { slug, name, status } })).status).toBe(201);
+    }
+    const person = await signUp();
+    const given = await call('POST', `${M}/avatar-assignment/${slugs.given}`, { token: admin, body: { userUuid: person.userUuid } });
+    expect(given.status).toBe(201);
+    const page = await open(1280, 860);
+    await openSignedIn(page, platform().baseUrl, person, '#/profile');
+    const owned = page.getByRole('group', { name: 'Yours from the catalogue' });
+    await expect.poll(() => owned.getByRole('radio').count()).toBe(2);
+    const locked = page.getByRole('region', { name: 'Avatars to earn' });
+    await expect
+      .poll(() =>
+        locked
+          .getByRole('listitem')
+          .filter({ hasText: `VIP ${RUN}` })
+          .textContent(),
+      )
+      .toContain('For subscribers');
+    expect(
+      await locked
+        .getByRole('listitem')
+        .filter({ hasText: `Gold ${RUN}` })
+        .count(),
+    ).toBe(0);
+    await page.screenshot({ path: join(ARTIFACTS, 'avatar-picker.png'), fullPage: true });
+    // The radio is the drawing's label: a click on the drawing picks it.
+    await owned.getByRole('img', { name: `Gold ${RUN}` }).click();
+    await expect.poll(() => owned.getByRole('radio', { name: `Gold ${RUN}` }).isChecked()).toBe(true);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(async () => (await call('GET', '/api/user-service/users/profile', { token: person.token })).body.avatarId)
+      .toBe(slugs.given);
+    expect(problems).toEqual([]);
+  });
 });

@@ -34,4 +34,5 @@ export const keys = {
   profiles: (uuids: string[]) => ['profile', 'batch', ...uuids] as const,
   wearableAvatars: ['points', 'avatars', 'mine'] as const,
   allAvatars: ['points', 'avatars', 'all'] as const,
+  currentSeason: ['points', 'season', 'current'] as const,
 };

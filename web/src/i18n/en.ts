@@ -424,6 +424,13 @@ export const en = {
   placesFromTo: 'Places {from} to {to}',
   placesOf: '{from}–{to} of {total}',
   rankingPages: 'Ranking pages',
+  avatarsYours: 'Yours from the catalogue',
+  avatarsToEarn: 'Avatars to earn',
+  avatarDiscordOnly: 'Only in the Discord activity',
+  avatarSubscribers: 'For subscribers',
+  avatarSeasonAward: "A season's award to its top {top}",
+  avatarSeasonAwardThis: 'Awarded to the top {top} of {season}',
+  avatarNotYours: 'Given or sold separately: not yours yet',
   // The server's coded refusals (packages/platform/src/vocabulary/error-codes.ts); the English is the spec's, word for word.
   errorCodes: {
     USER_BAD_CREDENTIALS: 'Incorrect email or password',

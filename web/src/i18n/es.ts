@@ -419,6 +419,13 @@ export const es: Strings = {
   placesFromTo: 'Puestos {from} a {to}',
   placesOf: '{from}–{to} de {total}',
   rankingPages: 'Páginas de la clasificación',
+  avatarsYours: 'Tuyos del catálogo',
+  avatarsToEarn: 'Avatares por conseguir',
+  avatarDiscordOnly: 'Solo en la actividad de Discord',
+  avatarSubscribers: 'Para suscriptores',
+  avatarSeasonAward: 'Premio de una temporada a sus {top} primeros',
+  avatarSeasonAwardThis: 'Premio a los {top} primeros de {season}',
+  avatarNotYours: 'Se regala o se vende aparte: todavía no es tuyo',
   // Los rechazos con código del servidor (packages/platform/src/vocabulary/error-codes.ts).
   errorCodes: {
     USER_BAD_CREDENTIALS: 'Correo o contraseña incorrectos',

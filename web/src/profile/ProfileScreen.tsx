@@ -5,6 +5,7 @@ import { profiles } from '../api/spinroom';
 import { ErrorNote } from '../app/ErrorNote';
 import { Avatar } from '../avatars/Avatar';
 import { CHOOSABLE_AVATARS } from '../avatars/catalogue';
+import { CatalogueAvatars } from './CatalogueAvatars';
 import { formatDate, nameOf, useLocale, useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 
@@ -74,6 +75,7 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
               </label>
             ))}
           </fieldset>
+          <CatalogueAvatars chosen={avatarId} color={color} onChoose={setAvatarId} />
           <label>
             {t.color}
             <input type="color" value={color} onChange={(e) => setColor(e.target.value)} />
