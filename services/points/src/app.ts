@@ -67,23 +67,25 @@ export const pointsService = defineService('points', {
       minListenMs: config.POINTS_MIN_LISTEN_SECONDS * 1000,
       minAccountAgeMs: config.POINTS_MIN_ACCOUNT_AGE_HOURS * 3_600_000,
     };
-    // One handler per topic read: sign-ups, and the plays points are earned
-    // from. play-tracking (spec 002's play tracking record) joins here with its
-    // handler once a service produces it.
-    const handlers: Record<string, EventHandler> = {
-      [USER_EVENTS_TOPIC]: userEventsHandler(options.now),
-      [ROOM_EVENTS_TOPIC]: roomEventsHandler(earning, { now: options.now, onAdded: award }),
-    };
+    // One consumer per topic read, each in its own group (sign-ups keep the
+    // service's group), so a backlog of plays never holds up new accounts:
+    // sign-ups, and the plays points are earned from. play-tracking (spec
+    // 002's play tracking record) joins here with its handler once a service
+    // produces it.
+    const handlers: Array<{ topic: string; groupId: string; handle: EventHandler }> = [
+      { topic: USER_EVENTS_TOPIC, groupId: config.KAFKA_CONSUMER_GROUP, handle: userEventsHandler(options.now) },
+      {
+        topic: ROOM_EVENTS_TOPIC,
+        groupId: `${config.KAFKA_CONSUMER_GROUP}.${ROOM_EVENTS_TOPIC}`,
+        handle: roomEventsHandler(earning, { now: options.now, onAdded: award }),
+      },
+    ];
     const deadLetters = await kafka.producer();
-    const consumer = await startIdempotentConsumer({
-      kafka,
-      orm,
-      groupId: config.KAFKA_CONSUMER_GROUP,
-      topics: Object.keys(handlers),
-      handle: (event, em) => handlers[event.topic]!(event, em),
-      deadLetters,
-      logger,
-    });
+    const consumers = await Promise.all(
+      handlers.map(({ topic, groupId, handle }) =>
+        startIdempotentConsumer({ kafka, orm, groupId, topics: [topic], handle, deadLetters, logger }),
+      ),
+    );
     // Reads and writes expire an account's due holds themselves; the sweep
     // ends the holds of accounts nobody touches. Every replica sweeps: the
     // account's row lock keeps them from ending a hold twice.
@@ -137,7 +139,7 @@ export const pointsService = defineService('points', {
       async stop() {
         clearInterval(sweep);
         await sweeping;
-        await consumer.stop();
+        for (const consumer of consumers) await consumer.stop();
         await deadLetters.disconnect();
       },
       expose: { tokens, consumables, bundles, seasons, rankings, avatars },

@@ -78,18 +78,18 @@ describe('token accounts and points follow user-events and room-events', () => {
     const [account] = await eventually(async () => {
       const rows = await accounts(userUuid);
       return rows.length > 0 ? rows : undefined;
-    });
+    }, 60_000);
     expect(account).toMatchObject({ status: 'active', credited: '0', held: '0', spent: '0' });
     // A later event in the same partition (same key) shows that all four were handled.
     const marker = signedUp(randomUUID());
     await producer.send([{ ...marker, key: userUuid }]);
-    await eventually(async () => ((await accounts(marker.key)).length > 0 ? true : undefined));
+    await eventually(async () => ((await accounts(marker.key)).length > 0 ? true : undefined), 60_000);
     expect(await accounts(userUuid)).toHaveLength(1);
     const processed = await db.query(`select count(*)::int as "n" from "processed_event" where "event_id" = $1`, [
       event.headers['event-id'],
     ]);
     expect(processed.rows[0].n).toBe(1);
-  });
+  }, 90_000);
 
   it('sends an event it cannot handle to user-events.dlq and goes on', async () => {
     const broken = signedUp('not-a-uuid');
@@ -98,8 +98,8 @@ describe('token accounts and points follow user-events and room-events', () => {
     await producer.send([after]);
     const dead = await eventually(async () => deadLetters.find((h) => h['event-id'] === broken.headers['event-id']), 30_000);
     expect(dead['dlq-error']).toMatch(/without a valid user uuid/);
-    await eventually(async () => ((await accounts(after.key)).length > 0 ? true : undefined));
-  }, 40_000);
+    await eventually(async () => ((await accounts(after.key)).length > 0 ? true : undefined), 60_000);
+  }, 90_000);
 
   it('gives a DJ points from a played song once, however often its event comes, and only for votes that count', async () => {
     const dj = randomUUID();
@@ -111,7 +111,7 @@ describe('token accounts and points follow user-events and room-events', () => {
     await eventually(async () => {
       const { rows } = await db.query(`select count(*)::int as "n" from "user_signup" where "user_uuid" = any($1)`, [[dj, fan, newcomer]]);
       return rows[0].n === 3 ? true : undefined;
-    });
+    }, 60_000);
     const startedAt = new Date(Date.now() - 120_000);
     const at = (seconds: number) => new Date(startedAt.getTime() + seconds * 1000);
     const playId = randomUUID();
@@ -153,7 +153,7 @@ describe('token accounts and points follow user-events and room-events', () => {
         | string
         | undefined;
     // Its DJ earns the fan's and the first DJ's up-votes and the play.
-    await eventually(async () => ((await lifetime(otherDj)) === '3' ? true : undefined), 20_000);
+    await eventually(async () => ((await lifetime(otherDj)) === '3' ? true : undefined), 60_000);
     // The fan's up-vote and the play heard by the fan: 2 points; the newcomer's, the guest's and the DJ's own votes earn nothing.
     expect(await lifetime(dj)).toBe('2');
     const points = await db.query(`select "kind", "amount", "season_id" from "point" where "reference" = $1 order by "kind"`, [playId]);
@@ -161,5 +161,5 @@ describe('token accounts and points follow user-events and room-events', () => {
       { kind: 'play', amount: '1', season_id: null },
       { kind: 'upvotes', amount: '1', season_id: null },
     ]);
-  }, 40_000);
+  }, 120_000);
 });
