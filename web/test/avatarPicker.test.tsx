@@ -84,6 +84,9 @@ describe('the avatar picker', () => {
 
   it('splits the catalogue and words the locks in Spanish', () => {
     expect(splitCatalogue([disco, vip], [disco])).toEqual({ mine: [disco], locked: [vip] });
+    // The house looks the demo catalogue also lists are not offered twice.
+    const raver = avatar('raver', 'Raver', 'PUBLIC');
+    expect(splitCatalogue([raver, disco], [raver, disco])).toEqual({ mine: [disco], locked: [] });
     expect(lockReason(champion, es, SEASON)).toBe('Premio a los 3 primeros de Autumn');
     expect(lockReason(veteran, es, SEASON)).toBe('Premio de una temporada a sus 10 primeros');
     expect(lockReason(avatar('x', 'X', 'PRIVATE'), en)).toBe('Given or sold separately: not yours yet');

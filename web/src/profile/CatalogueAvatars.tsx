@@ -6,6 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { keys } from '../api/keys';
 import { type CatalogueAvatar, points } from '../api/points';
 import { Avatar } from '../avatars/Avatar';
+import { CHOOSABLE_AVATARS } from '../avatars/catalogue';
 import type { Strings } from '../i18n/en';
 import { fill, useT } from '../i18n/i18n';
 
@@ -28,7 +29,9 @@ export function splitCatalogue(
   wearable: CatalogueAvatar[],
 ): { mine: CatalogueAvatar[]; locked: CatalogueAvatar[] } {
   const mayWear = new Set(wearable.map((a) => a.slug));
-  return { mine: wearable, locked: all.filter((a) => !mayWear.has(a.slug)) };
+  // The house set (the demo catalogue lists its six as PUBLIC) is offered above already.
+  const house = new Set(CHOOSABLE_AVATARS.map((a) => a.id));
+  return { mine: wearable.filter((a) => !house.has(a.slug)), locked: all.filter((a) => !mayWear.has(a.slug) && !house.has(a.slug)) };
 }
 
 /** Radios for the wearable ones (in the profile form's `avatar` group) and the locked ones explained. */
