@@ -119,7 +119,8 @@ export function testServiceConfig<S extends z.ZodRawShape>(
     REDIS_URL: infra.redisUrl,
     KAFKA_BROKERS: infra.kafkaBrokers.join(','),
     GRPC_PORT: '0',
-    LOG_LEVEL: 'silent',
+    // Silent unless a run asks (TEST_SERVICE_LOG_LEVEL=debug, to see what the services did).
+    LOG_LEVEL: process.env.TEST_SERVICE_LOG_LEVEL ?? 'silent',
     OUTBOX_POLL_MS: '100',
     SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
     JWT_PRIVATE_KEY: infra.signingKeyPem,
@@ -260,12 +261,18 @@ async function loadService(name: ServiceName): Promise<Service<z.ZodRawShape, ob
   return service;
 }
 
-/** The list's services, each after its peers (and otherwise in the list's order). */
+/**
+ * The list's services, each after the peers it can (in the list's order
+ * otherwise). Peers may call each other both ways (the room service holds
+ * entry fees with the points service, which asks the room who may enter): a
+ * peer met again on its own path is left for later, which is enough, since
+ * every address is known before any service starts and clients connect on
+ * their first call; only the user service's key is needed at start.
+ */
 export function startOrder(): ServiceName[] {
   const order: ServiceName[] = [];
   const visit = (name: ServiceName, path: ServiceName[]) => {
-    if (order.includes(name)) return;
-    if (path.includes(name)) throw new Error(`the list of services has a cycle: ${[...path, name].join(' -> ')}`);
+    if (order.includes(name) || path.includes(name)) return;
     for (const peer of (SERVICES[name] as ServiceEntry).peers) visit(peer as ServiceName, [...path, name]);
     order.push(name);
   };
@@ -285,6 +292,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const startOptions = {} as Record<ServiceName, object | undefined>;
   const cleanups: Array<() => Promise<void> | void> = [];
   const extraRooms: RunningService[] = [];
+  // Every address before any service starts: each is given all its peers', whichever starts first.
+  for (const name of SERVICE_NAMES) grpc[name] = `127.0.0.1:${await freePort()}`;
   for (const name of startOrder()) {
     const definition = await loadService(name);
     const entry: ServiceEntry = SERVICES[name];
@@ -296,17 +305,24 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       if (!(key in definition.config)) throw new Error(`startPlatform: the ${name} service has no setting ${key}`);
     }
     const own: Record<string, unknown> = { REDIS_URL: redisUrl };
-    // A consumer group of its own: every platform reads the topics from the start.
+    // Consumer groups of its own, reading what comes after the platform started:
+    // the broker holds every earlier suite's events, which are not this platform's.
     if ('KAFKA_CONSUMER_GROUP' in definition.config) own.KAFKA_CONSUMER_GROUP = `${name}-${randomUUID()}`;
-    const config = testServiceConfig(name, definition.config, databaseUrl ?? '', grpc, { ...own, ...extras.overrides, ...requested });
+    if ('KAFKA_CONSUMER_FROM' in definition.config) own.KAFKA_CONSUMER_FROM = 'latest';
+    const port = Number(grpc[name].split(':')[1]);
+    const config = testServiceConfig(name, definition.config, databaseUrl ?? '', grpc, {
+      ...own,
+      GRPC_PORT: port,
+      ...extras.overrides,
+      ...requested,
+    });
     const running = await definition.start(config, extras.options);
-    grpc[name] = `127.0.0.1:${running.port}`;
     services[name] = { address: grpc[name], databaseUrl, running };
     configs[name] = config;
     definitions[name] = definition;
     startOptions[name] = extras.options;
     if (name === 'room') {
-      for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await definition.start(config));
+      for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await definition.start({ ...config, GRPC_PORT: 0 }));
     }
   }
   // Every service serves once it holds the user service's public key (NOT_SERVING until then), as the BFF's readiness waits for.

@@ -5,7 +5,7 @@ import { TokenIssuer, TokenVerifier } from '../src/auth.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { dropDatabase } from '../src/db/orm.js';
 import { GrpcHealthChecker } from '../src/grpc/health.js';
-import { OUTBOX_TABLES_SQL, OutboxMessage } from '../src/kafka/outbox.js';
+import { OUTBOX_TABLES_SQL } from '../src/kafka/outbox.js';
 import { serviceConfig } from '../src/kit/service-list.js';
 import { defineService, type RunningService } from '../src/kit/service.js';
 import { eventually, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
@@ -15,16 +15,18 @@ describe('service config: the base, what the entry in the list needs, then its o
   const chatEnv = {
     DATABASE_URL: 'postgres://u:p@db:5432/spinroom_chat',
     REDIS_URL: 'redis://redis:6379',
+    KAFKA_BROKERS: 'kafka:9092',
     USER_ADDR: 'user:50051',
     ROOM_ADDR: 'room:50054',
     SERVICE_CLIENT_SECRET: 'x'.repeat(32),
   };
 
-  it('gives chat its port, peers and service secret, and no Kafka', () => {
+  it('gives chat its port, peers, Kafka and service secret, and payment no Kafka', () => {
     const shape = serviceConfig('chat', {});
-    expect(Object.keys(shape)).not.toContain('KAFKA_BROKERS');
+    expect(Object.keys(serviceConfig('payment', {}))).not.toContain('KAFKA_BROKERS');
     expect(loadConfig(shape, chatEnv)).toEqual({
       ...chatEnv,
+      KAFKA_BROKERS: ['kafka:9092'],
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 50055,
       JWT_ISSUER: 'spinroom',
@@ -93,7 +95,8 @@ describe('a service built by the kit', () => {
   const chatService = defineService('chat', {
     config: serviceConfig('chat', {}),
     peers: { user: UserServiceClient, room: RoomServiceClient },
-    database: { entities: [OutboxMessage], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
+    // Its entry names Kafka: the kit maps the outbox table itself.
+    database: { entities: [], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
     async build({ logger }) {
       return { services: [], expose: { level: logger.level } };
     },
@@ -114,6 +117,7 @@ describe('a service built by the kit', () => {
       loadConfig(chatService.config, {
         DATABASE_URL: chatDb,
         REDIS_URL: infra.redisUrl,
+        KAFKA_BROKERS: infra.kafkaBrokers.join(','),
         GRPC_PORT: '0',
         USER_ADDR: `127.0.0.1:${user.port}`,
         ROOM_ADDR: '127.0.0.1:1',
@@ -154,6 +158,7 @@ describe('a service built by the kit', () => {
         loadConfig(broken.config, {
           DATABASE_URL: chatDb,
           REDIS_URL: infra.redisUrl,
+          KAFKA_BROKERS: infra.kafkaBrokers.join(','),
           USER_ADDR: '127.0.0.1:1',
           ROOM_ADDR: '127.0.0.1:1',
           SERVICE_CLIENT_SECRET: 'x'.repeat(32),

@@ -34,8 +34,11 @@ export interface TopicSpec {
 
 export class KafkaClient {
   private readonly kafka: Kafka;
+  /** Where its new consumer groups start (KAFKA_CONSUMER_FROM): the beginning unless told. */
+  readonly consumersFrom: 'earliest' | 'latest';
 
-  constructor(options: { brokers: string[]; clientId: string; logger: Logger }) {
+  constructor(options: { brokers: string[]; clientId: string; logger: Logger; consumersFrom?: 'earliest' | 'latest' }) {
+    this.consumersFrom = options.consumersFrom ?? 'earliest';
     const log = options.logger.child({ component: 'kafka' });
     this.kafka = new Kafka({
       clientId: options.clientId,

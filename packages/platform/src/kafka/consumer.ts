@@ -17,6 +17,7 @@ export interface IdempotentConsumerOptions {
   deadLetters: EventProducer;
   logger: Logger;
   retries?: number;
+  /** A new group reads the topics from their start; the client's KAFKA_CONSUMER_FROM unless given. */
   fromBeginning?: boolean;
 }
 
@@ -29,8 +30,12 @@ export interface IdempotentConsumerOptions {
 export async function startIdempotentConsumer(options: IdempotentConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const consumer: Consumer = options.kafka.consumer(options.groupId);
   await consumer.connect();
-  await consumer.subscribe({ topics: options.topics, fromBeginning: options.fromBeginning ?? true });
+  const fromBeginning = options.fromBeginning ?? options.kafka.consumersFrom === 'earliest';
+  await consumer.subscribe({ topics: options.topics, fromBeginning });
   const retries = options.retries ?? 3;
+  // Reading from the latest offsets, the start waits until the group has its
+  // partitions: what is produced once the service has started is then read.
+  const joined = fromBeginning ? Promise.resolve() : groupJoined(consumer);
 
   await consumer.run({
     eachMessage: async ({ topic, partition, message }) => {
@@ -69,7 +74,21 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
       recordConsumedEvent({ topic, group: options.groupId, outcome: 'dead_lettered' }, started);
     },
   });
+  await joined;
   return { stop: () => consumer.disconnect() };
+}
+
+/** Resolves when the consumer has joined its group (and at most after 30 s: the consumer goes on joining). */
+function groupJoined(consumer: Consumer): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, 30_000);
+    const remove = consumer.on(consumer.events.GROUP_JOIN, done);
+    function done() {
+      clearTimeout(timer);
+      remove();
+      resolve();
+    }
+  });
 }
 
 /** Handles the event in its own transaction; false when it was handled before. */

@@ -50,6 +50,14 @@ export function peerAddressVariable<P extends string>(peer: P): `${Uppercase<P>}
   return `${peer.toUpperCase().replace(/-/g, '_')}_ADDR` as `${Uppercase<P>}_ADDR`;
 }
 
+/**
+ * Where a consumer group that has no offsets yet starts reading: `earliest`
+ * (unset: a new service catches up on every event kept), or `latest` (only
+ * what comes after it joined: the test platforms, each of which has groups of
+ * its own on a broker shared by the whole suite).
+ */
+const kafkaConsumerFrom = z.enum(['earliest', 'latest']).optional();
+
 /** The variables every service reads. */
 export const baseServiceConfig = {
   GRPC_HOST: z.string().default('127.0.0.1'),
@@ -66,7 +74,10 @@ export type ServiceConfigShape<N extends ServiceName> = typeof baseServiceConfig
   GRPC_PORT: ReturnType<typeof env.port>;
 } & (Entry<N> extends { database: string } ? { DATABASE_URL: ReturnType<typeof env.url> } : unknown) &
   If<Entry<N> extends { redis: true } ? true : false, { REDIS_URL: ReturnType<typeof env.url> }> &
-  If<Entry<N> extends { kafka: true } ? true : false, { KAFKA_BROKERS: ReturnType<typeof env.list> }> &
+  If<
+    Entry<N> extends { kafka: true } ? true : false,
+    { KAFKA_BROKERS: ReturnType<typeof env.list>; KAFKA_CONSUMER_FROM: typeof kafkaConsumerFrom }
+  > &
   If<Entry<N> extends { outbox: true } ? true : false, { OUTBOX_POLL_MS: z.ZodDefault<z.ZodCoercedNumber> }> &
   If<Entry<N> extends { serviceToken: true } ? true : false, { SERVICE_CLIENT_SECRET: z.ZodString }> & {
     [P in Entry<N>['peers'][number] as `${Uppercase<P>}_ADDR`]: ReturnType<typeof env.address>;
@@ -81,7 +92,10 @@ export function serviceConfig<N extends ServiceName, O extends z.ZodRawShape>(na
   const shape: Record<string, z.ZodType> = { ...baseServiceConfig, GRPC_PORT: env.port(entry.grpcPort) };
   if (entry.database) shape.DATABASE_URL = env.url(['postgres', 'postgresql']);
   if (entry.redis) shape.REDIS_URL = env.url(['redis', 'rediss']);
-  if (entry.kafka) shape.KAFKA_BROKERS = env.list();
+  if (entry.kafka) {
+    shape.KAFKA_BROKERS = env.list();
+    shape.KAFKA_CONSUMER_FROM = kafkaConsumerFrom;
+  }
   if (entry.outbox) shape.OUTBOX_POLL_MS = z.coerce.number().int().positive().default(250);
   if (entry.serviceToken) shape.SERVICE_CLIENT_SECRET = z.string().min(32);
   for (const peer of entry.peers) shape[peerAddressVariable(peer)] = env.address();

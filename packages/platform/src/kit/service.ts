@@ -228,7 +228,12 @@ export function defineService<
         set('serviceToken', new ServiceTokenSource(() => user.issueServiceToken(grant, { deadlineMs: 3_000 })));
       }
       if (entry.kafka) {
-        const kafka = new KafkaClient({ brokers: values.KAFKA_BROKERS, clientId: name, logger });
+        const kafka = new KafkaClient({
+          brokers: values.KAFKA_BROKERS,
+          clientId: name,
+          logger,
+          consumersFrom: values.KAFKA_CONSUMER_FROM,
+        });
         if (definition.topics?.length) await kafka.ensureTopics(definition.topics.map((topic) => ({ topic })));
         set('kafka', kafka);
         if (entry.outbox) {
