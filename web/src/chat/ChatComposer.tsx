@@ -6,7 +6,7 @@
 // shows near the chat service's limit, and over it nothing is sent and the box
 // says why (never cut). ↑ in an empty box edits the last message while it may
 // be edited; Escape cancels the edit.
-import { useLayoutEffect, useState, type KeyboardEvent, type RefObject, type SubmitEvent } from 'react';
+import { useLayoutEffect, useState, type KeyboardEvent, type RefObject, type SubmitEvent, type ReactNode } from 'react';
 import { useT } from '../i18n/i18n';
 import { lengthCheck, MAX_MESSAGE_LENGTH, type ChatMessage } from './chatState';
 import { decodeMentions, encodeMentions, insertMention, mentionQuery, suggestMentions, type Mention, type Person } from './mentions';
@@ -25,6 +25,8 @@ export interface ChatComposerProps {
   onEditing: (message: ChatMessage | null) => void;
   onSend: (text: string, type: 'user' | 'room', mentions: Mention[]) => Promise<void>;
   onEdit: (message: ChatMessage, text: string, mentions: Mention[]) => Promise<void>;
+  /** More beside the Send button (the room's consumables), after it in the tab order. */
+  extra?: ReactNode;
 }
 
 export function ChatComposer(props: ChatComposerProps) {
@@ -185,6 +187,7 @@ export function ChatComposer(props: ChatComposerProps) {
           {t.cancel}
         </button>
       )}
+      {props.extra}
       <p id="chat-keys" className="sr-only">
         {t.chatKeys}
       </p>

@@ -1,7 +1,7 @@
 // The room's chat panel: the mention alert, pinned messages, the history (one
 // tab stop, ChatLog) and the chat box (ChatComposer). Mentions show as
 // @nickname from the room's people, else the names messages carry.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { PinnedMessage } from '../api/types';
 import { useT } from '../i18n/i18n';
 import { ChatComposer } from './ChatComposer';
@@ -30,6 +30,8 @@ interface Props {
   onRetry: (message: ChatMessage) => Promise<void>;
   onDiscard: (message: ChatMessage) => void;
   onPin: (message: ChatMessage | null) => void;
+  /** More beside the chat box's Send button (the room's consumables). */
+  composerExtra?: ReactNode;
 }
 
 export function ChatPanel(props: Props) {
@@ -133,6 +135,7 @@ export function ChatPanel(props: Props) {
           onEditing={setEditing}
           onSend={props.onSend}
           onEdit={props.onEdit}
+          extra={props.composerExtra}
         />
       ) : null}
     </section>

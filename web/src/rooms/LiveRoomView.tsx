@@ -259,8 +259,8 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
                       .pin(room.slug, pinnedMessages(m, { name: me.data?.nickname, uuid: s.userUuid }))
                       .catch((e: unknown) => setActionError(errorText(e)));
                   }}
+                  composerExtra={<ConsumablePicker roomUuid={room.uuid} />}
                 />
-                {s.isLoggedIn && <ConsumablePicker roomUuid={room.uuid} />}
               </div>
             )}
             <div id={PANEL_ID.people} className="room-panel" {...panel('people')}>

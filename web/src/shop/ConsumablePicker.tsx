@@ -13,6 +13,9 @@ import { CoinIcon } from './TokenBalance';
 import { tokenCount, useConsumables, usePurchase } from './useTokens';
 import './shop.css';
 
+/** How long what a purchase did stays said beside the button. */
+export const SAID_FOR_MS = 8000;
+
 export function ConsumablePicker({ roomUuid }: { roomUuid: string }) {
   const t = useT();
   const locale = useLocale();
@@ -28,8 +31,12 @@ export function ConsumablePicker({ roomUuid }: { roomUuid: string }) {
   };
   // A purchase done closes the list; what it did stays said beside the button.
   useEffect(() => {
-    if (outcome?.ok) setOpen(false);
-  }, [outcome]);
+    if (!outcome?.ok) return;
+    setOpen(false);
+    // Said for a while (and to screen readers at once), then out of the way of the chat.
+    const timer = setTimeout(clear, SAID_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [outcome, clear]);
   // Opened: the focus goes into the list.
   useEffect(() => {
     if (open && consumables.data) panel.current?.querySelector<HTMLElement>('button:not(:disabled), a')?.focus();
@@ -52,7 +59,7 @@ export function ConsumablePicker({ roomUuid }: { roomUuid: string }) {
           setOpen(!open);
         }}
       >
-        <ConsumableIcon consumable={{ id: 'use' }} size={20} /> {t.useConsumable}
+        <ConsumableIcon consumable={{ id: 'use' }} size={20} /> <span className="picker-label">{t.useConsumable}</span>
       </button>
       {outcome?.ok && (
         <p role="status" className="small">

@@ -3,7 +3,7 @@
 // a consumable's purchase with spec 002's balanceUnmodifiedSince, whose
 // refusals are told in the reader's language.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { ApiError, errorText } from '../api/errors';
 import { keys } from '../api/keys';
 import { type Consumable, type ConsumablePurchase, shop, type TokenAccount, tokens } from '../api/shop';
@@ -112,5 +112,6 @@ export function usePurchase(roomUuid: string, which?: Locale) {
     }
     mutation.mutate(consumable);
   };
-  return { account, buy, outcome, pending: mutation.isPending, clear: () => setOutcome(undefined) };
+  const clear = useCallback(() => setOutcome(undefined), []);
+  return { account, buy, outcome, pending: mutation.isPending, clear };
 }
