@@ -18,6 +18,7 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureWebBuild } from '../../web/build.js';
 import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, openSignedIn, WEB_ARTIFACTS as ARTIFACTS } from '../support/browser.js';
+import { png } from '../support/images.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
 
 type Json = any;
@@ -62,6 +63,7 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
   let admin: string;
   const names = { bundle: `Handful ${RUN}`, confetti: `Confetti ${RUN}`, horn: `Air horn ${RUN}`, cheap: `Sparkle ${RUN}` };
   let productId: string;
+  let confettiImage = '';
   const pages: Page[] = [];
   const problems: string[] = [];
   /** Every request a page sent, as "METHOD path" and its JSON body. */
@@ -125,6 +127,19 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
         body: { name, tokenCost, displayType, description: `${name}!` },
       });
       expect(made.status).toBe(201);
+      if (name === names.confetti) {
+        // Confetti has a picture (the points service's files); the others are drawn.
+        const form = new FormData();
+        form.append('consumableId', made.body.id as string);
+        form.append('file', new Blob([new Uint8Array(await png(256, 256))], { type: 'image/png' }), 'confetti.png');
+        const res = await fetch(`${platform().baseUrl}${MERCH}/consumables/files`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${admin}` },
+          body: form,
+        });
+        expect(res.status).toBe(201);
+        confettiImage = ((await res.json()) as Json).url as string;
+      }
     }
   }, 60_000);
   afterEach(async (ctx) => {
@@ -246,6 +261,7 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
       // (The chat service reads the purchase from Kafka: a new platform's first consumer can take a while to join.)
       await shown.waitFor({ timeout: 60_000 });
       expect(await shown.getAttribute('data-display')).toBe('cover');
+      await expect.poll(() => shown.locator('img').getAttribute('src')).toBe(confettiImage);
     }
     await page.screenshot({ path: join(ARTIFACTS, 'room-consumable-chat.png') });
     await other.screenshot({ path: join(ARTIFACTS, 'room-consumable-chat-phone.png') });

@@ -1,4 +1,5 @@
-import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ChatPanel } from '../src/chat/ChatPanel';
 import { editableMessage, fromComet, type ChatMessage } from '../src/chat/chatState';
@@ -207,7 +208,7 @@ describe('the chat panel', () => {
     expect(screen.getByText(/Chat is disabled for you until/)).toBeTruthy();
   });
 
-  it("shows a consumable's purchase as the chat service stores it: a cover across the message or small beside the words, never editable", () => {
+  it("shows a consumable's purchase as the chat service stores it: a cover across the message or small beside the words, never editable", async () => {
     const stored = (id: string, displayType: string, userUuid = 'me') =>
       fromComet({
         id,
@@ -235,11 +236,26 @@ describe('the chat panel', () => {
     expect(
       fromComet({ id: '9', sentAt: 1, data: { text: 'x', metadata: { chatMessage: { consumable: 'forged' } } } }).consumable,
     ).toBeUndefined();
-    render(<ChatPanel {...props([cover, small])} />);
+    // The shop's list gives the cover one its picture; the small one is drawn.
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(JSON.stringify([{ id: 'c-cover', name: 'Confetti', imageUrl: '/api/merch-service/api/v1/consumables/files/f1' }])),
+      ),
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ChatPanel {...props([cover, small])} />
+      </QueryClientProvider>,
+    );
     const items = screen.getAllByRole('listitem');
     expect(items.map((li) => li.querySelector('[data-display]')?.getAttribute('data-display'))).toEqual(['cover', 'small']);
     expect(items[0]!.textContent).toContain('Bo used Confetti');
     expect(items[1]!.textContent).toContain('Me used Air horn');
+    await waitFor(() => expect(items[0]!.querySelector('img')?.getAttribute('src')).toBe('/api/merch-service/api/v1/consumables/files/f1'));
+    expect(items[1]!.querySelector('img')).toBeNull();
+    vi.unstubAllGlobals();
     // The last own message is the purchase's: nothing to edit.
     expect(editableMessage([cover, small], 'me')).toBeUndefined();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();

@@ -42,6 +42,8 @@ export interface Consumable {
   tokenCost: number;
   /** How it shows in the room's chat: a wide cover, or small beside the message. */
   displayType: DisplayType;
+  /** Its picture (served by the points service); '' until it has one. */
+  imageUrl?: string;
   createdAt: string;
   updatedAt: string;
 }

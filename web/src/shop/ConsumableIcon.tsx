@@ -1,6 +1,6 @@
-// A consumable's picture: consumables carry no image yet (the points
-// service's files are not built), so each is drawn, a burst in a colour of its
-// own made from its id, the same wherever it shows (shop, picker, chat).
+// A consumable's picture: its imageUrl when an admin gave it one (the points
+// service's files), else a drawing, a burst in a colour of its own made from
+// its id, the same wherever it shows (shop, picker, chat).
 import type { Consumable } from '../api/shop';
 
 /** A hue from the id, the same every time. */
@@ -13,7 +13,10 @@ export function hueOf(id: string): number {
 const RAYS = Array.from({ length: 8 }, (_, i) => (i * Math.PI) / 4);
 
 /** Decorative: its name is always written beside it. */
-export function ConsumableIcon({ consumable, size = 32 }: { consumable: Pick<Consumable, 'id'>; size?: number }) {
+export function ConsumableIcon({ consumable, size = 32 }: { consumable: Pick<Consumable, 'id' | 'imageUrl'>; size?: number }) {
+  if (consumable.imageUrl) {
+    return <img className="consumable-icon" src={consumable.imageUrl} alt="" width={size} height={size} loading="lazy" />;
+  }
   const hue = hueOf(consumable.id);
   return (
     <svg className="consumable-icon" width={size} height={size} viewBox="-12 -12 24 24" aria-hidden="true" focusable="false">
