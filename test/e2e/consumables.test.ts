@@ -77,7 +77,13 @@ describe('the token shop through the BFF', () => {
     const consumable = (
       await call('POST', `${MERCH}/consumables`, { token: admin, body: { name: 'Spotlight', tokenCost: 40, displayType: 'small' } })
     ).body;
-    const roomUuid = randomUUID();
+    // Bought for a room that exists (and the buyer was not removed from): the room's chat shows it.
+    const room = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: admin,
+      body: { name: `Shop ${randomUUID().slice(0, 8)}` },
+    });
+    expect(room.status).toBe(201);
+    const roomUuid = room.body.uuid as string;
     const buy = (token: string, extra: Record<string, unknown> = {}) =>
       call('POST', `${MERCH}/consumable-purchases`, {
         token,
@@ -117,6 +123,8 @@ describe('the token shop through the BFF', () => {
     const short = await buy(user);
     expect([short.status, short.body.code]).toEqual([402, 'TOKEN_BALANCE_SHORT']);
     expect((await buy(user, { roomUuid: 'nope' })).status).toBe(400);
+    const nowhere = await buy(user, { roomUuid: randomUUID() });
+    expect([nowhere.status, nowhere.body.message]).toEqual([404, 'Room not found']);
     expect((await call('GET', `${MERCH}/token-accounts/self`, { token: user })).body).toMatchObject({ balance: 20, spent: 80, held: 0 });
   });
 

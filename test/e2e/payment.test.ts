@@ -235,12 +235,27 @@ describe('payments through the BFF', () => {
       expect(await client.getActiveSubscription({ userUuid: stranger.userUuid }, { token: service })).toEqual({ level: '' });
       await expect(client.getActiveSubscription({ userUuid: buyer.userUuid }, { token: stranger.accessToken })).rejects.toThrow();
 
+      // The points service asks it too: a subscriber wears the subscribers' avatars while the subscription is active.
+      const avatar = `sub-${randomUUID().slice(0, 8)}`;
+      const made = await call('POST', '/api/merch-service/avatars', {
+        token: admin,
+        body: { slug: avatar, name: 'Night owl', status: 'SUBSCRIBER_ONLY' },
+      });
+      expect(made.status).toBe(201);
+      const wearing = (uuid: string) => call('GET', `/api/merch-service/avatars/${avatar}/${uuid}`, { token: admin });
+      expect((await wearing(buyer.userUuid)).body).toMatchObject({ canWear: true, assignment: null });
+      expect((await wearing(stranger.userUuid)).body).toMatchObject({ canWear: false });
+      expect(
+        (await call('GET', '/api/merch-service/avatars', { token: buyer.accessToken })).body.map((a: { slug: string }) => a.slug),
+      ).toContain(avatar);
+
       // Deleted later: no level any more; an older update delivered after that changes nothing.
       const deleted = stripeEvent('customer.subscription.deleted', created + 20, subscriptionObject('canceled'));
       const stale = stripeEvent('customer.subscription.updated', created + 10, subscriptionObject('active'));
       expect((await deliver(deleted, sign(deleted))).body.processed).toBe(true);
       expect((await deliver(stale, sign(stale))).body.processed).toBe(false);
       expect(await client.getActiveSubscription({ userUuid: buyer.userUuid }, { token: service })).toEqual({ level: '' });
+      expect((await wearing(buyer.userUuid)).body).toMatchObject({ canWear: false });
       expect((await call('GET', SUBSCRIPTION, { token: buyer.accessToken })).body.subscriptions[0]).toMatchObject({
         status: 'canceled',
         active: false,

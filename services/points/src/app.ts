@@ -4,9 +4,13 @@ import { RankingServiceService, SeasonServiceService } from '@spinroom/contracts
 import { ConsumableServiceService, TokenBundleServiceService } from '@spinroom/contracts/points/v1/shop';
 import { ShopFileServiceService } from '@spinroom/contracts/points/v1/shop_files';
 import { TokenServiceService } from '@spinroom/contracts/points/v1/tokens';
+import { PaymentServiceClient } from '@spinroom/contracts/payment/v1/payment';
+import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer, type EventHandler } from '@spinroom/platform';
 import { SharpResizer } from '@spinroom/platform/media';
+import { RoomServiceEntrance } from './adapters/room-entrance.js';
+import { PaymentServiceSubscriptions } from './adapters/subscriptions.js';
 import { pointsServiceConfig } from './config.js';
 import { pointsDatabase } from './db/database.js';
 import { awardSeasonAvatars, PgAvatarStore } from './db/avatar-store.js';
@@ -43,10 +47,10 @@ import { tokenServiceHandlers } from './rpc/token-service.js';
  */
 export const pointsService = defineService('points', {
   config: pointsServiceConfig,
-  peers: { user: UserServiceClient },
+  peers: { user: UserServiceClient, room: RoomServiceClient, payment: PaymentServiceClient },
   database: pointsDatabase,
   topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, POINTS_EVENTS_TOPIC],
-  async build({ config, logger, orm, kafka, relay, unary, clientStream }, options: { now?: () => Date }) {
+  async build({ config, logger, orm, kafka, relay, unary, clientStream, peers, serviceToken }, options: { now?: () => Date }) {
     // A purchase's event (the room's chat shows it) goes out through the outbox.
     const ledger = new PgTokenStore(orm, () => relay.nudge());
     const tokens = new Tokens(
@@ -54,7 +58,7 @@ export const pointsService = defineService('points', {
       { holdTtlSeconds: config.TOKEN_HOLD_TTL_SECONDS, maxHoldTtlSeconds: config.TOKEN_HOLD_MAX_TTL_SECONDS },
       options.now,
     );
-    const consumables = new Consumables(new PgConsumableStore(orm), ledger, options.now);
+    const consumables = new Consumables(new PgConsumableStore(orm), ledger, new RoomServiceEntrance(peers.room, serviceToken), options.now);
     const bundles = new TokenBundles(new PgTokenBundleStore(orm), options.now);
     const files = new ShopFiles(new PgShopFileStore(orm), new SharpResizer(), options.now);
     const seasons = new Seasons(new PgSeasonStore(orm), options.now);
@@ -62,7 +66,7 @@ export const pointsService = defineService('points', {
     const clock = options.now ?? (() => new Date());
     const award = (em: EntityManager, added: AddedPoints) => awardSeasonAvatars(em, added, clock());
     const rankings = new Rankings(new PgRankingStore(orm), seasons, options.now, award);
-    const avatars = new Avatars(new PgAvatarStore(orm), seasons, options.now);
+    const avatars = new Avatars(new PgAvatarStore(orm), seasons, new PaymentServiceSubscriptions(peers.payment, serviceToken), options.now);
     const earning = {
       minListenMs: config.POINTS_MIN_LISTEN_SECONDS * 1000,
       minAccountAgeMs: config.POINTS_MIN_ACCOUNT_AGE_HOURS * 3_600_000,

@@ -46,13 +46,16 @@ const avatar = (extra: Partial<Avatar>): Avatar => ({
 });
 
 describe('avatar rules', () => {
-  it('lets anyone wear a public avatar, and the others only through an assignment', () => {
+  it('lets anyone wear a public avatar, subscribers a subscriber one, and the others only through an assignment', () => {
     expect(mayWear(avatar({}), false)).toBe(true);
     expect(mayWear(avatar({ discordOnly: true }), false)).toBe(false);
     for (const status of ['PRIVATE', 'SEASON_AWARD', 'SUBSCRIBER_ONLY'] as const) {
       expect(mayWear(avatar({ status }), false)).toBe(false);
       expect(mayWear(avatar({ status }), true)).toBe(true);
     }
+    expect(mayWear(avatar({ status: 'SUBSCRIBER_ONLY' }), false, true)).toBe(true);
+    expect(mayWear(avatar({ status: 'SUBSCRIBER_ONLY', discordOnly: true }), false, true)).toBe(false);
+    for (const status of ['PRIVATE', 'SEASON_AWARD'] as const) expect(mayWear(avatar({ status }), false, true)).toBe(false);
   });
 
   it('needs a season and a rank threshold for a season award, and drops them from the others', () => {
@@ -75,11 +78,13 @@ describe('avatars on PostgreSQL', () => {
   let avatars: Avatars;
   let rankings: Rankings;
   let now = new Date('2026-05-01T00:00:00Z');
+  /** Subscription levels by user (the payment service's answer). */
+  const levels = new Map<string, string>();
 
   beforeAll(async () => {
     orm = await openServiceDatabase('points', databaseUrl, pointsDatabase);
     seasons = new Seasons(new PgSeasonStore(orm), () => now);
-    avatars = new Avatars(new PgAvatarStore(orm), seasons, () => now);
+    avatars = new Avatars(new PgAvatarStore(orm), seasons, { level: async (userUuid) => levels.get(userUuid) ?? '' }, () => now);
     rankings = new Rankings(
       new PgRankingStore(orm),
       seasons,
@@ -130,6 +135,14 @@ describe('avatars on PostgreSQL', () => {
     expect((await avatars.get(USER, 'vault')).slug).toBe('vault');
     expect(await avatars.forUser('gold', USER.userUuid)).toMatchObject({ canWear: true, assignment: { assignmentType: 'PURCHASED' } });
     expect(await avatars.forUser('gold', randomUUID())).toMatchObject({ canWear: false, assignment: null });
+    // A subscriber wears the subscribers' avatars without an assignment, while the subscription is active.
+    const subscriber = { ...USER, userUuid: randomUUID() };
+    levels.set(subscriber.userUuid, 'supporter');
+    expect(await avatars.forUser('gold', subscriber.userUuid)).toMatchObject({ canWear: true, assignment: null });
+    expect((await avatars.mine(subscriber)).map((a) => a.slug)).toEqual(['disco', 'gold']);
+    levels.delete(subscriber.userUuid);
+    expect(await avatars.forUser('gold', subscriber.userUuid)).toMatchObject({ canWear: false });
+    expect((await avatars.mine(subscriber)).map((a) => a.slug)).toEqual(['disco']);
     expect(await outcome(avatars.forService(USER, 'vault'))).toBe('403 Only services may look avatars up here');
     expect((await avatars.forService(SERVICE, 'vault')).slug).toBe('vault');
 

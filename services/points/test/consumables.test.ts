@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgConsumableStore } from '../src/db/consumable-store.js';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenStore } from '../src/db/token-store.js';
-import { checkFresh, Consumables, purchasePlan, TOKEN_BALANCE_STALE } from '../src/domain/consumables.js';
+import { checkFresh, Consumables, purchasePlan, TOKEN_BALANCE_STALE, type RoomEntrance } from '../src/domain/consumables.js';
 import { replay, type LedgerRow } from '../src/domain/ledger.js';
 import { Tokens, type Actor } from '../src/domain/tokens.js';
 
@@ -68,12 +68,20 @@ describe('consumables and their purchases on PostgreSQL', () => {
   let consumables: Consumables;
   let offsetMs = 0;
   const now = () => new Date(Date.now() + offsetMs);
+  /** `${roomUuid}/${userUuid}` of the buyers removed from a room (the room service's answer). */
+  const removed = new Set<string>();
+  const rooms: RoomEntrance = {
+    standing: async (roomUuid, userUuid) => {
+      const banned = removed.has(`${roomUuid}/${userUuid}`);
+      return { removed: banned, message: banned ? 'You are banned from this room' : '' };
+    },
+  };
 
   beforeAll(async () => {
     orm = await openServiceDatabase('points', databaseUrl, pointsDatabase);
     const ledger = new PgTokenStore(orm);
     tokens = new Tokens(ledger, { holdTtlSeconds: 600, maxHoldTtlSeconds: 86_400 }, now);
-    consumables = new Consumables(new PgConsumableStore(orm), ledger, now);
+    consumables = new Consumables(new PgConsumableStore(orm), ledger, rooms, now);
   });
   afterAll(async () => {
     await orm.close();
@@ -187,6 +195,13 @@ describe('consumables and their purchases on PostgreSQL', () => {
     expect(await outcome(consumables.purchase(owner, { ...request, consumableId: randomUUID(), idempotencyKey: key() }))).toBe(
       '404 Consumable not found',
     );
+    // Banned from the room: nobody there would see it, so nothing is charged.
+    const elsewhere = randomUUID();
+    removed.add(`${elsewhere}/${owner.userUuid}`);
+    expect(await outcome(consumables.purchase(owner, { ...request, roomUuid: elsewhere, idempotencyKey: key() }))).toBe(
+      '403 You are banned from this room',
+    );
+    expect(await tokens.account(owner, accountId)).toMatchObject({ balance: 70, spent: 30 });
     expect((await replayed(accountId)).problems).toEqual([]);
     // One event announces it (the room's chat shows it), written with the purchase: none for the repeat or the refusals.
     const staged = await orm.em

@@ -19,6 +19,7 @@ import {
   createGrpcClient,
   createLogger,
   dropDatabase,
+  GrpcHealthChecker,
   KafkaClient,
   newEventMetadata,
   type EventProducer,
@@ -68,6 +69,16 @@ describe('the token ledger through gRPC, with the service restarted in the middl
   let points: ReturnType<typeof createGrpcClient<TokenServiceClient>>;
   let shop: ReturnType<typeof createGrpcClient<ConsumableServiceClient>>;
 
+  /** Until it holds the key that verifies callers (NOT_SERVING before): the setup's calls are not retried. */
+  async function serving(address: string): Promise<void> {
+    const health = new GrpcHealthChecker();
+    try {
+      await eventually(async () => ((await health.serving(address)) ? true : undefined), 30_000);
+    } finally {
+      health.close();
+    }
+  }
+
   beforeAll(async () => {
     user = await fakeUserService();
     config = testPointsConfig(databaseUrl, user.address);
@@ -80,6 +91,7 @@ describe('the token ledger through gRPC, with the service restarted in the middl
     service = await startPointsService(config);
     config = { ...config, GRPC_PORT: service.port }; // the restart binds the same port
     const address = `127.0.0.1:${service.port}`;
+    await serving(address);
     points = createGrpcClient(TokenServiceClient, address, { deadlineMs: 30_000 });
     shop = createGrpcClient(ConsumableServiceClient, address, { deadlineMs: 30_000 });
     producer = await kafka.producer();
@@ -338,6 +350,7 @@ describe('the token ledger through gRPC, with the service restarted in the middl
     await service.stop();
     service = await startPointsService(config);
     expect(service.port).toBe(config.GRPC_PORT);
+    await serving(`127.0.0.1:${service.port}`);
 
     await finished;
     // Requests failed because of the restart and were sent again until answered.

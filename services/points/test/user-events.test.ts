@@ -25,6 +25,9 @@ describe('token accounts and points follow user-events and room-events', () => {
       GRPC_HOST: '127.0.0.1',
       GRPC_PORT: 0,
       USER_ADDR: '127.0.0.1:1', // no caller in this test: only the consumer works
+      ROOM_ADDR: '127.0.0.1:1',
+      PAYMENT_ADDR: '127.0.0.1:1',
+      SERVICE_CLIENT_SECRET: 'points-test-service-client-secret-0123456789',
       JWT_ISSUER: 'spinroom',
       KAFKA_CONSUMER_GROUP: `points-${randomUUID()}`,
       TOKEN_HOLD_TTL_SECONDS: 600,

@@ -38,7 +38,16 @@ export const SERVICES = {
     serviceToken: true,
   },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, kafka: true, peers: ['user', 'room'], serviceToken: true },
-  points: { grpcPort: 50056, database: 'spinroom_points', redis: true, kafka: true, outbox: true, peers: ['user'] },
+  // points asks the room who may buy in it and the payment service who subscribes; both call it back (entry fees, bundles bought).
+  points: {
+    grpcPort: 50056,
+    database: 'spinroom_points',
+    redis: true,
+    kafka: true,
+    outbox: true,
+    peers: ['user', 'room', 'payment'],
+    serviceToken: true,
+  },
   payment: { grpcPort: 50057, database: 'spinroom_payment', redis: true, peers: ['user', 'points'], serviceToken: true },
 } as const satisfies Record<string, ServiceEntry>;
 

@@ -1,13 +1,14 @@
 import {
-  type CrudPage,
-  type CrudQuery,
   badRequest,
   conflict,
   crudPage,
   forbidden,
   isAdminRole,
+  isUuid,
   notFound,
   parseCrudQuery,
+  type CrudPage,
+  type CrudQuery,
 } from '@spinroom/platform';
 import { checkUuid, type Seasons } from './seasons.js';
 import type { Actor } from './tokens.js';
@@ -120,13 +121,19 @@ export function checkAvatar(avatar: AvatarInput): AvatarInput {
 /**
  * Who may wear an avatar: anyone it is assigned to; anyone signed in a PUBLIC
  * one (not a Discord-only one: those come through an assignment). PRIVATE,
- * SEASON_AWARD and SUBSCRIBER_ONLY avatars are worn through an assignment
- * (an admin's, the season's award, or a purchase or subscription the payment
- * service assigns).
+ * SEASON_AWARD avatars are worn through an assignment (an admin's, the
+ * season's award, a purchase); a SUBSCRIBER_ONLY one also by anyone whose
+ * subscription is active (asked of the payment service), for as long as it is.
  */
-export function mayWear(avatar: Avatar, assigned: boolean): boolean {
+export function mayWear(avatar: Avatar, assigned: boolean, subscribed = false): boolean {
   if (assigned) return true;
+  if (avatar.status === 'SUBSCRIBER_ONLY') return subscribed && !avatar.discordOnly;
   return avatar.status === 'PUBLIC' && !avatar.discordOnly;
+}
+
+/** A user's subscription level ('' without an active subscription): the payment service's GetActiveSubscription. */
+export interface Subscriptions {
+  level(userUuid: string): Promise<string>;
 }
 
 /** Avatars: admins write them and assign them; services assign and look them up; anyone reads the public ones. */
@@ -136,6 +143,7 @@ export class Avatars {
   constructor(
     private readonly store: AvatarStore,
     private readonly seasons: Seasons,
+    private readonly subscriptions: Subscriptions,
     now?: () => Date,
   ) {
     this.now = now ?? (() => new Date());
@@ -188,8 +196,9 @@ export class Avatars {
   async mine(actor: Actor | undefined): Promise<Avatar[]> {
     const open = (await this.store.list(['PUBLIC'])).filter((avatar) => mayWear(avatar, false));
     if (!actor) return open;
-    const assigned = await this.store.assignedTo(actor.userUuid);
-    const bySlug = new Map([...open, ...assigned].map((avatar) => [avatar.slug, avatar]));
+    const [assigned, subscribed] = await Promise.all([this.store.assignedTo(actor.userUuid), this.subscribed(actor.userUuid)]);
+    const forSubscribers = subscribed ? (await this.store.list(['SUBSCRIBER_ONLY'])).filter((avatar) => mayWear(avatar, false, true)) : [];
+    const bySlug = new Map([...open, ...forSubscribers, ...assigned].map((avatar) => [avatar.slug, avatar]));
     return [...bySlug.values()].sort((a, b) => a.slug.localeCompare(b.slug));
   }
 
@@ -197,6 +206,12 @@ export class Avatars {
   all(actor: Actor | undefined): Promise<Avatar[]> {
     const admin = actor !== undefined && isAdminRole(actor.role);
     return this.store.list(admin ? [...AVATAR_STATUSES] : ['PUBLIC', 'SEASON_AWARD', 'SUBSCRIBER_ONLY']);
+  }
+
+  /** Whether the user's subscription is active now; guests and services have none. */
+  private async subscribed(userUuid: string): Promise<boolean> {
+    if (!isUuid(userUuid)) return false;
+    return (await this.subscriptions.level(userUuid)) !== '';
   }
 
   subscriber(): Promise<Avatar[]> {
@@ -209,7 +224,8 @@ export class Avatars {
     const avatar = await this.store.find(slug);
     if (!avatar) throw notFound(AVATAR_NOT_FOUND);
     const assignment = (await this.store.assignment(slug, userUuid)) ?? null;
-    return { avatar, canWear: mayWear(avatar, assignment !== null), assignment };
+    const subscribed = avatar.status === 'SUBSCRIBER_ONLY' && !assignment ? await this.subscribed(userUuid) : false;
+    return { avatar, canWear: mayWear(avatar, assignment !== null, subscribed), assignment };
   }
 
   async forService(actor: Actor, slug: string): Promise<Avatar> {

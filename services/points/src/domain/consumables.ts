@@ -151,6 +151,19 @@ export interface PurchaseRequest {
 
 const isAdmin = (actor: Actor) => isAdminRole(actor.role);
 
+/** A purchase for a room its buyer was removed from: nobody there would see it, so nothing is charged. */
+export const REMOVED_FROM_ROOM = 'You can no longer use consumables in this room';
+
+/**
+ * A buyer's standing in a room (the room service's access rule): a
+ * consumable is shown in the room's chat, so it is bought only for a room
+ * that exists (404 from the room service) and its buyer was not removed from
+ * (banned or kicked).
+ */
+export interface RoomEntrance {
+  standing(roomUuid: string, userUuid: string, role: string): Promise<{ removed: boolean; message: string }>;
+}
+
 /**
  * Consumables: admins create, change and delete them; anyone signed in lists
  * and reads them and buys them with their own tokens.
@@ -161,6 +174,7 @@ export class Consumables {
   constructor(
     private readonly store: ConsumableStore,
     private readonly ledger: PurchaseLedger,
+    private readonly rooms: RoomEntrance,
     now?: () => Date,
   ) {
     this.now = now ?? (() => new Date());
@@ -239,6 +253,11 @@ export class Consumables {
       throw forbidden('You may only buy with your own token account');
     }
     const consumable = await this.get(request.consumableId);
+    // Asked before the ledger's transaction (never inside it): a repeat of a
+    // purchase made before the buyer was removed is refused too.
+    const buyerRole = account.userUuid === actor.userUuid ? actor.role : 'user';
+    const standing = await this.rooms.standing(request.roomUuid, account.userUuid, buyerRole);
+    if (standing.removed) throw forbidden(standing.message || REMOVED_FROM_ROOM);
     return this.ledger.purchase(
       claim,
       account.id,
