@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import Stripe from 'stripe';
 import { eventually } from '@spinroom/platform/testing';
+import { checkoutCompletedEvent } from '../support/stripe-mock.js';
 import { describe, expect, it } from 'vitest';
 import { createPaymentClient } from '../../bff/src/routes/payment/index.js';
 import { appleNotification, makeChain } from '../../services/payment/test/apple-chain.js';
@@ -24,31 +25,6 @@ const SUBSCRIPTION = '/api/payment-service/subscription';
 const APPLE_WEBHOOK = '/api/payment-service/webhook/apple';
 const appleChain = await makeChain();
 const stripe = new Stripe('sk_test_spinroom');
-
-/** A checkout.session.completed event as Stripe sends it for a paid session made by the checkout path. */
-function completedEvent(session: { id: string; userUuid: string; productId: string; tokens: number }, eventId = `evt_${randomUUID()}`) {
-  return JSON.stringify({
-    id: eventId,
-    object: 'event',
-    type: 'checkout.session.completed',
-    api_version: '2025-01-01',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    data: {
-      object: {
-        id: session.id,
-        object: 'checkout.session',
-        mode: 'payment',
-        status: 'complete',
-        payment_status: 'paid',
-        client_reference_id: session.userUuid,
-        metadata: { productId: session.productId, userUuid: session.userUuid, tokens: String(session.tokens) },
-      },
-    },
-  });
-}
 
 describe('payments through the BFF', () => {
   const { call, platform } = usePlatform({ payment: { APPLE_ROOT_CERT_PEM: appleChain.rootPem, APPLE_BUNDLE_ID: 'fm.spinroom.app' } });
@@ -105,7 +81,7 @@ describe('payments through the BFF', () => {
     expect((await call('POST', `${PRODUCTS}/${product.id}/checkout`, { body: urls })).status).toBe(401);
     expect((await call('POST', `${PRODUCTS}/${randomUUID()}/checkout`, { token: buyer.accessToken, body: urls })).status).toBe(404);
 
-    const payload = completedEvent({ id: checkout.body.id, userUuid: buyer.userUuid, productId: product.id, tokens: 250 });
+    const payload = checkoutCompletedEvent({ id: checkout.body.id, userUuid: buyer.userUuid, productId: product.id, tokens: 250 });
     const answers = await Promise.all([1, 2, 3].map(() => deliver(payload, sign(payload))));
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect(answers.filter((answer) => answer.body.processed === true)).toHaveLength(1);
@@ -119,14 +95,19 @@ describe('payments through the BFF', () => {
     expect((await call('GET', `${ACCOUNTS}/self`, { token: buyer.accessToken })).body.credited).toBe(250);
 
     // Another event (another purchase) credits again.
-    const second = completedEvent({ id: checkout.body.id, userUuid: buyer.userUuid, productId: product.id, tokens: 250 });
+    const second = checkoutCompletedEvent({ id: checkout.body.id, userUuid: buyer.userUuid, productId: product.id, tokens: 250 });
     expect((await deliver(second, sign(second))).body).toEqual({ received: true, processed: true });
     expect((await call('GET', `${ACCOUNTS}/self`, { token: buyer.accessToken })).body.credited).toBe(500);
   });
 
   it('refuses an event whose signature does not verify (400) and credits nothing', async () => {
     const buyer = await signUp();
-    const payload = completedEvent({ id: `cs_test_${randomUUID()}`, userUuid: buyer.userUuid, productId: randomUUID(), tokens: 1000 });
+    const payload = checkoutCompletedEvent({
+      id: `cs_test_${randomUUID()}`,
+      userUuid: buyer.userUuid,
+      productId: randomUUID(),
+      tokens: 1000,
+    });
     const forged = await deliver(payload, sign(payload, 'whsec_not_the_endpoints_secret'));
     expect(forged.status).toBe(400);
     expect((await deliver(payload, 't=1,v1=00')).status).toBe(400);

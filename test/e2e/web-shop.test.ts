@@ -20,6 +20,7 @@ import { ensureWebBuild } from '../../web/build.js';
 import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, openSignedIn, WEB_ARTIFACTS as ARTIFACTS } from '../support/browser.js';
 import { png } from '../support/images.js';
 import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+import { checkoutCompletedEvent } from '../support/stripe-mock.js';
 
 type Json = any;
 /** What the page's document gives these checks (the tests' own types have no DOM). */
@@ -30,31 +31,6 @@ const PRODUCTS = '/api/payment-service/api/v1/products';
 const WEBHOOK = '/api/payment-service/webhook/stripe';
 const RUN = Math.random().toString(36).slice(2, 8);
 const stripe = new Stripe('sk_test_spinroom');
-
-/** checkout.session.completed as Stripe sends it for a paid session the checkout made. */
-function completedEvent(session: { id: string; userUuid: string; productId: string; tokens: number }) {
-  return JSON.stringify({
-    id: `evt_${randomUUID()}`,
-    object: 'event',
-    type: 'checkout.session.completed',
-    api_version: '2025-01-01',
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    data: {
-      object: {
-        id: session.id,
-        object: 'checkout.session',
-        mode: 'payment',
-        status: 'complete',
-        payment_status: 'paid',
-        client_reference_id: session.userUuid,
-        metadata: { productId: session.productId, userUuid: session.userUuid, tokens: String(session.tokens) },
-      },
-    },
-  });
-}
 
 describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
   const webDir = ensureWebBuild();
@@ -204,7 +180,7 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     const status = page.getByTestId('checkout-status');
     await expect.poll(() => status.textContent()).toBe('Waiting for the payment to be confirmed…');
     await page.screenshot({ path: join(ARTIFACTS, 'shop-paid-waiting.png') });
-    const payload = completedEvent({ id: checkout.id, userUuid: person.userUuid, productId, tokens: 100 });
+    const payload = checkoutCompletedEvent({ id: checkout.id, userUuid: person.userUuid, productId, tokens: 100 });
     const delivered = await call('POST', WEBHOOK, {
       rawBody: payload,
       headers: {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -57,4 +58,37 @@ export async function startStripeMock(): Promise<StripeMock> {
       await exited;
     },
   };
+}
+
+/**
+ * A checkout.session.completed event as Stripe sends it for a paid session
+ * the payment service's checkout made (its metadata names the product, the
+ * buyer and the tokens), as the webhook's body: sign it with the stripe
+ * package's generateTestHeaderString.
+ */
+export function checkoutCompletedEvent(
+  session: { id: string; userUuid: string; productId: string; tokens: number },
+  eventId = `evt_${randomUUID()}`,
+): string {
+  return JSON.stringify({
+    id: eventId,
+    object: 'event',
+    type: 'checkout.session.completed',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    data: {
+      object: {
+        id: session.id,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: 'complete',
+        payment_status: 'paid',
+        client_reference_id: session.userUuid,
+        metadata: { productId: session.productId, userUuid: session.userUuid, tokens: String(session.tokens) },
+      },
+    },
+  });
 }

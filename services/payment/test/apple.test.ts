@@ -5,8 +5,8 @@
 // EXPIRED and REFUND, never undone by an older notification; ONE_TIME_CHARGE
 // credits a token product once.
 import { randomUUID } from 'node:crypto';
-import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPLE_UNAVAILABLE, AppleJwsVerifier, certificatesOfPem } from '../src/apple.js';
 import { paymentDatabase } from '../src/db/database.js';
@@ -16,16 +16,6 @@ import { appleNotification, makeChain, signJws, type TestChain } from './apple-c
 const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const SERVICE: Actor = { userUuid: randomUUID(), role: 'service', kind: 'service' };
 const DAY = 86_400_000;
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
-    throw error;
-  }
-}
 
 describe("Apple's App Store notifications", () => {
   const databaseUrl = uniqueDatabaseUrl('payment_apple');

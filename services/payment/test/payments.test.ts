@@ -4,8 +4,8 @@
 // once-per-event crediting. test/e2e/payment.test.ts does it through the BFF
 // with the points service crediting for real.
 import { randomUUID } from 'node:crypto';
-import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeMock, type StripeMock } from '../../../test/support/stripe-mock.js';
 import { paymentDatabase } from '../src/db/database.js';
@@ -16,16 +16,6 @@ const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const buyer = (): Actor => ({ userUuid: randomUUID(), role: 'user', kind: 'user' });
 const SECRET = 'whsec_payment_service_test';
 const URLS = { successUrl: 'https://spinroom.example/paid', cancelUrl: 'https://spinroom.example/shop' };
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
-    throw error;
-  }
-}
 
 describe('the payment service on PostgreSQL and stripe-mock', () => {
   const databaseUrl = uniqueDatabaseUrl('payment_service');

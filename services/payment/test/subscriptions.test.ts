@@ -6,8 +6,8 @@
 // stripe-mock answers fixtures, not state, so the webhook's events are made
 // here and signed with the stripe package's test-header helper.
 import { randomUUID } from 'node:crypto';
-import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeMock, type StripeMock } from '../../../test/support/stripe-mock.js';
 import { paymentDatabase } from '../src/db/database.js';
@@ -20,16 +20,6 @@ const person = (): Actor => ({ userUuid: randomUUID(), role: 'user', kind: 'user
 const SECRET = 'whsec_subscription_test';
 const URLS = { successUrl: 'https://spinroom.example/subscribed', cancelUrl: 'https://spinroom.example/plans' };
 const DAY = 86_400;
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
-    throw error;
-  }
-}
 
 /** A Stripe event, as JSON, its `created` in seconds. */
 function event(type: string, created: number, object: object, id = `evt_${randomUUID()}`): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { awardSeasonAvatars, PgAvatarStore } from '../src/db/avatar-store.js';
 import { pointsDatabase } from '../src/db/database.js';
@@ -22,16 +22,6 @@ import type { Actor } from '../src/domain/tokens.js';
 const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const USER: Actor = { userUuid: randomUUID(), role: 'user', kind: 'user' };
 const SERVICE: Actor = { userUuid: 'service:payment', role: 'service', kind: 'service' };
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
-    throw error;
-  }
-}
 
 const avatar = (extra: Partial<Avatar>): Avatar => ({
   slug: 'a',

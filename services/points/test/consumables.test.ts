@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConsumablePurchased } from '@spinroom/contracts/events/v1/points_events';
 import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgConsumableStore } from '../src/db/consumable-store.js';
 import { pointsDatabase } from '../src/db/database.js';
@@ -15,16 +15,6 @@ const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const person = (): Actor => ({ userUuid: randomUUID(), role: 'user', kind: 'user' });
 const key = () => randomUUID();
 const ROOM = randomUUID();
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${error.message}`;
-    throw error;
-  }
-}
 
 describe('the purchase rules', () => {
   it('refuses a balance seen before the last change, and only that', () => {

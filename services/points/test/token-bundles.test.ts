@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenBundleStore } from '../src/db/token-bundle-store.js';
@@ -9,16 +9,6 @@ import type { Actor } from '../src/domain/tokens.js';
 
 const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const USER: Actor = { userUuid: randomUUID(), role: 'user', kind: 'user' };
-
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${error.message}`;
-    throw error;
-  }
-}
 
 describe('token bundles on PostgreSQL', () => {
   const databaseUrl = uniqueDatabaseUrl('points_bundles');

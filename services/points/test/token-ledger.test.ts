@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenStore } from '../src/db/token-store.js';
@@ -14,16 +14,6 @@ const person = (): Actor => ({ userUuid: randomUUID(), role: 'user', kind: 'user
 const key = () => randomUUID();
 
 /** The refusal a call ends with (its status and message), or 'ok'. */
-async function outcome(call: Promise<unknown>): Promise<string> {
-  try {
-    await call;
-    return 'ok';
-  } catch (error) {
-    if (error instanceof AppError) return `${error.status} ${error.message}`;
-    throw error;
-  }
-}
-
 describe('the token ledger on PostgreSQL', () => {
   const databaseUrl = uniqueDatabaseUrl('points_ledger');
   let orm: MikroORM;

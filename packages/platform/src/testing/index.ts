@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { AppError } from '../errors.js';
 import { createRedis } from '../redis.js';
 
 /**
@@ -66,4 +67,15 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
   }
   const reason = lastError instanceof Error ? `: ${lastError.message}` : '';
   throw new Error(`condition not met within ${timeoutMs} ms${reason}`, { cause: lastError });
+}
+
+/** What a call came to, as a domain test compares it: 'ok', or an AppError's `<status> <message>` (anything else is rethrown). */
+export async function outcome(call: Promise<unknown>): Promise<string> {
+  try {
+    await call;
+    return 'ok';
+  } catch (error) {
+    if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
+    throw error;
+  }
 }
