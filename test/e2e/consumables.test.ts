@@ -114,7 +114,7 @@ describe('the token shop through the BFF', () => {
 
     // The balance changed after `seen`: refused, nothing charged.
     const stale = await buy(user, { balanceUnmodifiedSince: seen.updatedAt });
-    expect(stale.status).toBe(409);
+    expect([stale.status, stale.body.code]).toEqual([409, 'TOKEN_BALANCE_STALE']);
     expect(stale.body.message).toMatch(/balance changed since you last saw it/);
     const after = (await call('GET', `${MERCH}/token-accounts/self`, { token: user })).body;
     expect(after).toMatchObject({ balance: 60, spent: 40, held: 0 });

@@ -99,7 +99,11 @@ describe('what a purchase says', () => {
   });
 
   it('tells a stale balance (409) and a short one (402) with the balance as it is now', () => {
-    const stale = new ApiError(409, 'Your token balance changed since you last saw it: check your balance and try again');
+    const stale = new ApiError(
+      409,
+      'Your token balance changed since you last saw it: check your balance and try again',
+      'TOKEN_BALANCE_STALE',
+    );
     expect(purchaseErrorText(stale, account(80), confetti, 'en')).toBe(
       'Your token balance changed since you last saw it: check your balance and try again. Your balance is now 80 tokens.',
     );
@@ -193,7 +197,11 @@ describe('the token economy on screen', () => {
     bff.account = account(70, '2026-11-25T10:03:00.000Z');
     bff.purchaseAnswer = {
       status: 409,
-      body: { statusCode: 409, message: 'Your token balance changed since you last saw it: check your balance and try again' },
+      body: {
+        statusCode: 409,
+        message: 'Your token balance changed since you last saw it: check your balance and try again',
+        code: 'TOKEN_BALANCE_STALE',
+      },
     };
     fireEvent.click(within(dialog).getByRole('button', { name: 'Usar Confetti por 25 tokens' }));
     const alert = await within(dialog).findByRole('alert');

@@ -460,6 +460,7 @@ export const en = {
     TOKEN_ACCOUNT_MISSING: 'We were unable to find your token account. Please try again.',
     TOKEN_ACCOUNT_DISABLED: 'This token account is disabled',
     TOKEN_BALANCE_SHORT: 'Not enough tokens',
+    TOKEN_BALANCE_STALE: 'Your token balance changed since you last saw it',
   } satisfies Partial<Record<ErrorCode, string>>,
 };
 export type Strings = typeof en;

@@ -455,5 +455,6 @@ export const es: Strings = {
     TOKEN_ACCOUNT_MISSING: 'No pudimos encontrar tu cuenta de tokens. Inténtalo de nuevo.',
     TOKEN_ACCOUNT_DISABLED: 'Esta cuenta de tokens está desactivada',
     TOKEN_BALANCE_SHORT: 'No tienes suficientes tokens',
+    TOKEN_BALANCE_STALE: 'Tu saldo de tokens cambió desde la última vez que lo viste',
   },
 };

@@ -48,8 +48,7 @@ export function purchaseBlock(account: TokenAccount | undefined, consumable: Con
  */
 export function purchaseErrorText(error: unknown, fresh: TokenAccount | undefined, consumable: Consumable, which?: Locale): string {
   const t = stringsFor(which);
-  if (error instanceof ApiError && error.status === 409 && !error.code) {
-    // The points service's stale-balance refusal carries no code yet; on this path the only other 409 is a reused key, which the client never sends.
+  if (error instanceof ApiError && error.code === 'TOKEN_BALANCE_STALE') {
     return fresh
       ? `${t.tokenBalanceStale}. ${fill(t.tokenBalanceRefreshed, { balance: tokenCount(fresh.balance, which) })}`
       : t.tokenBalanceStale;

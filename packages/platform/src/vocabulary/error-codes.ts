@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   tokenAccountMissing: 'TOKEN_ACCOUNT_MISSING',
   tokenAccountDisabled: 'TOKEN_ACCOUNT_DISABLED',
   tokenBalanceShort: 'TOKEN_BALANCE_SHORT',
+  tokenBalanceStale: 'TOKEN_BALANCE_STALE',
   tokenHoldEnded: 'TOKEN_HOLD_ENDED',
   tokenIdempotencyKeyReused: 'TOKEN_IDEMPOTENCY_KEY_REUSED',
 } as const;

@@ -1,4 +1,4 @@
-import { AppError, badRequest, forbidden, isAdminRole, notFound } from '@spinroom/platform';
+import { AppError, badRequest, ERROR_CODES, forbidden, isAdminRole, notFound } from '@spinroom/platform';
 import { claimKey, type IdempotencyClaim } from './idempotency.js';
 import { checkAmount, decideCommit, decideHold, type Decision, type HoldView } from './ledger.js';
 import type { TokenAccount } from './ports.js';
@@ -126,7 +126,8 @@ export function checkConsumable(input: Partial<ConsumableInput>): void {
  * `since`, and the account changed after that (409).
  */
 export function checkFresh(lastChange: Date, since: Date | null): void {
-  if (since && since.getTime() < lastChange.getTime()) throw new AppError(409, TOKEN_BALANCE_STALE);
+  if (since && since.getTime() < lastChange.getTime())
+    throw new AppError(409, TOKEN_BALANCE_STALE, { code: ERROR_CODES.tokenBalanceStale });
 }
 
 /** The ledger's side of a purchase: a hold of the cost, committed at once (both in one transaction). */
