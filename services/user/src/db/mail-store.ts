@@ -104,12 +104,16 @@ export class PgMailStore implements EmailStore, LinkStore, PasswordStore {
 
   async verifyByCode(userUuid: string, codeHash: string, now: Date): Promise<AccountEmail | null> {
     // One statement: a code verifies once, however many requests race with it.
+    // The conditions stand in the outer WHERE too: a request that waited for
+    // another's row lock re-checks them on the row as that one left it
+    // (verified), where the subquery alone, read once, would match again.
     const [row] = await this.em().execute<EmailRow[]>(
       `update "user_email" set "status" = 'VERIFIED', "verified_at" = ?, "code_hash" = null, "code_expires_at" = null
-       where "id" = (select "id" from "user_email" where "user_uuid" = ? and "status" = 'PENDING_VERIFICATION'
-         and "code_hash" = ? and "code_expires_at" > ? and "code_attempts" < ? order by "id" limit 1)
+       where "status" = 'PENDING_VERIFICATION' and "code_hash" = ?
+         and "id" = (select "id" from "user_email" where "user_uuid" = ? and "status" = 'PENDING_VERIFICATION'
+           and "code_hash" = ? and "code_expires_at" > ? and "code_attempts" < ? order by "id" limit 1)
        returning ${EMAIL_COLUMNS}`,
-      [now, userUuid, codeHash, now, MAX_CODE_ATTEMPTS],
+      [now, codeHash, userUuid, codeHash, now, MAX_CODE_ATTEMPTS],
     );
     return row ? toEmail(row) : null;
   }
