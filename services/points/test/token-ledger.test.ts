@@ -13,7 +13,6 @@ const ADMIN: Actor = { userUuid: randomUUID(), role: 'admin', kind: 'user' };
 const person = (): Actor => ({ userUuid: randomUUID(), role: 'user', kind: 'user' });
 const key = () => randomUUID();
 
-/** The refusal a call ends with (its status and message), or 'ok'. */
 describe('the token ledger on PostgreSQL', () => {
   const databaseUrl = uniqueDatabaseUrl('points_ledger');
   let orm: MikroORM;
