@@ -3,7 +3,8 @@ import { MobileServiceClient } from '@spinroom/contracts/user/v1/mobile';
 import { createGrpcClient } from '@spinroom/platform';
 import { testInfra } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServiceProcess, type ServiceProcess } from '../../scripts/lib/processes.js';
+import { freePort } from '@spinroom/platform/testing';
+import { startServiceProcess, type ServiceProcess } from '../../scripts/lib/processes.js';
 import { codeIn, linkTokenIn, mailbox } from '../support/mailpit.js';
 import { api, freshEmail, startBffProcess, TEST_SERVICE_SECRET, usePlatform } from '../support/platform.js';
 

@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '@spinroom/platform/testing';
-import { freePort, managed } from '../../scripts/lib/processes.js';
+import { freePort } from '@spinroom/platform/testing';
+import { managed } from '../../scripts/lib/processes.js';
 import { restartDelay, Supervisor } from '../../scripts/lib/supervisor.js';
 
 /** A Node child running `code`. */

@@ -29,7 +29,7 @@ import {
   type ServiceName,
 } from '@spinroom/platform';
 import type { z } from 'zod';
-import { eventually, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import { eventually, freePort, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
 import { openUpstreams } from '../../bff/src/upstreams.js';
@@ -44,7 +44,7 @@ import { startStripeMock } from './stripe-mock.js';
 import { startUserService, type RunningUserService } from '../../services/user/src/app.js';
 import { userServiceConfig, type UserServiceConfig } from '../../services/user/src/config.js';
 import { TwilioStandIn } from './twilio-stand-in.js';
-import { freePort, startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
+import { startServiceProcess, waitForHttp, type ServiceProcess } from '../../scripts/lib/processes.js';
 
 /**
  * Every limit, far beyond what the suites do: they all call from 127.0.0.1 and

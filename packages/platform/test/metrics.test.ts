@@ -17,7 +17,7 @@ import { OUTBOX_TABLES_SQL, OutboxMessage } from '../src/kafka/outbox.js';
 import { createLogger } from '../src/logging.js';
 import { feedMetrics, frameSentAt, resetMetricsForTests, restMetrics } from '../src/telemetry/metrics.js';
 import { startTelemetry } from '../src/telemetry/sdk.js';
-import { eventually, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
+import { eventually, freePort, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
 
 class CreateProcessedEvents extends Migration {
   override async up() {
@@ -26,14 +26,6 @@ class CreateProcessedEvents extends Migration {
 }
 
 const logger = createLogger('test', { level: 'silent' });
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 describe('RED metrics for Prometheus', () => {
   let sdk: NodeSDK;

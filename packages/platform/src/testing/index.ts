@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { AppError } from '../errors.js';
 import { createRedis } from '../redis.js';
@@ -78,4 +79,35 @@ export async function outcome(call: Promise<unknown>): Promise<string> {
     if (error instanceof AppError) return `${error.status} ${String(error.message)}`;
     throw error;
   }
+}
+
+/*
+ * Ports handed out for a test server to listen on later. They come from below the kernel's
+ * ephemeral range (32768-60999 on Linux), so no outgoing connection (to PostgreSQL, Redis,
+ * Kafka, another service) can take one between the choice and the listen, which is how a
+ * port picked by listening on 0 was lost in CI. Each vitest worker walks a slice of its own,
+ * so two workers never hand out the same port; a probe skips any port already listened on.
+ */
+const PORT_RANGE = { first: 30_000, last: 32_767 };
+const PORT_SLICES = 16;
+const sliceSize = Math.floor((PORT_RANGE.last - PORT_RANGE.first + 1) / PORT_SLICES);
+const slice = (Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % PORT_SLICES;
+let nextInSlice = 0;
+
+async function canListen(port: number): Promise<boolean> {
+  const probe = createServer();
+  return new Promise((resolve) => {
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A loopback port free now, outside the ephemeral range, for a server that listens on it later. */
+export async function freePort(): Promise<number> {
+  for (let tried = 0; tried < sliceSize; tried += 1) {
+    const port = PORT_RANGE.first + slice * sliceSize + (nextInSlice % sliceSize);
+    nextInSlice += 1;
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last} (slice ${slice})`);
 }
