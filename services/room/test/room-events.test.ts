@@ -1,9 +1,9 @@
-import { RoomChanged, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { RoomChanged, SongPlayed, StageChanged } from '@spinroom/contracts/events/v1/room_events';
 import { DjType, RoomType } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { songToJson } from '@spinroom/contracts/songs';
 import { describe, expect, it } from 'vitest';
 import { ROOM_DEFAULTS, type Room } from '../src/domain/room.js';
-import { roomChanged, songPlayed } from '../src/events/room-events.js';
+import { roomChanged, songPlayed, stageChanged } from '../src/events/room-events.js';
 
 describe('room.song-played on Kafka', () => {
   it('carries the song as a typed message that reads back as the feed carried it', () => {
@@ -75,6 +75,30 @@ describe('room.created and room.updated on Kafka', () => {
       slug: 'the-room',
       type: RoomType.ROOM_TYPE_PRIVATE,
       djType: DjType.DJ_TYPE_INVITE_ONLY,
+    });
+  });
+});
+
+describe('room.stage-changed on Kafka', () => {
+  it('names who took and who left a seat, and the stage after the change', () => {
+    const entry = stageChanged({
+      roomUuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
+      roomSlug: 'the-room',
+      roomName: 'The Room',
+      added: ['b'],
+      removed: ['a'],
+      djs: ['c', 'b'],
+      numberOfDjs: 3,
+    });
+    expect(entry.key).toBe('5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11');
+    expect(entry.metadata.eventType).toBe('room.stage-changed');
+    expect(StageChanged.decode(entry.payload)).toMatchObject({
+      roomSlug: 'the-room',
+      roomName: 'The Room',
+      addedDjUuids: ['b'],
+      removedDjUuids: ['a'],
+      djUuids: ['c', 'b'],
+      numberOfDjs: 3,
     });
   });
 });

@@ -1,4 +1,4 @@
-import { RoomChanged, RoomDeleted, SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { RoomChanged, RoomDeleted, SongPlayed, StageChanged } from '@spinroom/contracts/events/v1/room_events';
 import { songFromJson, type MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import { djTypes, roomTypes } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
@@ -68,4 +68,28 @@ export function songPlayed(play: {
     })),
   }).finish();
   return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };
+}
+
+/** `room.stage-changed`, keyed by the room's uuid: who took and who left a seat. */
+export function stageChanged(change: {
+  roomUuid: string;
+  roomSlug: string;
+  roomName: string;
+  added: string[];
+  removed: string[];
+  djs: string[];
+  numberOfDjs: number;
+}): OutboxEntry {
+  const metadata = newEventMetadata('room.stage-changed');
+  const payload = StageChanged.encode({
+    metadata,
+    roomUuid: change.roomUuid,
+    roomSlug: change.roomSlug,
+    roomName: change.roomName,
+    addedDjUuids: change.added,
+    removedDjUuids: change.removed,
+    djUuids: change.djs,
+    numberOfDjs: change.numberOfDjs,
+  }).finish();
+  return { topic: ROOM_EVENTS_TOPIC, key: change.roomUuid, metadata, payload };
 }

@@ -45,9 +45,19 @@ export interface Profiles {
   of(caller: Caller): Promise<Record<string, unknown>>;
 }
 
-/** Records each played song (recent songs) and announces it on `room-events`. */
+/** Who took and who left the stage in one stored change, and the stage after it. */
+export interface StageChange {
+  roomUuid: string;
+  added: string[];
+  removed: string[];
+  djs: string[];
+  numberOfDjs: number;
+}
+
+/** Records each played song (recent songs) and announces it, and each change of the stage, on `room-events`. */
 export interface PlayLog {
   songPlayed(play: Extract<live.Effect, { type: 'songPlayed' }>): Promise<void>;
+  stageChanged(change: StageChange): Promise<void>;
 }
 
 export interface LiveRoomsConfig {
@@ -381,6 +391,7 @@ export class LiveRooms {
     if (!result) return null;
     const saved = { room: transition.room, rev: stored.rev + 1, version: result.version };
     void this.runEffects(transition.room.roomUuid, transition.effects);
+    void this.announceStage(stored.room, transition.room);
     if (due !== null && due <= this.now())
       void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
     return saved;
@@ -398,6 +409,21 @@ export class LiveRooms {
       } catch (error) {
         this.logger.error({ err: error, roomUuid, effect: effect.type }, 'live room effect failed');
       }
+    }
+  }
+
+  /** A stored change that seated or unseated DJs is announced once, by whoever stored it. */
+  private async announceStage(before: LiveRoom, after: LiveRoom): Promise<void> {
+    const was = new Set(before.client.djs.map((d) => d.uuid));
+    const djs = after.client.djs.map((d) => d.uuid);
+    const now = new Set(djs);
+    const added = djs.filter((uuid) => !was.has(uuid));
+    const removed = [...was].filter((uuid) => !now.has(uuid));
+    if (added.length === 0 && removed.length === 0) return;
+    try {
+      await this.plays.stageChanged({ roomUuid: after.roomUuid, added, removed, djs, numberOfDjs: after.rules.numberOfDjs });
+    } catch (error) {
+      this.logger.error({ err: error, roomUuid: after.roomUuid }, 'stage change not announced');
     }
   }
 

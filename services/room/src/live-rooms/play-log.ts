@@ -1,7 +1,7 @@
 import type { PgRoomStore } from '../db/room-store.js';
 import type { Effect } from '../domain/live/transitions.js';
-import { songPlayed } from '../events/room-events.js';
-import type { PlayLog } from './live-rooms.js';
+import { songPlayed, stageChanged } from '../events/room-events.js';
+import type { PlayLog, StageChange } from './live-rooms.js';
 
 /**
  * Each play, stored with its `room.song-played` event in one transaction.
@@ -31,6 +31,16 @@ export class PgPlayLog implements PlayLog {
       if (inserted.length === 0) return;
       const [room] = await tx.em.execute<Array<{ slug: string }>>(`select "slug" from "room" where "uuid" = ?`, [play.roomUuid]);
       tx.stage(songPlayed({ ...play, roomSlug: room?.slug ?? '' }));
+    });
+  }
+
+  /** Announces who took and who left the stage (`room.stage-changed`). */
+  async stageChanged(change: StageChange): Promise<void> {
+    await this.store.write(async (tx) => {
+      const [room] = await tx.em.execute<Array<{ slug: string; name: string }>>(`select "slug", "name" from "room" where "uuid" = ?`, [
+        change.roomUuid,
+      ]);
+      tx.stage(stageChanged({ ...change, roomSlug: room?.slug ?? '', roomName: room?.name ?? '' }));
     });
   }
 
