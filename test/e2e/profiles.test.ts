@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freshEmail, usePlatform } from '../support/platform.js';
+import { freshEmail, signedToken, usePlatform } from '../support/platform.js';
+
+const MERCH = '/api/merch-service';
 
 describe('profiles through the BFF', () => {
   const { call, platform } = usePlatform();
@@ -54,6 +56,8 @@ describe('profiles through the BFF', () => {
       artistName: 'Artist',
       musicProvider: 'spotify',
     };
+    const admin = await signedToken('admin');
+    await call('POST', `${MERCH}/avatars`, { token: admin, body: { slug: 'stadium-dj', name: 'Stadium DJ', status: 'PUBLIC' } });
     const updated = await call('POST', '/api/user-service/users/profile', {
       token: me.accessToken,
       body: { avatarId: 'stadium-dj', color: 'ff00aa', twitter: '@ana', song },
@@ -69,6 +73,38 @@ describe('profiles through the BFF', () => {
     const bad = await call('POST', '/api/user-service/users/profile', { token: me.accessToken, body: { color: 'purple' } });
     expect(bad).toMatchObject({ status: 400, body: { message: 'Color must be a hex colour like #A1B2C3' } });
     expect((await call('POST', '/api/user-service/users/profile', { body: { nickname: 'x' } })).status).toBe(401);
+  });
+
+  it('wears only an avatar its owner may: public, assigned or the default; others refused, for admins editing too', async () => {
+    const me = await signUp('Wearer');
+    const admin = await signedToken('admin');
+    const avatar = (slug: string, status: string) => call('POST', `${MERCH}/avatars`, { token: admin, body: { slug, name: slug, status } });
+    await avatar('wear-public', 'PUBLIC');
+    await avatar('wear-private', 'PRIVATE');
+    await avatar('wear-subscriber', 'SUBSCRIBER_ONLY');
+    const wear = (avatarId: string, token = me.accessToken) =>
+      call('POST', '/api/user-service/users/profile', { token, body: { avatarId } });
+    const wearAsAdmin = (avatarId: string) =>
+      call('POST', '/api/user-service/users/profile-admin', { token: admin, body: { userUuid: me.userUuid, avatarId } });
+
+    expect(await wear('wear-public')).toMatchObject({ status: 200, body: { avatarId: 'wear-public' } });
+    expect(await wear('no-such-avatar')).toMatchObject({ status: 400, body: { message: 'There is no avatar no-such-avatar' } });
+    expect(await wear('wear-private')).toMatchObject({ status: 403, body: { message: 'You may not wear this avatar' } });
+    expect(await wear('wear-subscriber')).toMatchObject({ status: 403 });
+    expect(await wearAsAdmin('wear-private')).toMatchObject({ status: 403 });
+    // Refusals change nothing, and keeping the current avatar while editing the rest is no change.
+    const unchanged = await call('POST', '/api/user-service/users/profile', {
+      token: me.accessToken,
+      body: { avatarId: 'wear-public', twitter: '@wearer' },
+    });
+    expect(unchanged).toMatchObject({ status: 200, body: { avatarId: 'wear-public', twitter: '@wearer' } });
+
+    const assigned = await call('POST', `${MERCH}/avatar-assignment/wear-private`, { token: admin, body: { userUuid: me.userUuid } });
+    expect(assigned.status).toBe(201);
+    expect(await wear('wear-private')).toMatchObject({ status: 200, body: { avatarId: 'wear-private' } });
+    expect(await wearAsAdmin('default')).toMatchObject({ status: 200, body: { avatarId: 'default' } });
+    const other = await call('GET', `/api/user-service/profile/${me.userUuid}`, { token: me.accessToken });
+    expect(other.body.avatarId).toBe('default');
   });
 
   it("reads other people's profiles one by one and in batches", async () => {

@@ -136,12 +136,17 @@ export interface TestUserService {
   start(options?: { relay?: boolean }): Promise<RunningUserService>;
 }
 
-/** The user service on a fresh database of the test PostgreSQL, on a free port. */
+/**
+ * The user service alone on a fresh database of the test PostgreSQL, on a free
+ * port. Its points peer names a closed port: it is asked only when a profile
+ * changes its avatar, which a test of the service alone does not do.
+ */
 export function userServiceOnFreshDatabase(overrides: Partial<UserServiceConfig> = {}): TestUserService {
   const databaseUrl = uniqueDatabaseUrl('e2e_user');
+  const peers = { points: '127.0.0.1:1' };
   return {
     databaseUrl,
-    start: (options) => startUserService(testServiceConfig('user', userServiceConfig, databaseUrl, {}, overrides), options),
+    start: (options) => startUserService(testServiceConfig('user', userServiceConfig, databaseUrl, peers, overrides), options),
   };
 }
 

@@ -1,4 +1,5 @@
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
+import { AvatarServiceClient } from '@spinroom/contracts/points/v1/avatars';
 import { UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer, TokenVerifier } from '../src/auth.js';
@@ -76,7 +77,7 @@ describe('a service built by the kit', () => {
   // A user service of the kit's making that answers only what the kit asks of it: its public key.
   const userService = defineService('user', {
     config: serviceConfig('user', {}),
-    peers: {},
+    peers: { points: AvatarServiceClient },
     database: { entities: [], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
     async build({ unary, logger }) {
       const implementation = {
@@ -111,6 +112,7 @@ describe('a service built by the kit', () => {
         KAFKA_BROKERS: infra.kafkaBrokers.join(','),
         GRPC_PORT: '0',
         LOG_LEVEL: 'silent',
+        POINTS_ADDR: '127.0.0.1:1', // a peer is called lazily: none is asked here
       }),
     );
     chat = await chatService.start(

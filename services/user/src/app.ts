@@ -1,4 +1,6 @@
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
+import { AvatarServiceClient } from '@spinroom/contracts/points/v1/avatars';
+import { PointsWardrobe } from './adapters/wardrobe.js';
 import { defineService, Limit, SessionRevocations, TokenIssuer, TokenVerifier } from '@spinroom/platform';
 import { userServiceConfig } from './config.js';
 import { userDatabase } from './db/database.js';
@@ -48,10 +50,10 @@ import { passkeysHandlers } from './rpc/passkeys.js';
  */
 export const userService = defineService('user', {
   config: userServiceConfig,
-  peers: {},
+  peers: { points: AvatarServiceClient },
   database: userDatabase,
   topics: [USER_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
-  async build({ config, orm, redis, relay, unary, logger, clientStream }) {
+  async build({ config, orm, redis, relay, unary, logger, clientStream, peers }) {
     const tokens = await TokenIssuer.fromPem(config.JWT_PRIVATE_KEY, {
       issuer: config.JWT_ISSUER,
       ttlSeconds: config.JWT_TTL_SECONDS,
@@ -64,10 +66,18 @@ export const userService = defineService('user', {
     const bots = new Bots(botStore, tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
-    const accounts = new Accounts(store, hasher, tokens, userSignedUp, {
-      checkFree: (email) => mail.emails.checkFree(email),
-      start: (user, origin) => mail.emails.startAccount(user, origin),
-    });
+    const wardrobe = new PointsWardrobe(peers.points);
+    const accounts = new Accounts(
+      store,
+      hasher,
+      tokens,
+      userSignedUp,
+      {
+        checkFree: (email) => mail.emails.checkFree(email),
+        start: (user, origin) => mail.emails.startAccount(user, origin),
+      },
+      wardrobe,
+    );
     const mail = buildMail(config, { orm, redis, logger, accounts, users: store, hasher, endSessions: sessions.endSessions });
     const logIns = new LoginLockout(accounts, new Limit(redis, LOGIN_FAILURES_PER_ACCOUNT, config.LIMIT_LOGIN_FAILURES_PER_ACCOUNT));
     const serviceTokens = new ServiceTokens(tokens, config.SERVICE_CLIENT_SECRET);
@@ -83,7 +93,7 @@ export const userService = defineService('user', {
     const vouchers = new Vouchers(new PgVoucherStore(orm, () => relay.nudge()), accounts);
     const providers = buildProviders(config, { orm, accounts, store, announceSignUp: userSignedUp });
     const profileStore = new PgProfileStore(orm, store);
-    const profiles = new ProfilePaths(profileStore);
+    const profiles = new ProfilePaths(profileStore, wardrobe);
     const images = new ProfileImages(
       new PgImageStore(orm),
       new FolderImageFiles(config.USER_IMAGES_DIR),

@@ -25,7 +25,7 @@ export interface ServiceEntry {
 }
 
 export const SERVICES = {
-  user: { grpcPort: 50051, database: 'spinroom_user', redis: true, kafka: true, outbox: true, peers: [] },
+  user: { grpcPort: 50051, database: 'spinroom_user', redis: true, kafka: true, outbox: true, peers: ['points'] },
   playlist: { grpcPort: 50052, database: 'spinroom_playlist', redis: true, kafka: true, peers: ['user'] },
   upload: { grpcPort: 50053, database: 'spinroom_upload', redis: true, kafka: true, outbox: true, peers: ['user'] },
   room: {

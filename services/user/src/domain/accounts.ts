@@ -12,6 +12,7 @@ import {
 import type { PasswordHasher } from './passwords.js';
 import { checkPasswordPolicy } from './passwords.js';
 import { accessRefusal } from './moderation/standing.js';
+import { checkWearable, NO_CATALOGUE, type Wardrobe } from './profiles/wardrobe.js';
 import { applyProfilePatch, checkNickname, defaultNickname, type ProfilePatch } from './profiles.js';
 import { tokenRole, type User, type UserKind } from './user.js';
 
@@ -78,6 +79,7 @@ export class Accounts {
     private readonly tokens: TokenIssuer,
     private readonly announceSignUp: (user: User) => OutboxEntry,
     private readonly addresses: SignUpAddresses = { checkFree: async () => undefined, start: async () => undefined },
+    private readonly wardrobe: Wardrobe = NO_CATALOGUE,
   ) {}
 
   /**
@@ -158,7 +160,9 @@ export class Accounts {
 
   async updateProfile(userUuid: string, patch: ProfilePatch): Promise<User> {
     const user = await this.profile(userUuid);
-    return this.store.saveProfile(applyProfilePatch(user, patch));
+    const next = applyProfilePatch(user, patch);
+    await checkWearable(this.wardrobe, user, patch);
+    return this.store.saveProfile(next);
   }
 
   /** A token for the account (also Discord sign-in's way in). */

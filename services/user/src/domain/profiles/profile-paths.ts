@@ -2,6 +2,7 @@ import { ERROR_CODES, badRequest, forbidden, isAdminRole, isUuid, notFound, type
 import { PROFILE_NOT_FOUND } from '../accounts.js';
 import { applyProfilePatch, type ProfilePatch } from '../profiles.js';
 import type { User } from '../user.js';
+import { checkWearable, type Wardrobe } from './wardrobe.js';
 import { addBadges, checkBadges, removeBadges } from './badges.js';
 
 /** What the profile paths need of the accounts table. */
@@ -60,7 +61,10 @@ export function seoPage(take: number, skip: number): Page {
 
 /** The profile paths beyond the caller's own read and update (spec 000 section 7, "Profiles"). */
 export class ProfilePaths {
-  constructor(private readonly store: ProfileStore) {}
+  constructor(
+    private readonly store: ProfileStore,
+    private readonly wardrobe: Wardrobe,
+  ) {}
 
   async profile(userUuid: string): Promise<User> {
     const user = isUuid(userUuid) ? await this.store.findByUuid(userUuid) : null;
@@ -101,7 +105,10 @@ export class ProfilePaths {
 
   async updateAsAdmin(caller: Caller, userUuid: string, patch: ProfilePatch): Promise<User> {
     requireAdmin(caller);
-    return this.store.saveProfile(applyProfilePatch(await this.profile(userUuid), patch));
+    const user = await this.profile(userUuid);
+    const next = applyProfilePatch(user, patch);
+    await checkWearable(this.wardrobe, user, patch);
+    return this.store.saveProfile(next);
   }
 
   async changeBadgesAsAdmin(caller: Caller, userUuid: string, badges: readonly string[]): Promise<User> {
