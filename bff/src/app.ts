@@ -23,6 +23,7 @@ import { uploadBodyParsers, uploadServiceRoutes } from './routes/upload/index.js
 import { roomServiceRoutes } from './routes/room/index.js';
 import { pointsServiceRoutes } from './routes/points/index.js';
 import { paymentBodyParsers, paymentServiceRoutes } from './routes/payment/index.js';
+import { socialServiceRoutes } from './routes/social/index.js';
 import type { Upstreams } from './upstreams.js';
 
 /**
@@ -104,6 +105,7 @@ export function createApp(options: {
   uploadServiceRoutes(deps, upstreams.upload, { maxBytes: config.UPLOAD_MAX_BYTES ?? DEFAULT_UPLOAD_MAX_BYTES });
   pointsServiceRoutes(deps, upstreams.points);
   paymentServiceRoutes(deps, upstreams.payment);
+  socialServiceRoutes(deps, upstreams.social);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.room, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);

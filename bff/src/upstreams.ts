@@ -5,6 +5,7 @@ import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_servic
 import { createGrpcClient, type ServiceName } from '@spinroom/platform/core';
 import { createPaymentClient } from './routes/payment/index.js';
 import { closePointsClients, createPointsClients } from './routes/points/index.js';
+import { closeSocialClients, createSocialClients } from './routes/social/index.js';
 import { closeUserClients, createUserClients } from './routes/user/index.js';
 
 /**
@@ -21,6 +22,7 @@ const UPSTREAMS = {
   chat: { open: (address: string) => createGrpcClient(ChatServiceClient, address), close: closeOne },
   points: { open: createPointsClients, close: closePointsClients },
   payment: { open: createPaymentClient, close: closeOne },
+  social: { open: createSocialClients, close: closeSocialClients },
 } satisfies { [N in ServiceName]: { open(address: string): unknown; close(clients: never): void } };
 
 function closeOne(client: { close(): void }): void {

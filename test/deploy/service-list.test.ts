@@ -61,6 +61,7 @@ describe('the list of services', () => {
       'CHAT_ADDR',
       'POINTS_ADDR',
       'PAYMENT_ADDR',
+      'SOCIAL_ADDR',
     ]);
   });
 

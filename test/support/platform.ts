@@ -99,6 +99,7 @@ const TEST_SETTINGS: { [N in ServiceName]?: Record<string, unknown> } = {
   room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
   chat: { ...TEST_LIMITS.chat },
   points: { TOKEN_SWEEP_MS: 500 },
+  social: { CONTACT_HASH_SECRET: 'e2e-contact-hash-secret-0123456789abcdef' },
 };
 
 /**

@@ -49,6 +49,8 @@ export const SERVICES = {
     serviceToken: true,
   },
   payment: { grpcPort: 50057, database: 'spinroom_payment', redis: true, peers: ['user', 'points'], serviceToken: true },
+  // social announces invitations and follows (social-events) and keeps a directory of users' hashed emails from user-events.
+  social: { grpcPort: 50058, database: 'spinroom_social', redis: true, kafka: true, outbox: true, peers: ['user'] },
 } as const satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;

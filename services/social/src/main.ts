@@ -1,0 +1,3 @@
+import { socialService } from './app.js';
+
+await socialService.main();
