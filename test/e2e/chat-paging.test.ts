@@ -9,7 +9,7 @@ const ids = (a: number, b: number) => Array.from({ length: Math.max(b - a + 1, 0
 // CometChat v3's List Group Messages through the BFF (services/chat/README.md,
 // Listing): the platform's chat database is fresh, so the room's messages are
 // 1..120 and the pages cross 9 -> 10 and 99 -> 100.
-describe('chat: history paging and direct-message paths under /chat', () => {
+describe("chat: history paging and the direct-message paths' checks under /chat", () => {
   const { call, platform } = usePlatform();
   const LAST = 120;
   /** Message n is dated T0 + floor(n / 10) seconds and a half: 1..9 in second 0, 10..19 in second 1, ..., 120 in second 12. */
@@ -163,28 +163,27 @@ describe('chat: history paging and direct-message paths under /chat', () => {
     }
   });
 
-  it('answers the direct-message paths 400 ERR_DIRECT_MESSAGES_NOT_SUPPORTED, after checking the chat token', async () => {
+  it('checks the chat token (401) and onBehalfOf (403) on the direct-message paths too', async () => {
     const other = randomUUID();
     const paths: Array<[string, string, unknown?]> = [
       ['GET', `/v3.0/users/${other}/messages?withUser=${user.uuid}&per_page=50`],
       ['GET', `/v3/users/${other}/messages`],
+      ['GET', `/v3.0/messages?receiverType=user&sender=${other}`],
       ['GET', `/v3.0/users/${user.uuid}/conversations?conversationType=user`],
       ['GET', `/v3/users/${other}/conversation`],
       ['POST', `/v3/users/${other}/conversation/read`, { messageId: '1' }],
       ['POST', `/v3.0/users/${other}/conversation/read`],
     ];
     for (const [method, path, body] of paths) {
-      const answer = await chat(method, path, user.chatToken, body);
-      expect(answer.status, path).toBe(400);
-      expect(answer.body, path).toEqual({ error: { code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED', message: expect.any(String) } });
+      expect((await call(method, `/chat${path}`, { body, headers: { appid: 'spinroom' } })).body.error.code, path).toBe(
+        'AUTH_ERR_EMPTY_AUTH_TOKEN',
+      );
+      const refused = await chat(method, path, user.accessToken, body);
+      expect(refused.status, path).toBe(401);
+      expect(refused.body.error.code, path).toBe('AUTH_ERR_AUTH_TOKEN_NOT_FOUND');
+      const behalf = await chat(method, path, user.chatToken, body, { onBehalfOf: other });
+      expect(behalf.status, path).toBe(403);
+      expect(behalf.body.error.code, path).toBe('ERR_ON_BEHALF_OF_NOT_ALLOWED');
     }
-    const [method, path] = paths[0]!;
-    expect((await call(method, `/chat${path}`, { headers: { appid: 'spinroom' } })).body.error.code).toBe('AUTH_ERR_EMPTY_AUTH_TOKEN');
-    const refused = await chat(method, path, user.accessToken);
-    expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe('AUTH_ERR_AUTH_TOKEN_NOT_FOUND');
-    const behalf = await chat(method, path, user.chatToken, undefined, { onBehalfOf: other });
-    expect(behalf.status).toBe(403);
-    expect(behalf.body.error.code).toBe('ERR_ON_BEHALF_OF_NOT_ALLOWED');
   });
 });

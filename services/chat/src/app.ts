@@ -3,12 +3,15 @@ import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit, startIdempotentConsumer } from '@spinroom/platform';
 import { RedisChatFeed } from './adapters/feed.js';
+import { RedisPresence } from './adapters/presence.js';
 import { UserServiceProfiles } from './adapters/profiles.js';
 import { RoomServiceAccess } from './adapters/room-access.js';
 import { chatServiceConfig } from './config.js';
 import { PgChatStore } from './db/chat-store.js';
 import { chatDatabase } from './db/database.js';
+import { PgDirectMessageStore } from './db/direct-message-store.js';
 import { Chat, MESSAGES_PER_USER } from './domain/chat.js';
+import { DirectChat } from './domain/direct-chat.js';
 import { POINTS_EVENTS_TOPIC, pointsEventsHandler } from './events/points-events.js';
 import { chatServiceHandlers } from './rpc/chat-service.js';
 
@@ -25,16 +28,20 @@ export const chatService = defineService('chat', {
   tokenUse: 'chat',
   topics: [POINTS_EVENTS_TOPIC],
   async build({ config, logger, orm, redis, kafka, peers, serviceToken, unary }, options: { now?: () => Date }) {
+    const profiles = new UserServiceProfiles(
+      async (userUuids) => (await peers.user.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles,
+    );
+    const sendLimit = new Limit(redis, MESSAGES_PER_USER, config.LIMIT_CHAT_MESSAGES_PER_USER);
+    const presence = new RedisPresence(redis);
     const chat = new Chat({
       store: new PgChatStore(orm),
       rooms: new RoomServiceAccess(peers.room, () => serviceToken.token()),
-      profiles: new UserServiceProfiles(
-        async (userUuids) => (await peers.user.batchGetProfiles({ userUuids }, { token: await serviceToken.token() })).profiles,
-      ),
+      profiles,
       feed: new RedisChatFeed(redis, logger),
-      sendLimit: new Limit(redis, MESSAGES_PER_USER, config.LIMIT_CHAT_MESSAGES_PER_USER),
+      sendLimit,
       now: options.now,
     });
+    const direct = new DirectChat({ store: new PgDirectMessageStore(orm), profiles, presence, sendLimit, now: options.now });
     // Consumables bought in a room are shown in its chat (points-events; failures to points-events.dlq).
     const deadLetters = await kafka.producer();
     const consumer = await startIdempotentConsumer({
@@ -48,7 +55,11 @@ export const chatService = defineService('chat', {
     });
     return {
       services: [
-        { name: 'spinroom.chat.v1.ChatService', definition: ChatServiceService, implementation: chatServiceHandlers({ chat, unary }) },
+        {
+          name: 'spinroom.chat.v1.ChatService',
+          definition: ChatServiceService,
+          implementation: chatServiceHandlers({ chat, direct, presence, logger, unary }),
+        },
       ],
       async stop() {
         await consumer.stop();

@@ -65,16 +65,14 @@ describe('chat message validity (spec 002)', () => {
     expect(() => checkValid({ text: 'hi', chatMessage: { type: 'room' }, attachments: [] })).not.toThrow();
   });
 
-  it('refuses direct messages with a clear 400 for now', () => {
+  it('takes a room group or a user as receiver, messages only, text or image', () => {
     const input = { type: 'text', receiverType: 'user', category: 'message', receiver: 'x', text: 'hi', attachments: [], chatMessage: {} };
-    expect(() => checkEnvelope(input)).toThrow(
-      expect.objectContaining({
-        status: 400,
-        code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED',
-        message: expect.stringMatching(/^Direct messages/),
-      }),
+    expect(checkEnvelope(input)).toEqual({ type: 'text', receiverType: 'user' });
+    expect(checkEnvelope({ ...input, receiverType: 'group', type: 'image' })).toEqual({ type: 'image', receiverType: 'group' });
+    expect(() => checkEnvelope({ ...input, receiverType: 'channel' })).toThrow(
+      expect.objectContaining({ status: 400, code: 'ERR_BAD_REQUEST', message: 'receiverType must be "group" or "user"' }),
     );
-    expect(checkEnvelope({ ...input, receiverType: 'group' })).toBe('text');
+    expect(() => checkEnvelope({ ...input, category: 'action' })).toThrow(/category must be/);
     expect(() => checkEnvelope({ ...input, receiverType: 'group', type: 'video' })).toThrow(/type must be/);
   });
 });

@@ -5,7 +5,7 @@ import { chatRoute, type ChatRouteDeps } from './cometchat.js';
 
 /**
  * /chat: the original's CometChat v3 REST API (ORIGINAL-API.md, "Chat"), for
- * room chat groups. Each path answers under /chat/v3 and /chat/v3.0.
+ * room chat groups and direct messages. Each path answers under /chat/v3 and /chat/v3.0.
  */
 
 const Json = z.record(z.string(), z.unknown());
@@ -82,16 +82,67 @@ const ListQuerySchema = z.object({
   sentAt: Seconds.optional().openapi({ description: 'Seconds: messages sent at or after it (append) or at or before it (prepend)' }),
 });
 
-/** The refusal on the direct-message paths (sending one, receiverType "user", is the chat service's own 400 with this code). */
-const DIRECT_MESSAGES_NOT_SUPPORTED = 'Direct messages are not available yet: only room groups have messages';
+const Uid = z.string().min(1).max(64);
+const Flag = z.enum(['true', 'false', '1', '0']);
+const isSet = (flag: z.infer<typeof Flag> | undefined) => flag === 'true' || flag === '1';
 
-/** The direct-message paths of CometChat v3 (ORIGINAL-API.md, Chat), not built yet. */
-const DIRECT_MESSAGE_PATHS = [
-  ['get', '/users/{uid}/messages', "A user's direct messages with the caller"],
-  ['get', '/users/{uid}/conversations', "A user's conversations"],
-  ['get', '/users/{uid}/conversation', 'The conversation between the caller and a user'],
-  ['post', '/users/{uid}/conversation/read', 'Marks a direct conversation read'],
-] as const;
+const DirectMessagesQuerySchema = ListQuerySchema.extend({
+  withUser: Uid.optional().openapi({
+    description:
+      'With the path user, the two users whose conversation is read (the caller is one of them); without it, the caller and the path user',
+  }),
+  unread: Flag.optional().openapi({ description: 'true: only messages sent to the caller and not read yet' }),
+});
+
+/** CometChat v3's List Messages, for the caller's direct messages. */
+const ListMessagesQuerySchema = ListQuerySchema.extend({
+  receiverType: z
+    .enum(['user', 'group'])
+    .optional()
+    .openapi({ description: "user (the default): direct messages; a room's messages are GET /groups/{guid}/messages" }),
+  sender: Uid.optional().openapi({ description: 'Only messages this user sent (the caller or another)' }),
+  limit: z.coerce.number().int().min(1).max(300).optional().openapi({ description: 'Messages per page, as per_page' }),
+  unread: Flag.optional().openapi({ description: 'true: only messages sent to the caller and not read yet' }),
+});
+
+const ConversationsQuerySchema = z.object({
+  conversationType: z
+    .enum(['user', 'group'])
+    .optional()
+    .openapi({ description: 'user: direct conversations (rooms keep none, so group answers an empty list)' }),
+  perPage: z.coerce.number().int().min(1).max(50).optional().openapi({ description: 'Conversations per page (default 30, at most 50)' }),
+  per_page: z.coerce.number().int().min(1).max(50).optional().openapi({ description: 'As perPage' }),
+  page: z.coerce.number().int().min(1).max(100000).optional().openapi({ description: 'From 1' }),
+  unread: Flag.optional().openapi({ description: 'true: only conversations with unread messages' }),
+});
+
+const ConversationSchema = Json.openapi('ChatConversation', {
+  description:
+    'A CometChat conversation: conversationId, conversationType "user", unreadMessageCount, createdAt/updatedAt (seconds), lastMessage, conversationWith {uid, name, avatar, status}',
+});
+
+const MarkReadSchema = z.object({
+  messageId: z
+    .union([z.string().regex(/^\d{1,18}$/, 'must be a message id'), z.number().int().min(1).max(Number.MAX_SAFE_INTEGER)])
+    .optional()
+    .openapi({ description: 'Up to and including this message; without it, every message' }),
+});
+
+type PageQuery = z.infer<typeof ListQuerySchema>;
+const paging = (query: PageQuery, limit: number) => ({
+  perPage: limit,
+  id: query.id,
+  affix: query.affix ?? 'prepend',
+  fromTimestamp: query.fromTimestamp,
+  toTimestamp: query.toTimestamp,
+  sentAt: query.sentAt,
+  updatedAt: query.updatedAt,
+});
+
+const MessagesPageSchema = z.object({
+  data: z.array(MessageSchema),
+  meta: z.object({ current: z.object({ limit: z.number(), count: z.number() }) }),
+});
 
 export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   const as = (token: string) => ({ token });
@@ -157,7 +208,7 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   chatRoute(deps, {
     method: 'post',
     path: '/messages',
-    summary: 'Send a message to a room\'s group (receiverType "group")',
+    summary: 'Send a message to a room\'s group (receiverType "group") or a direct message to a user (receiverType "user")',
     body: SendMessageSchema,
     response: z.object({ data: MessageSchema }),
     handler: async ({ body, token, onBehalfOf }) => ({
@@ -229,19 +280,120 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
     });
   }
 
-  // Direct messages are not built yet: a valid chat token gets CometChat's 400.
-  for (const [method, path, what] of DIRECT_MESSAGE_PATHS) {
-    chatRoute(deps, {
-      method,
-      path,
-      summary: `${what}: not available yet, 400 ERR_DIRECT_MESSAGES_NOT_SUPPORTED`,
-      params: z.object({ uid: z.string().min(1).max(64) }),
-      response: z.object({ data: z.array(Json) }),
-      handler: async ({ token, onBehalfOf }) => {
-        // The chat service checks the token (401) and onBehalfOf (403) first, as on every chat path.
+  // Direct messages (CometChat v3's receiverType "user").
+  chatRoute(deps, {
+    method: 'get',
+    path: '/users/{uid}/messages',
+    summary:
+      "Direct messages between the caller and a user (or, with withUser, the two named), oldest first, paged as a room's (404 ERR_UID_NOT_FOUND; 403 ERR_NOT_ALLOWED when the caller is neither)",
+    params: z.object({ uid: Uid }),
+    query: DirectMessagesQuerySchema,
+    response: MessagesPageSchema,
+    handler: async ({ params, query, token, onBehalfOf }) => {
+      const limit = query.per_page ?? 100;
+      const { messages } = await chat.listDirectMessages(
+        { uid: params.uid, withUser: query.withUser ?? '', sender: '', unread: isSet(query.unread), ...paging(query, limit), onBehalfOf },
+        as(token),
+      );
+      return { data: messages, meta: { current: { limit, count: messages.length } } };
+    },
+  });
+
+  chatRoute(deps, {
+    method: 'get',
+    path: '/messages',
+    summary: "The caller's direct messages (receiverType=user), narrowed by sender and unread, oldest first, paged as a room's",
+    query: ListMessagesQuerySchema,
+    response: MessagesPageSchema,
+    handler: async ({ query, token, onBehalfOf }) => {
+      if (query.receiverType === 'group') {
+        throw new AppError(400, "List Messages answers direct messages (receiverType=user): a room's are GET /groups/{guid}/messages", {
+          code: 'ERR_BAD_REQUEST',
+        });
+      }
+      const limit = query.limit ?? query.per_page ?? 100;
+      const { messages } = await chat.listDirectMessages(
+        { uid: '', withUser: '', sender: query.sender ?? '', unread: isSet(query.unread), ...paging(query, limit), onBehalfOf },
+        as(token),
+      );
+      return { data: messages, meta: { current: { limit, count: messages.length } } };
+    },
+  });
+
+  chatRoute(deps, {
+    method: 'get',
+    path: '/users/{uid}/conversations',
+    summary:
+      "The caller's direct conversations (uid is the caller; 403 ERR_NOT_ALLOWED otherwise), the newest first, each with its last message and unread count",
+    params: z.object({ uid: Uid }),
+    query: ConversationsQuerySchema,
+    response: z.object({
+      data: z.array(ConversationSchema),
+      meta: z.object({
+        pagination: z.object({
+          total: z.number(),
+          count: z.number(),
+          per_page: z.number(),
+          current_page: z.number(),
+          total_pages: z.number(),
+        }),
+      }),
+    }),
+    handler: async ({ params, query, token, onBehalfOf }) => {
+      const perPage = query.perPage ?? query.per_page ?? 30;
+      const page = query.page ?? 1;
+      let answer: { conversations: unknown[]; total: number } = { conversations: [], total: 0 };
+      if (query.conversationType === 'group') {
+        // Rooms keep no conversations (no unread counts): the caller is still checked.
         await chat.getMe({ onBehalfOf }, as(token));
-        throw new AppError(400, DIRECT_MESSAGES_NOT_SUPPORTED, { code: 'ERR_DIRECT_MESSAGES_NOT_SUPPORTED' });
-      },
-    });
-  }
+      } else {
+        answer = await chat.listConversations(
+          { uid: params.uid, perPage, page, unread: isSet(query.unread), conversationGroup: '', onBehalfOf },
+          as(token),
+        );
+      }
+      const { conversations, total } = answer;
+      return {
+        data: conversations,
+        meta: {
+          pagination: {
+            total,
+            count: conversations.length,
+            per_page: perPage,
+            current_page: page,
+            total_pages: Math.ceil(total / perPage),
+          },
+        },
+      };
+    },
+  });
+
+  chatRoute(deps, {
+    method: 'get',
+    path: '/users/{uid}/conversation',
+    summary:
+      "The caller's conversation with a user (404 ERR_CONVERSATION_NOT_FOUND before the first message, ERR_UID_NOT_FOUND for no such user)",
+    params: z.object({ uid: Uid }),
+    response: z.object({ data: ConversationSchema }),
+    handler: async ({ params, token, onBehalfOf }) => ({
+      data: (await chat.getConversation({ uid: params.uid, onBehalfOf }, as(token))).conversation,
+    }),
+  });
+
+  chatRoute(deps, {
+    method: 'post',
+    path: '/users/{uid}/conversation/read',
+    summary: 'Marks what a user sent the caller read, up to messageId (all without); their unread count drops accordingly',
+    params: z.object({ uid: Uid }),
+    body: MarkReadSchema,
+    response: z.object({ data: z.object({ success: z.boolean(), message: z.string(), count: z.number(), readAt: z.number() }) }),
+    handler: async ({ params, body, token, onBehalfOf }) => ({
+      data: (
+        await chat.markConversationRead(
+          { uid: params.uid, messageId: body.messageId === undefined ? '' : String(body.messageId), onBehalfOf },
+          as(token),
+        )
+      ).result as { success: boolean; message: string; count: number; readAt: number },
+    }),
+  });
 }

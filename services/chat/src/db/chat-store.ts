@@ -38,6 +38,44 @@ function hasLowerBound(query: MessageQuery): boolean {
   return query.id !== undefined || query.fromTimestamp !== undefined || query.sentAt !== undefined || query.updatedAt !== undefined;
 }
 
+/**
+ * Adds a history query's bounds and cursors (table "m") to `where` and
+ * `params`; answers whether the page reads forward (the oldest after a lower
+ * bound, with append) rather than the newest back. Rooms and direct messages page alike.
+ */
+export function narrowPage(query: MessageQuery, where: string[], params: unknown[]): boolean {
+  const append = query.affix === 'append';
+  if (query.id !== undefined) {
+    where.push(`"m"."id" ${append ? '>' : '<'} ?::bigint`);
+    params.push(query.id);
+  }
+  // Times are whole seconds, as messages read back: a message sent at T.5 s
+  // has sentAt T, so "at or before T" is "before T + 1".
+  const atOrAfter = (column: string, seconds: number) => {
+    where.push(`"m"."${column}" >= to_timestamp(?)`);
+    params.push(seconds);
+  };
+  const atOrBefore = (column: string, seconds: number) => {
+    where.push(`"m"."${column}" < to_timestamp(?)`);
+    params.push(seconds + 1);
+  };
+  // Bounds whatever the affix.
+  if (query.fromTimestamp !== undefined) atOrAfter('sent_at', query.fromTimestamp);
+  if (query.toTimestamp !== undefined) atOrBefore('sent_at', query.toTimestamp);
+  // Cursors that follow the affix.
+  for (const [column, seconds] of [
+    ['sent_at', query.sentAt],
+    ['updated_at', query.updatedAt],
+  ] as const) {
+    if (seconds === undefined) continue;
+    if (append) atOrAfter(column, seconds);
+    else atOrBefore(column, seconds);
+  }
+  // Append reads forward from a lower bound (an id, fromTimestamp, sentAt or
+  // updatedAt); anything else reads the newest back.
+  return append && hasLowerBound(query);
+}
+
 function toMessage(row: MessageRow): StoredMessage {
   return {
     id: String(row.id),
@@ -131,38 +169,9 @@ export class PgChatStore implements ChatStore {
   }
 
   async messages(groupId: string, query: MessageQuery): Promise<StoredMessage[]> {
-    const append = query.affix === 'append';
     const where = [`"m"."receiver" = ?`];
     const params: unknown[] = [groupId];
-    if (query.id !== undefined) {
-      where.push(`"m"."id" ${append ? '>' : '<'} ?::bigint`);
-      params.push(query.id);
-    }
-    // Times are whole seconds, as messages read back: a message sent at T.5 s
-    // has sentAt T, so "at or before T" is "before T + 1".
-    const atOrAfter = (column: string, seconds: number) => {
-      where.push(`"m"."${column}" >= to_timestamp(?)`);
-      params.push(seconds);
-    };
-    const atOrBefore = (column: string, seconds: number) => {
-      where.push(`"m"."${column}" < to_timestamp(?)`);
-      params.push(seconds + 1);
-    };
-    // Bounds whatever the affix.
-    if (query.fromTimestamp !== undefined) atOrAfter('sent_at', query.fromTimestamp);
-    if (query.toTimestamp !== undefined) atOrBefore('sent_at', query.toTimestamp);
-    // Cursors that follow the affix.
-    for (const [column, seconds] of [
-      ['sent_at', query.sentAt],
-      ['updated_at', query.updatedAt],
-    ] as const) {
-      if (seconds === undefined) continue;
-      if (append) atOrAfter(column, seconds);
-      else atOrBefore(column, seconds);
-    }
-    // Append reads forward from a lower bound (an id, fromTimestamp, sentAt or
-    // updatedAt); anything else reads the newest back.
-    const forward = append && hasLowerBound(query);
+    const forward = narrowPage(query, where, params);
     params.push(query.limit);
     const rows = await this.em().execute<MessageRow[]>(
       `select ${COLUMNS} from "chat_message" as "m" where ${where.join(' and ')} order by "m"."id" ${forward ? 'asc' : 'desc'} limit ?`,

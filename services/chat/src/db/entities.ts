@@ -49,3 +49,23 @@ export const ChatReactionEntity = defineEntity({
     reactedAt: p.datetime(),
   },
 });
+
+/** `direct_message`: messages between two users, ids from chat_message's sequence. */
+export const DirectMessageEntity = defineEntity({
+  name: 'DirectMessage',
+  tableName: 'direct_message',
+  properties: {
+    id: p.bigint().primary(),
+    sender: p.string(),
+    receiver: p.string(),
+    type: p.string(),
+    text: p.text(),
+    attachments: p.json<unknown[]>(),
+    chatMessage: p.json<Record<string, unknown>>(),
+    senderEntity: p.json<Record<string, unknown>>(),
+    receiverEntity: p.json<Record<string, unknown>>(),
+    sentAt: p.datetime(),
+    updatedAt: p.datetime(),
+    readAt: p.datetime().nullable(),
+  },
+});

@@ -199,19 +199,13 @@ export function consumableChatMessage(notice: ConsumablePurchaseNotice, sender: 
   };
 }
 
-/** The checks of POST /v3.0/messages on the envelope, before anything is looked up. */
-export function checkEnvelope(input: NewMessageInput): MessageType {
-  if (input.receiverType === 'user') {
-    throw chatError(
-      400,
-      'ERR_DIRECT_MESSAGES_NOT_SUPPORTED',
-      'Direct messages (receiverType "user") are not available yet: only room groups (receiverType "group")',
-    );
-  }
-  if (input.receiverType !== 'group') throw chatError(400, 'ERR_BAD_REQUEST', 'receiverType must be "group"');
+/** The checks of POST /v3.0/messages on the envelope, before anything is looked up: a room's group or a user (a direct message). */
+export function checkEnvelope(input: NewMessageInput): { type: MessageType; receiverType: 'group' | 'user' } {
+  if (input.receiverType !== 'group' && input.receiverType !== 'user')
+    throw chatError(400, 'ERR_BAD_REQUEST', 'receiverType must be "group" or "user"');
   if (input.category !== 'message') throw chatError(400, 'ERR_BAD_REQUEST', 'category must be "message"');
   if (input.type !== 'text' && input.type !== 'image') throw chatError(400, 'ERR_BAD_REQUEST', 'type must be "text" or "image"');
-  return input.type;
+  return { type: input.type, receiverType: input.receiverType };
 }
 
 /**

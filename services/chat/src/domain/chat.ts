@@ -188,7 +188,8 @@ export class Chat {
   }
 
   async send(actor: Actor, input: NewMessageInput): Promise<MessageView> {
-    const type = checkEnvelope(input);
+    const { type, receiverType } = checkEnvelope(input);
+    if (receiverType !== 'group') throw chatError(400, 'ERR_BAD_REQUEST', 'receiverType must be "group" for a room\'s message');
     await this.deps.sendLimit.consume(actor.uid);
     const roomUuid = input.receiver;
     const access = await this.access(actor, roomUuid);

@@ -1,5 +1,6 @@
-import type { StatelessFeedMessageName } from '@spinroom/platform';
+import type { OutboxEntry, StatelessFeedMessageName } from '@spinroom/platform';
 import type { Attachment, MessageType, MessageView, SenderIdentity, StoredMessage, StoredReaction } from './chat-message.js';
+import type { ConversationSummary, StoredDirectMessage, UserEntity } from './direct-message.js';
 
 /**
  * What the room service says about one user in one room (its GetRoomAccess):
@@ -98,4 +99,57 @@ export interface ChatStore {
     on: boolean;
     at: Date;
   }): Promise<boolean>;
+}
+
+export interface NewDirectMessage {
+  sender: string;
+  receiver: string;
+  type: MessageType;
+  text: string;
+  attachments: Attachment[];
+  chatMessage: Record<string, unknown>;
+  senderEntity: UserEntity;
+  receiverEntity: UserEntity;
+  sentAt: Date;
+}
+
+/** Which of one user's direct messages a listing reads (with the paging of MessageQuery). */
+export interface DirectMessageFilter {
+  /** The user whose messages: sent by or to them. */
+  owner: string;
+  /** Only those exchanged with this user. */
+  withUser?: string;
+  /** Only those sent by this user (the owner or another). */
+  sender?: string;
+  /** Only those sent to the owner and not read yet. */
+  unread?: boolean;
+}
+
+export interface ConversationFilter {
+  owner: string;
+  /** Only conversations with unread messages. */
+  unread?: boolean;
+  limit: number;
+  offset: number;
+}
+
+export interface DirectMessageStore {
+  /**
+   * Stores a message; `announce` names an event to write in the same
+   * transaction (the outbox), given the stored message.
+   */
+  insert(message: NewDirectMessage, announce?: (stored: StoredDirectMessage) => OutboxEntry | undefined): Promise<StoredDirectMessage>;
+  /** Oldest first. */
+  messages(filter: DirectMessageFilter, query: MessageQuery): Promise<StoredDirectMessage[]>;
+  /** The newest conversation first; `total` counts every match. */
+  conversations(filter: ConversationFilter): Promise<{ conversations: ConversationSummary[]; total: number }>;
+  conversation(owner: string, partner: string): Promise<ConversationSummary | undefined>;
+  /** Marks what `sender` sent `reader` read, up to `upToId` (all when undefined); answers how many were unread. */
+  markRead(reader: string, sender: string, upToId: string | undefined, at: Date): Promise<number>;
+}
+
+/** Who is using the chat now: a chat call within the last seconds (a client polls about once a second). */
+export interface PresencePort {
+  seen(uid: string): Promise<void>;
+  isOnline(uid: string): Promise<boolean>;
 }
