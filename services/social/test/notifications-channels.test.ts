@@ -47,9 +47,13 @@ describe('preferences', () => {
 describe('Web Push against web-push-testing', () => {
   let standIn: Awaited<ReturnType<typeof startWebPushStandIn>>;
   const keys = generateVapidKeys();
-  const channel = new WebPushChannel({ subject: 'mailto:push@spinroom.test', ...keys });
+  let channel: WebPushChannel;
   beforeAll(async () => {
     standIn = await startWebPushStandIn();
+    channel = new WebPushChannel(
+      { subject: 'mailto:push@spinroom.test', ...keys },
+      { ttlSeconds: 60, timeoutMs: 5000, plainHttpOrigins: [new URL(standIn.base).origin] },
+    );
   });
   afterAll(() => standIn?.close());
 
@@ -63,6 +67,18 @@ describe('Web Push against web-push-testing', () => {
     ]);
     await standIn.expire(subscription.clientHash);
     expect(await channel.send(device, notification())).toBe('gone');
+  });
+
+  it('a plain HTTP endpoint of another origin is not pushed to', async () => {
+    const device: Device = {
+      type: 'web',
+      id: randomUUID(),
+      userUuid: randomUUID(),
+      endpoint: 'http://127.0.0.2:9/notify/x',
+      p256dh: 'p',
+      auth: 'a',
+    };
+    await expect(channel.send(device, notification())).rejects.toThrow('plain HTTP push endpoint not allowed');
   });
 
   it('a subscription made for another application server key is refused, not taken as gone', async () => {

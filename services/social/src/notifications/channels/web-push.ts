@@ -39,12 +39,20 @@ export class WebPushChannel implements PushChannel<Extract<Device, { type: 'web'
 
   constructor(
     private readonly vapid: VapidKeys,
-    private readonly options: { ttlSeconds: number; timeoutMs: number } = { ttlSeconds: 3600, timeoutMs: 10_000 },
+    private readonly options: { ttlSeconds: number; timeoutMs: number; plainHttpOrigins: string[] } = {
+      ttlSeconds: 3600,
+      timeoutMs: 10_000,
+      plainHttpOrigins: [],
+    },
   ) {}
 
   private readonly plainHttp = new PlainHttpAgent({ keepAlive: true });
 
   async send(device: Extract<Device, { type: 'web' }>, notification: Notification): Promise<PushOutcome> {
+    const endpoint = new URL(device.endpoint);
+    const plain = endpoint.protocol === 'http:';
+    if (plain && !this.options.plainHttpOrigins.includes(endpoint.origin))
+      throw new Error(`plain HTTP push endpoint not allowed: ${endpoint.origin}`);
     try {
       await webpush.sendNotification(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
@@ -54,7 +62,7 @@ export class WebPushChannel implements PushChannel<Extract<Device, { type: 'web'
           TTL: this.options.ttlSeconds,
           timeout: this.options.timeoutMs,
           urgency: notification.silent ? 'low' : 'normal',
-          ...(device.endpoint.startsWith('http:') ? { agent: this.plainHttp } : {}),
+          ...(plain ? { agent: this.plainHttp } : {}),
         },
       );
       return 'sent';
