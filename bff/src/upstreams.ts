@@ -1,9 +1,9 @@
 import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { createGrpcClient, type ServiceName } from '@spinroom/platform/core';
 import { createPaymentClient } from './routes/payment/index.js';
+import { closeRoomClients, createRoomClients } from './routes/room/clients.js';
 import { closePointsClients, createPointsClients } from './routes/points/index.js';
 import { closeSocialClients, createSocialClients } from './routes/social/index.js';
 import { closeUserClients, createUserClients } from './routes/user/index.js';
@@ -18,7 +18,7 @@ const UPSTREAMS = {
   user: { open: createUserClients, close: closeUserClients },
   playlist: { open: (address: string) => createGrpcClient(PlaylistServiceClient, address), close: closeOne },
   upload: { open: (address: string) => createGrpcClient(UploadServiceClient, address), close: closeOne },
-  room: { open: (address: string) => createGrpcClient(RoomServiceClient, address), close: closeOne },
+  room: { open: createRoomClients, close: closeRoomClients },
   chat: { open: (address: string) => createGrpcClient(ChatServiceClient, address), close: closeOne },
   points: { open: createPointsClients, close: closePointsClients },
   payment: { open: createPaymentClient, close: closeOne },

@@ -1,14 +1,18 @@
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
+import { CommunityServiceService } from '@spinroom/contracts/room/v1/community_service';
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit } from '@spinroom/platform';
 import { roomServiceConfig } from './config.js';
 import { RedisAdmissions } from './db/admission-store.js';
+import { PgCommunityStore } from './db/community-store.js';
 import { roomDatabase } from './db/database.js';
 import { PgRoomStore } from './db/room-store.js';
 import { ROOM_PASSWORD_FAILURES } from './domain/room-passwords.js';
+import { Communities } from './domain/communities.js';
 import { Rooms, type BadgeSource } from './domain/rooms.js';
+import { NOTIFICATIONS_TOPIC } from './events/community-notifications.js';
 import { MODERATION_ACTIONS_TOPIC } from './events/moderation-actions.js';
 import { ROOM_EVENTS_TOPIC } from './events/room-events.js';
 import { playlistQueues, userProfiles } from './live-rooms/adapters.js';
@@ -20,7 +24,9 @@ import { RoomClock } from './live-rooms/room-clock.js';
 import { roomDirectory } from './live-rooms/room-directory.js';
 import { liveRoomPort } from './live-rooms/room-port.js';
 import { liveRoomHandlers } from './rpc/live-room.js';
+import { communityServiceHandlers } from './rpc/community-service.js';
 import { roomServiceHandlers } from './rpc/room-service.js';
+import { EventClock } from './schedule/event-clock.js';
 
 /**
  * The gRPC server and the rooms' clock. The room records (PostgreSQL) and the
@@ -32,7 +38,7 @@ export const roomService = defineService('room', {
   config: roomServiceConfig,
   peers: { user: UserServiceClient, playlist: PlaylistServiceClient, points: TokenServiceClient },
   database: roomDatabase,
-  topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC],
+  topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC],
   async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
     const users = peers.user;
     const store = new PgRoomStore(orm, () => relay.nudge());
@@ -42,9 +48,10 @@ export const roomService = defineService('room', {
       badgesOf: async (userUuid) => (await users.getProfile({ userUuid })).profile?.badges ?? [],
     };
     // The records first: they reach the live rooms, built next, through the port (live/room-port.ts).
+    const livePort = liveRoomPort((): LiveRooms => live, plays);
     const rooms: Rooms = new Rooms(
       store,
-      liveRoomPort((): LiveRooms => live, plays),
+      livePort,
       badges,
       new RedisAdmissions(redis),
       logger,
@@ -68,7 +75,13 @@ export const roomService = defineService('room', {
       logger,
     );
     const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000 });
-    if (options.clock !== false) clock.start();
+    // Communities and events share the rooms' transactions (one outbox); events go live on their own clock.
+    const communities = new Communities(new PgCommunityStore(orm, store), store, rooms, livePort, logger);
+    const eventClock = new EventClock(communities, logger, config.EVENT_CLOCK_POLL_MS);
+    if (options.clock !== false) {
+      clock.start();
+      eventClock.start();
+    }
     return {
       services: [
         {
@@ -76,9 +89,17 @@ export const roomService = defineService('room', {
           definition: RoomServiceService,
           implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
         },
+        {
+          name: 'spinroom.room.v1.CommunityService',
+          definition: CommunityServiceService,
+          implementation: communityServiceHandlers({ communities, unary }),
+        },
       ],
-      stop: () => clock.stop(),
-      expose: { rooms, live, fees },
+      stop: async () => {
+        await eventClock.stop();
+        await clock.stop();
+      },
+      expose: { rooms, live, fees, communities, eventClock },
     };
   },
 });

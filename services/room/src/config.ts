@@ -20,6 +20,8 @@ export const roomServiceConfig = serviceConfig('room', {
   LIVE_CONNECTION_TTL_MS: z.coerce.number().int().positive().default(60_000),
   /** How often the room clock looks for ended songs and departures. */
   LIVE_CLOCK_POLL_MS: z.coerce.number().int().positive().default(100),
+  /** How often the events' clock looks for events whose start has come (their rooms go live then). */
+  EVENT_CLOCK_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** Wrong room passwords per user and room: 10 in 15 minutes, then refused for 15 minutes (README, Limits). */
   LIMIT_ROOM_PASSWORD_FAILURES: env.limit('10/15m/15m'),
 });

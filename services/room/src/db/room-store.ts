@@ -319,5 +319,14 @@ function listingSql(filter: RoomFilter): { from: string; where: string; params: 
         params: [filter.userUuid],
         order: `v."visited_at" desc`,
       };
+    case 'community': {
+      const shown = visible(filter.visibleTo);
+      return {
+        from: `from "room" r join "community_room" cr on cr."room_id" = r."id"`,
+        where: `cr."community_id" = ? and ${shown.sql}`,
+        params: [filter.communityId, ...shown.params],
+        order: `cr."added_at" desc, r."id" desc`,
+      };
+    }
   }
 }

@@ -37,7 +37,8 @@ export type RoomFilter =
   | { kind: 'all'; visibleTo?: Visibility }
   | { kind: 'discordGuild'; guildId: string; visibleTo?: Visibility }
   | { kind: 'favorites'; userUuid: string; includePrivate: boolean }
-  | { kind: 'recent'; userUuid: string };
+  | { kind: 'recent'; userUuid: string }
+  | { kind: 'community'; communityId: number; visibleTo?: Visibility };
 
 export interface RoomStore {
   /** Runs `fn` in one write; events it stages commit with its changes. */

@@ -216,7 +216,8 @@ export class Rooms {
     const visibleTo = seesEveryRoom(viewer.role)
       ? undefined
       : { userUuid: isUuid(viewer.userUuid) ? viewer.userUuid : NO_USER, roles: RANKED_ROLES };
-    const scoped = filter.kind === 'all' || filter.kind === 'discordGuild' ? { ...filter, visibleTo } : filter;
+    const scoped =
+      filter.kind === 'all' || filter.kind === 'discordGuild' || filter.kind === 'community' ? { ...filter, visibleTo } : filter;
     const { rooms, total } = await this.store.list(scoped, page);
     return { rooms: await this.views(rooms, viewer), total };
   }
