@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CommunityEventLive } from '@spinroom/contracts/events/v1/community_notifications';
+import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { signedToken, usePlatform, useTopic } from '../support/platform.js';
@@ -200,32 +200,33 @@ describe('events through the BFF', () => {
     expect(Date.parse(live.liveAt)).toBeGreaterThanOrEqual(Date.parse(startTime));
     expect((await call('GET', `${BASE}/rooms/${room.slug}`, { token: owner.token })).body.isLive).toBe(true);
 
+    // One notification per member (the owner is one), keyed by the member, as the social service reads them.
+    const members = [owner.uuid, ...fans.map((f) => f.uuid)].sort();
     const mine = () =>
       notifications
-        .filter((m) => m.headers['event-type'] === 'community.event-live')
-        .map((m) => ({ key: m.key, message: CommunityEventLive.decode(m.value) }))
-        .filter((m) => m.message.eventUuid === event.uuid);
-    const [note] = await eventually(async () => {
-      expect(mine()).toHaveLength(1);
+        .filter((m) => m.headers['event-type'] === 'notification.requested')
+        .map((m) => ({ key: m.key, message: NotificationRequested.decode(m.value) }))
+        .filter((m) => m.message.data.eventUuid === event.uuid);
+    const notes = await eventually(async () => {
+      expect(mine()).toHaveLength(3);
       return mine();
     }, 20_000);
-    expect(note!.key).toBe(room.uuid);
-    expect(note!.message).toMatchObject({
-      eventSlug: event.slug,
-      eventName: 'Launch Party',
-      roomUuid: room.uuid,
-      roomSlug: room.slug,
-      roomOwnerUuid: owner.uuid,
-      communityUuid: community.uuid,
-      communitySlug: community.slug,
-      part: 1,
-      parts: 1,
+    expect(notes.map((n) => n.key).sort()).toEqual(members);
+    expect(notes.map((n) => n.message.recipientUserUuid).sort()).toEqual(members);
+    expect(notes[0]!.message).toMatchObject({
+      kind: 'eventLive',
       title: 'Launch Party is live now',
+      data: {
+        eventSlug: event.slug,
+        roomUuid: room.uuid,
+        roomSlug: room.slug,
+        communityUuid: community.uuid,
+        communitySlug: community.slug,
+      },
     });
-    expect(note!.message.recipientUserUuids.sort()).toEqual([owner.uuid, ...fans.map((f) => f.uuid)].sort());
-    // Both replicas kept beating: still one.
+    // Both replicas kept beating: still one each.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(mine()).toHaveLength(1);
+    expect(mine()).toHaveLength(3);
     expect((await call('GET', `${BASE}/events/upcoming?community=${community.slug}`, { token: owner.token })).body).toMatchObject({
       total: 1,
       events: [{ uuid: event.uuid, status: 'live' }],

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { CommunityEventLive } from '@spinroom/contracts/events/v1/community_notifications';
+import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
 import { type AppError, createLogger, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
 import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,6 @@ import {
   eventFields,
   eventStatus,
   liveDecision,
-  notificationParts,
 } from '../src/domain/community-rules.js';
 import type { LiveRoomPort } from '../src/domain/live-room-port.js';
 import { ROOM_DEFAULTS, type Room } from '../src/domain/room.js';
@@ -106,11 +105,6 @@ describe('community rules', () => {
     expect(eventStatus(event, new Date(2000))).toBe('ended');
     expect(liveDecision(event, new Date(1500))).toBe('goLive');
     expect(liveDecision(event, new Date(2000))).toBe('missed');
-  });
-
-  it('splits recipients into parts, one (empty) part for none', () => {
-    expect(notificationParts([])).toEqual([[]]);
-    expect(notificationParts(['a', 'b', 'c'], 2)).toEqual([['a', 'b'], ['c']]);
   });
 });
 
@@ -204,28 +198,30 @@ describe('events going live on PostgreSQL', () => {
     expect((await store.findEvent({ id: event.id }))!.liveAt).not.toBeNull();
     expect(changed).toEqual([stage.uuid]);
 
-    const notes = await outbox('community.event-live');
-    expect(notes).toHaveLength(1);
-    expect(notes[0]!.key).toBe(stage.uuid);
-    const message = CommunityEventLive.decode(notes[0]!.payload);
+    const notes = await outbox('notification.requested');
+    expect(notes.map((n) => n.key).sort()).toEqual([...members].sort());
+    const message = NotificationRequested.decode(notes[0]!.payload);
     expect(message).toMatchObject({
-      eventUuid: event.uuid,
-      eventSlug: 'friday-night',
-      roomUuid: stage.uuid,
-      roomSlug: 'event-stage',
-      communityUuid: community.uuid,
-      communitySlug: 'house',
-      part: 1,
-      parts: 1,
+      kind: 'eventLive',
       title: 'Friday night is live now',
+      body: 'Friday night is live now in event-stage',
+      data: {
+        type: 'eventLive',
+        eventUuid: event.uuid,
+        eventSlug: 'friday-night',
+        roomUuid: stage.uuid,
+        roomSlug: 'event-stage',
+        communityUuid: community.uuid,
+        communitySlug: 'house',
+      },
     });
-    expect(message.recipientUserUuids.sort()).toEqual([...members].sort());
+    expect(notes.map((n) => NotificationRequested.decode(n.payload).recipientUserUuid).sort()).toEqual([...members].sort());
     const updates = (await outbox('room.updated')).filter((row) => row.key === stage.uuid);
     expect(updates).toHaveLength(1);
 
     // Later beats (a restart included) find nothing more to do.
     expect(await replica(at).goLiveDue()).toBe(0);
-    expect(await outbox('community.event-live')).toHaveLength(1);
+    expect(await outbox('notification.requested')).toHaveLength(3);
   });
 
   it('only marks an event that ended while no replica ran', async () => {
@@ -244,10 +240,10 @@ describe('events going live on PostgreSQL', () => {
           createdBy: randomUUID(),
         }))!,
     );
-    const before = (await outbox('community.event-live')).length;
+    const before = (await outbox('notification.requested')).length;
     expect(await replica(() => new Date()).goLiveDue()).toBe(1);
     expect((await store.findEvent({ id: event.id }))!.liveAt).not.toBeNull();
     expect((await roomStore.find({ id: stage.id }))!.isLive).toBe(false);
-    expect(await outbox('community.event-live')).toHaveLength(before);
+    expect(await outbox('notification.requested')).toHaveLength(before);
   });
 });

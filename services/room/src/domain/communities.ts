@@ -11,7 +11,7 @@ import {
   type CrudQuery,
   type Logger,
 } from '@spinroom/platform';
-import { communityEventLive } from '../events/community-notifications.js';
+import { eventLiveNotification } from '../events/community-notifications.js';
 import { roomChanged } from '../events/room-events.js';
 import {
   ADMIN_COMMUNITY_COLUMNS,
@@ -27,7 +27,6 @@ import {
   liveDecision,
   managesCommunity,
   MESSAGES,
-  notificationParts,
   requireGlobal,
   type AdminCommunityColumn,
   type AdminEventColumn,
@@ -427,7 +426,7 @@ export class Communities {
   /**
    * The events' clock, run by every replica: claims events whose start has
    * come (locked, skipped by the other replicas), makes each one's room live
-   * with its `room.updated` event and stages the notification of the
+   * with its `room.updated` event and stages a notification for each of the
    * community's members on `notifications`, all in one transaction; then the
    * live rooms follow. An event that already ended is only marked. Answers
    * how many events were claimed (live or missed).
@@ -450,10 +449,7 @@ export class Communities {
           tx.stage(roomChanged('updated', room, { ownerUuid: owner, actorUuid: event.createdBy, changedFields: ['isLive'] }));
         }
         const recipients = event.communityId === null ? [] : await this.store.memberUuids(event.communityId, tx);
-        const parts = notificationParts(recipients);
-        parts.forEach((part, i) => {
-          tx.stage(communityEventLive({ event, room, roomOwnerUuid: owner, recipients: part, part: i + 1, parts: parts.length }));
-        });
+        for (const recipientUuid of recipients) tx.stage(eventLiveNotification({ event, room, recipientUuid }));
         rooms.push(room.uuid);
       }
       return { changed: rooms, claimed: due.length };

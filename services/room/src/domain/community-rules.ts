@@ -3,8 +3,7 @@ import { MAX_SLUG, slugify } from './room.js';
 
 /**
  * Communities and events as plain rules: fields and their checks, who may do
- * what in a community, an event's status and when its room goes live, and how
- * a live event's notification is split. domain/communities.ts applies them.
+ * what in a community, an event's status and when its room goes live. domain/communities.ts applies them.
  */
 
 export type MemberRole = 'owner' | 'moderator' | 'member';
@@ -98,8 +97,6 @@ export const DEFAULT_EVENT_MS = 2 * 60 * 60_000;
 /** The longest event, and how far ahead one may be scheduled. */
 export const MAX_EVENT_MS = 7 * 24 * 60 * 60_000;
 export const MAX_SCHEDULE_AHEAD_MS = 2 * 365 * 24 * 60 * 60_000;
-/** Recipients per `notifications` message. */
-export const RECIPIENTS_PER_MESSAGE = 1000;
 
 /** A slug chosen by the caller: lower-cased; 400 when malformed, reserved, all digits or shaped as a uuid (refs read those as ids). */
 export function checkSlug(slug: string): string {
@@ -295,14 +292,6 @@ export function eventFields(input: EventInput, current: Pick<CommunityEvent, 'st
   if (input.endTime || input.startTime || !current) fields.endTime = end;
   if (!current) fields.startTime = start;
   return fields;
-}
-
-/** Recipients split into the `notifications` messages' parts (at least one part, maybe empty, so fans still hear). */
-export function notificationParts(recipients: readonly string[], size = RECIPIENTS_PER_MESSAGE): string[][] {
-  if (recipients.length === 0) return [[]];
-  const parts: string[][] = [];
-  for (let i = 0; i < recipients.length; i += size) parts.push(recipients.slice(i, i + size));
-  return parts;
 }
 
 /** The columns admins may select, filter and sort by (the @nestjsx/crud syntax). */

@@ -1,45 +1,40 @@
-import { CommunityEventLive } from '@spinroom/contracts/events/v1/community_notifications';
+import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { CommunityEvent } from '../domain/community-rules.js';
 import type { Room } from '../domain/room.js';
 
 export const NOTIFICATIONS_TOPIC = 'notifications';
-export const COMMUNITY_EVENT_LIVE = 'community.event-live';
+/** The social service's record of one notification for one person (proto/spinroom/events/v1/notifications.proto). */
+export const NOTIFICATION_REQUESTED = 'notification.requested';
+/** What a person would mute: the social service reads a kind it does not list as `custom`. */
+export const EVENT_LIVE_KIND = 'eventLive';
 
 /**
- * `community.event-live` on `notifications`, keyed by the event's room: one
- * part of the members to tell that the event started (services/room/README.md
- * and proto/spinroom/events/v1/community_notifications.proto give the shape).
+ * An event's start, told to one of its community's members: a
+ * `notification.requested` record on `notifications`, keyed by the member,
+ * its event id the notification's id (the social service delivers each id
+ * once). `data` says where to go: the room and the event.
  */
-export function communityEventLive(live: {
-  event: CommunityEvent;
-  room: Room;
-  roomOwnerUuid: string;
-  recipients: string[];
-  part: number;
-  parts: number;
-}): OutboxEntry {
+export function eventLiveNotification(live: { event: CommunityEvent; room: Room; recipientUuid: string }): OutboxEntry {
   const { event, room } = live;
-  const metadata = newEventMetadata(COMMUNITY_EVENT_LIVE);
-  const payload = CommunityEventLive.encode({
+  const metadata = newEventMetadata(NOTIFICATION_REQUESTED);
+  const payload = NotificationRequested.encode({
     metadata,
-    eventUuid: event.uuid,
-    eventSlug: event.slug,
-    eventName: event.name,
-    roomUuid: room.uuid,
-    roomSlug: room.slug,
-    roomName: room.name,
-    roomOwnerUuid: live.roomOwnerUuid,
-    communityUuid: event.communityUuid ?? '',
-    communitySlug: event.communitySlug ?? '',
-    communityName: event.communityName ?? '',
-    startTime: event.startTime,
-    endTime: event.endTime,
-    recipientUserUuids: live.recipients,
-    part: live.part,
-    parts: live.parts,
+    recipientUserUuid: live.recipientUuid,
+    kind: EVENT_LIVE_KIND,
     title: `${event.name} is live now`,
     body: `${event.name} is live now in ${room.name}`,
+    data: {
+      type: EVENT_LIVE_KIND,
+      eventUuid: event.uuid,
+      eventSlug: event.slug,
+      roomUuid: room.uuid,
+      roomSlug: room.slug,
+      communityUuid: event.communityUuid ?? '',
+      communitySlug: event.communitySlug ?? '',
+    },
+    silent: false,
+    channel: '',
   }).finish();
-  return { topic: NOTIFICATIONS_TOPIC, key: room.uuid, metadata, payload };
+  return { topic: NOTIFICATIONS_TOPIC, key: live.recipientUuid, metadata, payload };
 }
