@@ -24,6 +24,7 @@ import { roomServiceRoutes } from './routes/room/index.js';
 import { pointsServiceRoutes } from './routes/points/index.js';
 import { paymentBodyParsers, paymentServiceRoutes } from './routes/payment/index.js';
 import { socialServiceRoutes } from './routes/social/index.js';
+import { auditServiceRoutes } from './routes/audit/index.js';
 import type { Upstreams } from './upstreams.js';
 
 /**
@@ -106,6 +107,7 @@ export function createApp(options: {
   pointsServiceRoutes(deps, upstreams.points);
   paymentServiceRoutes(deps, upstreams.payment);
   socialServiceRoutes(deps, upstreams.social);
+  auditServiceRoutes(deps, upstreams.audit);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.room, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);

@@ -2,6 +2,7 @@ import { ChatServiceClient } from '@spinroom/contracts/chat/v1/chat_service';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UploadServiceClient } from '@spinroom/contracts/upload/v1/upload_service';
 import { createGrpcClient, type ServiceName } from '@spinroom/platform/core';
+import { createAuditClient } from './routes/audit/index.js';
 import { createPaymentClient } from './routes/payment/index.js';
 import { closeRoomClients, createRoomClients } from './routes/room/clients.js';
 import { closePointsClients, createPointsClients } from './routes/points/index.js';
@@ -23,6 +24,7 @@ const UPSTREAMS = {
   points: { open: createPointsClients, close: closePointsClients },
   payment: { open: createPaymentClient, close: closeOne },
   social: { open: createSocialClients, close: closeSocialClients },
+  audit: { open: createAuditClient, close: closeOne },
 } satisfies { [N in ServiceName]: { open(address: string): unknown; close(clients: never): void } };
 
 function closeOne(client: { close(): void }): void {

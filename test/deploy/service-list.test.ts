@@ -62,6 +62,7 @@ describe('the list of services', () => {
       'POINTS_ADDR',
       'PAYMENT_ADDR',
       'SOCIAL_ADDR',
+      'AUDIT_ADDR',
     ]);
   });
 

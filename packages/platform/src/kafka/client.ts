@@ -87,6 +87,28 @@ export class KafkaClient {
     return this.kafka.consumer({ groupId, allowAutoTopicCreation: false, sessionTimeout: 10_000, heartbeatInterval: 1_000 });
   }
 
+  /**
+   * Gives a group that has no offsets yet the topics' current ends as its
+   * committed offsets, so it reads what comes from now on even when it rejoins
+   * before committing anything (with none, a rejoin would start at the ends
+   * again and skip what came in between). For KAFKA_CONSUMER_FROM=latest;
+   * call it before the group's consumer starts.
+   */
+  async pinNewGroupAtEnds(groupId: string, topics: string[]): Promise<void> {
+    const admin: Admin = this.kafka.admin();
+    await admin.connect();
+    try {
+      const committed = await admin.fetchOffsets({ groupId, topics });
+      for (const { topic, partitions } of committed) {
+        if (partitions.some((p) => p.offset !== '-1')) continue;
+        const ends = await admin.fetchTopicOffsets(topic);
+        await admin.setOffsets({ groupId, topic, partitions: ends.map((p) => ({ partition: p.partition, offset: p.high })) });
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  }
+
   /** Creates the topics (and their `.dlq` twins) that are missing. */
   async ensureTopics(topics: TopicSpec[]): Promise<void> {
     // Services start side by side and create shared topics at once; on a fresh

@@ -51,6 +51,8 @@ export const SERVICES = {
   payment: { grpcPort: 50057, database: 'spinroom_payment', redis: true, peers: ['user', 'points'], serviceToken: true },
   // social announces invitations and follows (social-events) and keeps a directory of users' hashed emails from user-events.
   social: { grpcPort: 50058, database: 'spinroom_social', redis: true, kafka: true, outbox: true, peers: ['user'] },
+  // audit writes /kinesis records to Kafka and reads play-tracking, the analytics topics and moderation-actions.
+  audit: { grpcPort: 50059, database: 'spinroom_audit', redis: true, kafka: true, peers: ['user'] },
 } as const satisfies Record<string, ServiceEntry>;
 
 export type ServiceName = keyof typeof SERVICES;

@@ -1,0 +1,3 @@
+import { auditService } from './app.js';
+
+await auditService.main();

@@ -1,0 +1,73 @@
+// The play-tracking aggregates of the audit service alone (a stand-in user
+// service, the real PostgreSQL and Kafka): records sent through its gRPC API
+// are counted once per play id and kind, also when Kafka hands the same
+// message over again (produced a second time here, as a redelivery would).
+import { randomUUID } from 'node:crypto';
+import { AuditServiceClient } from '@spinroom/contracts/audit/v1/audit';
+import { createGrpcClient, createLogger, dropDatabase, KafkaClient } from '@spinroom/platform';
+import { eventually, uniqueDatabaseUrl, testInfra } from '@spinroom/platform/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAuditService, type RunningAuditService } from '../src/app.js';
+import { validateRecord } from '../src/domain/analytics.js';
+import { recordMessage } from '../src/events/analytics-records.js';
+import { fakeUserService, playRecord, testAuditConfig } from './support.js';
+
+describe('play-tracking aggregates', () => {
+  const databaseUrl = uniqueDatabaseUrl('audit_aggregates');
+  let user: Awaited<ReturnType<typeof fakeUserService>>;
+  let service: RunningAuditService;
+  let client: ReturnType<typeof createGrpcClient<AuditServiceClient>>;
+
+  beforeAll(async () => {
+    user = await fakeUserService();
+    service = await startAuditService(testAuditConfig(databaseUrl, user.address));
+    client = createGrpcClient(AuditServiceClient, `127.0.0.1:${service.port}`);
+    await eventually(
+      async () => (await client.getSocketEventNames({}, { token: await user.token('admin') }).catch(() => undefined)) && true,
+      30_000,
+    );
+  });
+  afterAll(async () => {
+    client?.close();
+    await service?.stop();
+    await user?.stop();
+    await dropDatabase(databaseUrl);
+  });
+
+  it('counts each play id and kind once, whatever is sent or delivered again', async () => {
+    const userUuid = randomUUID();
+    const token = await user.token('user', userUuid);
+    const songId = `song-${randomUUID()}`;
+    const record = playRecord(userUuid, 'totalPlayed', { songInfo: { songId, duration: 30 } });
+    for (let i = 0; i < 3; i += 1) {
+      await client.recordAnalytics({ topic: 'play-tracking', recordJson: JSON.stringify(record) }, { token });
+    }
+    // The same Kafka message twice, as a redelivery after a crash would hand it over.
+    const kafka = new KafkaClient({
+      brokers: testInfra().kafkaBrokers,
+      clientId: 'audit-test',
+      logger: createLogger('test', { level: 'silent' }),
+    });
+    const producer = await kafka.producer();
+    const other = playRecord(userUuid, 'played30Sec', { songInfo: { songId } });
+    const { message } = recordMessage(
+      validateRecord({ userUuid, role: 'user', kind: 'user', capabilities: [], token: '' }, 'play-tracking', JSON.stringify(other)),
+    );
+    await producer.send([message, message]);
+    await producer.disconnect();
+
+    const admin = await user.token('admin');
+    const totals = await eventually(async () => {
+      const answer = (await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!;
+      return answer.totalPlayed === 1 && answer.thirtySecondPlays === 1 ? answer : undefined;
+    }, 30_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).toEqual({
+      totals: { totalPlayed: 1, playedSeconds: 35, fifteenSecondPlays: 0, thirtySecondPlays: 1 },
+    });
+    expect(totals.playedSeconds).toBe(35);
+    expect((await client.getPlayTotals({ scope: 'user', key: userUuid }, { token: admin })).totals).toEqual(totals);
+    await expect(client.getPlayTotals({ scope: 'user', key: userUuid }, { token })).rejects.toMatchObject({ status: 403 });
+    await expect(client.getPlayTotals({ scope: 'planet', key: 'x' }, { token: admin })).rejects.toMatchObject({ status: 400 });
+  });
+});
