@@ -25,6 +25,7 @@ import { pointsServiceRoutes } from './routes/points/index.js';
 import { paymentBodyParsers, paymentServiceRoutes } from './routes/payment/index.js';
 import { socialServiceRoutes } from './routes/social/index.js';
 import { auditServiceRoutes } from './routes/audit/index.js';
+import { PLAYBACK_CSP } from './http/playback-csp.js';
 import type { Upstreams } from './upstreams.js';
 
 /**
@@ -60,10 +61,13 @@ export function createApp(options: {
       contentSecurityPolicy: {
         directives: {
           // The web client plays HLS through Media Source Extensions (blob: media URLs)
-          // and shows artwork from the music providers' image hosts.
-          'media-src': ["'self'", 'blob:'],
+          // and shows artwork from the music providers' image hosts; its players load
+          // from the providers' own addresses (http/playback-csp.ts).
+          'media-src': ["'self'", 'blob:', ...PLAYBACK_CSP['media-src']],
           'img-src': ["'self'", 'data:', 'https:'],
-          'connect-src': ["'self'"],
+          'connect-src': ["'self'", ...PLAYBACK_CSP['connect-src']],
+          'script-src': ["'self'", ...PLAYBACK_CSP['script-src']],
+          'frame-src': ["'self'", ...PLAYBACK_CSP['frame-src']],
         },
       },
     }),

@@ -68,6 +68,8 @@ export interface Song {
   thumbnails?: ProviderMap;
   previews?: ProviderMap;
   streamUrls?: ProviderMap;
+  /** SoundCloud's secret token of a private track. */
+  playbackToken?: string;
   status?: string;
   crateSongUuid?: string;
   position?: number;

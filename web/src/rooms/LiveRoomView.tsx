@@ -191,6 +191,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
     <div className={`room${phone ? ' phone' : ''}`} ref={root}>
       {/* biome-ignore lint/a11y/useMediaCaption: the room's music: there is no speech to caption */}
       <audio ref={player.audio} preload="auto" data-testid="room-audio" />
+      <div ref={player.video} className="playback-video-host" data-testid="room-video" />
       {hasChat && state && (
         <SkipToChat
           onSkip={() => {

@@ -1,6 +1,7 @@
 // The DJ booth: the song's artwork, title and artist, who plays it, a
 // progress bar and the time left on the server's clock, and who is next
 // (their song when it is known); why nothing plays when nothing can.
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { NowPlaying as NowPlayingState, RoomState, Song } from '../api/types';
 import { Avatar } from '../avatars/Avatar';
@@ -8,18 +9,59 @@ import type { Strings } from '../i18n/en';
 import { fill, type Locale, useLocale, useT } from '../i18n/i18n';
 import { nextUp, playingDj, secondsLeft } from '../stage/booth';
 import { formatSeconds, playPosition, playProgress, type ServerClock } from './clock';
-import { artwork } from './playback';
+import { artwork, providerLabel } from './playback';
 import type { PlayerReason, PlayerStatus } from './player';
+import { openSignIn } from '../session/signInFrom';
 import { nickname } from './roomState';
 
 /** Why nothing plays, in the reader's language (the providers listed as the locale joins them). */
 function reasonText(reason: PlayerReason | undefined, t: Strings, locale: Locale): string {
   if (!reason) return '';
-  if (reason.key !== 'songOnProviders') return t[reason.key];
-  const providers = reason.providers.length
-    ? new Intl.ListFormat(locale, { type: 'conjunction' }).format(reason.providers)
-    : t.outsideCatalogue;
-  return fill(t.songOnProviders, { providers });
+  switch (reason.key) {
+    case 'songNotPlayed':
+    case 'previewLimitReached':
+      return t[reason.key];
+    case 'playbackFailed':
+      return fill(t.playbackFailed[reason.failure], { provider: reason.provider });
+    case 'songOnProviders': {
+      const providers = reason.providers.length
+        ? new Intl.ListFormat(locale, { type: 'conjunction' }).format(reason.providers)
+        : t.outsideCatalogue;
+      return fill(t.songOnProviders, { providers });
+    }
+  }
+}
+
+/** What this listener hears the song on ("Playing on Apple Music"), or is starting. */
+function HeardOn({ player, t }: { player: PlayerStatus; t: Strings }) {
+  if (!player.provider || (player.state !== 'playing' && player.state !== 'loading')) return null;
+  const provider = providerLabel(player.provider);
+  const text = player.state === 'loading' ? t.startingOn : player.preview ? t.playingPreviewOn : t.playingOn;
+  return (
+    <p className="muted small heard-on" data-testid="heard-on" data-provider={player.provider} data-state={player.state}>
+      {fill(text, { provider })}
+    </p>
+  );
+}
+
+/** An anonymous visitor's free songs are used up: the way in (back to this room). */
+function PreviewLimitPrompt({ t }: { t: Strings }) {
+  const queryClient = useQueryClient();
+  return (
+    <div className="preview-limit notice" role="status">
+      <p>{t.previewLimitReached}</p>
+      <button
+        type="button"
+        className="primary"
+        onClick={() => {
+          queryClient.clear();
+          openSignIn('signup');
+        }}
+      >
+        {t.signUpToListen}
+      </button>
+    </div>
+  );
 }
 
 /** A record in the song's colours when it has no artwork. */
@@ -136,6 +178,8 @@ export function NowPlaying({
             <span className="reason"> · {reasonText(player.reason, t, locale)}</span>
           ) : null}
         </p>
+        <HeardOn player={player} t={t} />
+        {player.state === 'limit' && <PreviewLimitPrompt t={t} />}
         {state && <NextUpLine state={state} />}
         {player.state === 'blocked' && (
           <button type="button" className="primary enable-audio" onClick={onEnableAudio}>

@@ -10,10 +10,12 @@ export interface Session {
   userUuid: string | null;
   isLoggedIn: boolean;
   audioQuality: AudioQuality;
+  /** Spec 002's core session: the Apple Music storefront (default us). */
+  appleStorefrontId: string;
 }
 
 const KEY = 'spinroom.session';
-const EMPTY: Session = { token: null, userUuid: null, isLoggedIn: false, audioQuality: 'medium' };
+const EMPTY: Session = { token: null, userUuid: null, isLoggedIn: false, audioQuality: 'medium', appleStorefrontId: 'us' };
 
 function load(): Session {
   try {
@@ -48,7 +50,7 @@ export const session = {
   /** A new token: logged in only when its kind is `user`. */
   signIn(token: string, userUuid: string, kind: 'user' | 'guest' | 'bot') {
     const isLoggedIn = kind === 'user';
-    save({ token, userUuid, isLoggedIn, audioQuality: isLoggedIn ? current.audioQuality : 'medium' });
+    save({ ...current, token, userUuid, isLoggedIn, audioQuality: isLoggedIn ? current.audioQuality : 'medium' });
   },
   signOut() {
     save({ ...EMPTY });
