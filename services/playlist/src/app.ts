@@ -8,12 +8,14 @@ import { PgCrateStore } from './db/crate-store.js';
 import { PgCrateImportStore } from './db/import-store.js';
 import { playlistDatabase } from './db/database.js';
 import { PgSongPlayStore } from './db/song-play-store.js';
+import { PgSongSearch } from './db/pg-song-search.js';
 import { PgSongStore } from './db/song-store.js';
 import { AnalysisWebhook } from './domain/analysis.js';
 import { CrateImports, startCrateImportWorker } from './domain/crate-imports.js';
 import { Crates } from './domain/crates.js';
 import { CrateExports } from './domain/exports.js';
 import { SongData } from './domain/song-data.js';
+import { CachedSongSearch } from './domain/song-search.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
 import { UPLOAD_EVENTS_TOPIC, uploadEventsHandler } from './events/upload-events.js';
 import { createProviders, type MusicProviders } from './providers/index.js';
@@ -70,6 +72,10 @@ export const playlistService = defineService('playlist', {
           implementation: playlistServiceHandlers({
             crates,
             songs,
+            search: new CachedSongSearch(new PgSongSearch(orm), {
+              ttlMs: config.SEARCH_CACHE_MS ?? 5000,
+              maxEntries: config.SEARCH_CACHE_ENTRIES ?? 10_000,
+            }),
             catalogue,
             songData,
             plays,

@@ -14,6 +14,9 @@ export const playlistServiceConfig = serviceConfig('playlist', {
   CRATE_IMPORT_POLL_MS: z.coerce.number().int().positive().default(1000),
   CRATE_IMPORT_RETRY_DELAY_MS: z.coerce.number().int().min(0).default(5000),
   CRATE_IMPORT_LEASE_SECONDS: z.coerce.number().int().positive().default(120),
+  /** Catalogue search: how long a search's answer is reused (0: never; 5000 when unset), and how many answers are kept (10,000). */
+  SEARCH_CACHE_MS: z.coerce.number().int().min(0).optional(),
+  SEARCH_CACHE_ENTRIES: z.coerce.number().int().positive().optional(),
 });
 
 export type PlaylistServiceConfig = ConfigOf<typeof playlistServiceConfig>;

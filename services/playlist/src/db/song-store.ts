@@ -57,40 +57,6 @@ export class PgSongStore {
   }
 
   /**
-   * Ranked search over playable songs. Words and substrings first (full-text
-   * rank, names weighing most, plus trigram similarity), both served by GIN
-   * indexes; only when they fill less than the page does trigram similarity
-   * alone (the costly, typo-tolerant part) look further.
-   */
-  async search(query: string, options: { limit: number; offset: number; includeExplicit: boolean }): Promise<Song[]> {
-    const em = this.orm.em.fork();
-    const q = query.trim().toLowerCase();
-    const wanted = options.offset + options.limit;
-    const playable = `"status" <> 'UNVERIFIED' and (? or not "explicit")`;
-    const exact = await em.execute<{ id: number }[]>(
-      `select "id" from "song"
-       where ${playable} and ("search_vector" @@ websearch_to_tsquery('simple', ?) or "search_text" like ?)
-       order by ts_rank("search_vector", websearch_to_tsquery('simple', ?)) * 2 + similarity("search_text", ?) desc, "id"
-       limit ?`,
-      [options.includeExplicit, q, `%${escapeLike(q)}%`, q, q, wanted],
-    );
-    let ids = exact.map((r) => r.id);
-    if (ids.length < wanted) {
-      const fuzzy = await em.execute<{ id: number }[]>(
-        `select "id" from "song"
-         where ${playable} and "search_text" % ? ${ids.length > 0 ? 'and "id" not in (?)' : ''}
-         order by similarity("search_text", ?) desc, "id" limit ?`,
-        [options.includeExplicit, q, ...(ids.length > 0 ? [ids] : []), q, wanted - ids.length],
-      );
-      ids = [...ids, ...fuzzy.map((r) => r.id)];
-    }
-    ids = ids.slice(options.offset, wanted);
-    const songs = await this.findByIds(ids, em);
-    const byId = new Map(songs.map((s) => [s.id, s]));
-    return ids.flatMap((id) => byId.get(id) ?? []);
-  }
-
-  /**
    * Rewrites the links of every song for which `complete` answers new ones,
    * a batch at a time (each its own transaction, rows locked), so the job can
    * run beside live traffic and be run again.

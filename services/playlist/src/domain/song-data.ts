@@ -6,6 +6,7 @@ import type { ProviderTrack } from '../providers/provider.js';
 import { SONG_NOT_FOUND } from './crates.js';
 import { isMusicLink, parseTrackLink } from './links.js';
 import type { Song } from './song.js';
+import { interleaveMixed } from './song-search.js';
 
 /** Spec 002: the providers an import may use, in the order tried. */
 export const IMPORT_ORDER = ['sevenDigital', 'soundCloudPublic', 'spotify', 'apple', 'uploadService'] as const;
@@ -14,6 +15,8 @@ export const NOT_IN_CATALOG = "Sorry, this song is not in our catalog and can't 
 export const NOT_A_MUSIC_LINK = 'This link does not point at a music service';
 export const LINK_NOT_SUPPORTED = 'Songs cannot be looked up from this kind of link yet';
 export const NO_ISRC_AT_LINK = 'No track with an ISRC was found at this link';
+/** The search "provider" that mixes the licensed catalogue's results with SoundCloud's. */
+export const MIXED_SEARCH = 'mixed';
 
 /** A provider's track as a catalogue song to be (a track that is not catalogued yet). */
 export function fromProviderTrack(track: ProviderTrack): NewSong {
@@ -48,8 +51,25 @@ export class SongData {
     return this.providers.all.map((p) => ({ name: p.name, label: p.label, enabled: p.enabled }));
   }
 
+  /**
+   * A provider's search tab (its own page size when no limit is asked: 20 for
+   * SoundCloud and 7digital, 25 for Apple), or `mixed`: spec 002's mixed
+   * search, the licensed catalogue's (7digital's) first five results, then
+   * SoundCloud's and 7digital's in turn, each asked for its own page; a
+   * provider that is off adds nothing (both off: 7digital's 503).
+   */
   async search(provider: string, query: string, options: { limit?: number; offset?: number; country?: string }): Promise<NewSong[]> {
-    return (await this.provider(provider).search(query, options)).map(fromProviderTrack);
+    if (provider !== MIXED_SEARCH) return (await this.provider(provider).search(query, options)).map(fromProviderTrack);
+    const licensed = this.providers.sevenDigital;
+    const other = this.providers.soundCloudPublic;
+    if (!licensed.enabled && !other.enabled) return (await licensed.search(query, options)).map(fromProviderTrack);
+    const [a, b] = await Promise.all(
+      [licensed, other].map((p) =>
+        p.enabled ? p.search(query, { offset: options.offset, country: options.country }) : Promise.resolve([]),
+      ),
+    );
+    const mixed = interleaveMixed(a ?? [], b ?? []).map(fromProviderTrack);
+    return options.limit ? mixed.slice(0, options.limit) : mixed;
   }
 
   /** The provider's song, catalogued (a song seen before is enriched with what the provider says). */

@@ -6,7 +6,7 @@ import type { PgSongPlayStore } from '../db/song-play-store.js';
 
 export const ROOM_EVENTS_TOPIC = 'room-events';
 
-/** Keeps each room's recent songs from the room service's `room.song-played` events. */
+/** Keeps each room's recent songs from the room service's `room.song-played` events, and counts each play into the song's popularity. */
 export function roomEventsHandler(plays: PgSongPlayStore) {
   return async (event: ReceivedEvent, em: EntityManager): Promise<void> => {
     if (event.eventType !== 'room.song-played') return; // other room events are not the catalogue's business
@@ -22,5 +22,9 @@ export function roomEventsHandler(plays: PgSongPlayStore) {
       },
       em,
     );
+    // A play makes a catalogue song more popular: search ranks the more played first.
+    if (e.song?.songId && /^[0-9a-f-]{36}$/i.test(e.song.songId)) {
+      await em.execute(`update "song" set "popularity" = "popularity" + 1 where "song_id" = ?`, [e.song.songId]);
+    }
   };
 }

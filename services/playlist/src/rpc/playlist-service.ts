@@ -16,6 +16,7 @@ import {
 import type { PgCatalogueStore } from '../db/catalogue-store.js';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
 import type { PgSongStore } from '../db/song-store.js';
+import type { SongSearch } from '../domain/song-search.js';
 import { SONG_NOT_FOUND, type Crates } from '../domain/crates.js';
 import type { SongData } from '../domain/song-data.js';
 import type { AnalysisWebhook } from '../domain/analysis.js';
@@ -37,6 +38,7 @@ function userUuid(value: string): string {
 export function playlistServiceHandlers(deps: {
   crates: Crates;
   songs: PgSongStore;
+  search: SongSearch;
   catalogue: PgCatalogueStore;
   songData: SongData;
   plays: PgSongPlayStore;
@@ -48,7 +50,7 @@ export function playlistServiceHandlers(deps: {
   now?: () => number;
   unary: ReturnType<typeof createUnaryFactory>;
 }): PlaylistServiceServer {
-  const { crates, songs, catalogue, songData, plays, sevenDigital, imports, exports, analysis, unary } = deps;
+  const { crates, songs, search, catalogue, songData, plays, sevenDigital, imports, exports, analysis, unary } = deps;
   const now = deps.now ?? Date.now;
   const songById = async (id: string) => {
     const [song] = id ? await songs.findByAnyIds([id]) : [];
@@ -171,7 +173,7 @@ export function playlistServiceHandlers(deps: {
     searchSongs: unary(async (req) => {
       if (!req.query.trim()) throw badRequest('q must not be empty');
       if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
-      const found = await songs.search(req.query, { ...page(req), includeExplicit: req.includeExplicit });
+      const found = await search.search({ text: req.query, ...page(req), includeExplicit: req.includeExplicit });
       return { songs: found.map(toSongMessage) };
     }),
     getSongByShortId: unary(async (req) => {

@@ -5,6 +5,7 @@ import { Migration20261122000000_crate_short_ids } from './Migration202611220000
 import { Migration20261123200000_song_plays } from './Migration20261123200000_song_plays.js';
 import { Migration20261124000000_imports_and_analysis } from './Migration20261124000000_imports_and_analysis.js';
 import { Migration20261201000000_public_crate_search } from './Migration20261201000000_public_crate_search.js';
+import { Migration20261202000000_search_at_scale } from './Migration20261202000000_search_at_scale.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261123200000_song_plays', class: Migration20261123200000_song_plays },
   { name: 'Migration20261124000000_imports_and_analysis', class: Migration20261124000000_imports_and_analysis },
   { name: 'Migration20261201000000_public_crate_search', class: Migration20261201000000_public_crate_search },
+  { name: 'Migration20261202000000_search_at_scale', class: Migration20261202000000_search_at_scale },
 ];

@@ -1,0 +1,124 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Song } from '../domain/song.js';
+import {
+  corrections,
+  deletions,
+  SEARCH_WINDOW,
+  toTsQuery,
+  typoBudget,
+  type QueryTerm,
+  type SongSearch,
+  type SongSearchQuery,
+} from '../domain/song-search.js';
+import { SongEntity } from './entities.js';
+
+/** Candidates each source hands out at most, best first, before the re-ranking (deeper pages take more). */
+const MIN_CANDIDATES = 40;
+/** How far down the popularity index a word is looked for before its own (GIN) index is asked. */
+const POPULAR_WALK = 3000;
+
+/**
+ * The catalogue search on PostgreSQL, the embedded default. Its cost follows
+ * the page asked for, not the catalogue: each source of candidates is an index
+ * read in ranked order that stops at a bound, and only that bounded set is
+ * re-ranked.
+ *
+ * 1. The query's words as PostgreSQL's 'simple' parser reads them (as the
+ *    songs' `search_vector` was made), each looked up among the known words
+ *    (`song_word`; the last one as a prefix, as typed).
+ * 2. A word no song holds (at least 3 letters) becomes the known words one
+ *    edit away: its one-letter deletions and itself looked up in
+ *    `song_word_variant` (an index probe per letter), then checked exactly.
+ * 3. Candidates: songs titled exactly the query, and songs by the artist
+ *    named exactly the query (btree indexes in popularity order); when they
+ *    fill the page, nothing else can rank into it. Else the songs holding
+ *    every word, most played first: the first entries of the covering
+ *    popularity index (a common word is found there, no table read), or,
+ *    when they hold too few, the words' GIN index (then the word is rare).
+ * 4. Ranked: exact title, then the artist's own songs, then `ts_rank` (names
+ *    weigh most, then album, then genre), then popularity.
+ */
+export class PgSongSearch implements SongSearch {
+  constructor(private readonly orm: MikroORM) {}
+
+  async search(query: SongSearchQuery): Promise<Song[]> {
+    const wanted = query.offset + query.limit;
+    if (wanted > SEARCH_WINDOW) return [];
+    const em = this.orm.em.fork();
+    const text = query.text.trim().toLowerCase();
+    const k = Math.max(MIN_CANDIDATES, wanted * 2);
+    const playable = `"status" <> 'UNVERIFIED' and (? or not "explicit")`;
+    const [terms, exact] = await Promise.all([
+      this.terms(text),
+      em.fork().execute<{ id: number }[]>(
+        `(select "id" from "song" where lower("track_name") = ? and ${playable} order by "popularity" desc limit ?)
+         union
+         (select "id" from "song" where lower("artist_name") = ? and ${playable} order by "popularity" desc limit ?)`,
+        [text, query.includeExplicit, k, text, query.includeExplicit, k],
+      ),
+    ]);
+    const ids = new Set(exact.map((r) => Number(r.id)));
+    const tsQuery = terms.length > 0 && ids.size < wanted ? toTsQuery(terms) : null;
+    if (tsQuery) {
+      let words = await em.execute<{ id: number }[]>(
+        `select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
+         where "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?`,
+        [POPULAR_WALK, tsQuery, query.includeExplicit, k],
+      );
+      if (words.length < k) {
+        words = await em.execute<{ id: number }[]>(
+          `select "id" from "song" where "search_vector" @@ to_tsquery('simple', ?) and ${playable}
+           order by "popularity" desc, "id" limit ?`,
+          [tsQuery, query.includeExplicit, k],
+        );
+      }
+      for (const r of words) ids.add(Number(r.id));
+    }
+    if (ids.size <= query.offset) return [];
+    const rank = tsQuery ? `ts_rank("search_vector", to_tsquery('simple', ?)) desc, ` : '';
+    const ranked = await em.execute<{ id: number }[]>(
+      `select "id" from "song" where "id" in (?)
+       order by (lower("track_name") = ?) desc, (lower("artist_name") = ?) desc, ${rank}"popularity" desc, "id"
+       limit ? offset ?`,
+      [[...ids], text, text, ...(tsQuery ? [tsQuery] : []), query.limit, query.offset],
+    );
+    const page = ranked.map((r) => Number(r.id));
+    const songs = await em.find(SongEntity, { id: { $in: page } });
+    const byId = new Map(songs.map((s) => [s.id, s]));
+    return page.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** The query's words, each itself when known (the last as a prefix of a known word), else its corrections. */
+  private async terms(text: string): Promise<QueryTerm[]> {
+    const em = this.orm.em.fork();
+    const words = await em.execute<{ word: string; known: boolean; prefix_known: boolean }[]>(
+      `select t."lexeme" as "word",
+         exists (select 1 from "song_word" w where w."word" = t."lexeme" collate "C") as "known",
+         exists (select 1 from "song_word" w
+                 where w."word" >= t."lexeme" collate "C" and w."word" < (t."lexeme" || chr(1114111)) collate "C") as "prefix_known"
+       from unnest(to_tsvector('simple', ?)) t order by t."positions"[1]`,
+      [text],
+    );
+    const unknown = words.filter((w, i) => !(i === words.length - 1 ? w.prefix_known : w.known) && typoBudget(w.word) > 0);
+    const near = new Map<string, string[]>();
+    if (unknown.length > 0) {
+      const variants = [...new Set(unknown.flatMap((w) => [w.word, ...deletions(w.word)]))];
+      const found = await em.execute<{ word: string }[]>(`select distinct "word" from "song_word_variant" where "variant" in (?)`, [
+        variants,
+      ]);
+      for (const w of unknown) {
+        near.set(
+          w.word,
+          corrections(
+            w.word,
+            found.map((f) => f.word),
+          ),
+        );
+      }
+    }
+    return words.map((w, i) => {
+      const alternatives = near.get(w.word);
+      return { alternatives: alternatives && alternatives.length > 0 ? alternatives : [w.word], prefix: i === words.length - 1 };
+    });
+  }
+}

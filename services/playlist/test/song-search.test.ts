@@ -1,0 +1,258 @@
+import { randomUUID } from 'node:crypto';
+import { dropDatabase, newEventMetadata, openServiceDatabase, type MikroORM, type ReceivedEvent } from '@spinroom/platform';
+import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { playlistDatabase } from '../src/db/database.js';
+import { PgSongPlayStore } from '../src/db/song-play-store.js';
+import { roomEventsHandler } from '../src/events/room-events.js';
+import { PgSongSearch } from '../src/db/pg-song-search.js';
+import {
+  CachedSongSearch,
+  corrections,
+  deletions,
+  editDistance,
+  interleaveMixed,
+  SEARCH_WINDOW,
+  toTsQuery,
+  type SongSearch,
+} from '../src/domain/song-search.js';
+import type { Song } from '../src/domain/song.js';
+import { MIXED_SEARCH, SongData } from '../src/domain/song-data.js';
+import type { MusicProviders } from '../src/providers/index.js';
+
+describe('search rules', () => {
+  it('counts a swap of neighbouring letters as one edit', () => {
+    expect(editDistance('nigth', 'night')).toBe(1);
+    expect(editDistance('storm', 'strom')).toBe(1);
+    expect(editDistance('storm', 'storms')).toBe(1);
+    expect(editDistance('storm', 'stom')).toBe(1);
+    expect(editDistance('storm', 'stork')).toBe(1);
+    expect(editDistance('abc', 'cba')).toBe(2);
+  });
+
+  it('corrects words of three letters or more by one edit, nearest first', () => {
+    expect(deletions('abc')).toEqual(['bc', 'ac', 'ab']);
+    expect(corrections('strom', ['storm', 'stream', 'strom', 'from', 'stork'])).toEqual(['storm']);
+    expect(corrections('nigth', ['night', 'nigh', 'light'])).toEqual(['nigh', 'night']);
+    expect(corrections('ab', ['abc', 'a'])).toEqual([]);
+  });
+
+  it('writes a tsquery with every word and the last one as a prefix, lexemes quoted', () => {
+    expect(
+      toTsQuery([
+        { alternatives: ["don't"], prefix: false },
+        { alternatives: ['nigh', 'night'], prefix: false },
+        { alternatives: ['ci'], prefix: true },
+      ]),
+    ).toBe(`'don''t' & ('nigh' | 'night') & 'ci':*`);
+  });
+
+  it('mixes five licensed results first, then the two sources in turn', () => {
+    const licensed = ['L1', 'L2', 'L3', 'L4', 'L5', 'L6', 'L7'];
+    expect(interleaveMixed(licensed, ['O1', 'O2', 'O3', 'O4'])).toEqual(['L1', 'L2', 'L3', 'L4', 'L5', 'O1', 'L6', 'O2', 'L7', 'O3', 'O4']);
+    expect(interleaveMixed(['L1', 'L2'], ['O1', 'O2'])).toEqual(['L1', 'L2', 'O1', 'O2']);
+  });
+});
+
+describe('the mixed search (spec 002)', () => {
+  const provider = (name: string, enabled: boolean, count: number) => ({
+    name,
+    enabled,
+    asked: [] as unknown[],
+    async search(query: string, options: unknown) {
+      this.asked.push(options);
+      if (!enabled) throw new Error(`${name} is off`);
+      return Array.from({ length: count }, (_, i) => ({
+        provider: name,
+        providerSongId: `${name}-${i}`,
+        trackName: `${query} ${name} ${i}`,
+        artistName: 'A',
+        duration: 100,
+      }));
+    },
+  });
+  const songData = (licensed: ReturnType<typeof provider>, other: ReturnType<typeof provider>) =>
+    new SongData({ sevenDigital: licensed, soundCloudPublic: other } as unknown as MusicProviders, null as never, null as never);
+
+  it("puts 7digital's first five first, then SoundCloud's and 7digital's in turn, each asked for its own page", async () => {
+    const licensed = provider('sevenDigital', true, 7);
+    const other = provider('soundCloudPublic', true, 3);
+    const found = await songData(licensed, other).search(MIXED_SEARCH, 'q', { offset: 20, country: 'GB' });
+    expect(found.map((s) => Object.values(s.musicProviders)[0])).toEqual([
+      'sevenDigital-0',
+      'sevenDigital-1',
+      'sevenDigital-2',
+      'sevenDigital-3',
+      'sevenDigital-4',
+      'soundCloudPublic-0',
+      'sevenDigital-5',
+      'soundCloudPublic-1',
+      'sevenDigital-6',
+      'soundCloudPublic-2',
+    ]);
+    expect(licensed.asked).toEqual([{ offset: 20, country: 'GB' }]);
+    expect(await songData(licensed, other).search(MIXED_SEARCH, 'q', { limit: 6 })).toHaveLength(6);
+  });
+
+  it('mixes in nothing from a provider that is off, and fails as 7digital does when both are', async () => {
+    const found = await songData(provider('sevenDigital', false, 0), provider('soundCloudPublic', true, 2)).search(MIXED_SEARCH, 'q', {});
+    expect(found.map((s) => s.trackName)).toEqual(['q soundCloudPublic 0', 'q soundCloudPublic 1']);
+    await expect(
+      songData(provider('sevenDigital', false, 0), provider('soundCloudPublic', false, 0)).search(MIXED_SEARCH, 'q', {}),
+    ).rejects.toThrow('sevenDigital is off');
+  });
+});
+
+describe('the search cache', () => {
+  it('answers the same search from memory until it expires, sharing one answer among searches asked at once', async () => {
+    let asked = 0;
+    let fail = false;
+    const inner: SongSearch = {
+      search: async (q) => {
+        asked += 1;
+        if (fail) throw new Error('down');
+        return [{ trackName: `${q.text}#${asked}` } as Song];
+      },
+    };
+    let clock = 0;
+    const cached = new CachedSongSearch(inner, { ttlMs: 1000, maxEntries: 2, now: () => clock });
+    const q = { text: 'Storm', limit: 20, offset: 0, includeExplicit: true };
+    const [a, b] = await Promise.all([cached.search(q), cached.search({ ...q, text: ' storm ' })]);
+    expect(asked).toBe(1);
+    expect(a).toBe(b);
+    expect((await cached.search({ ...q, offset: 20 }))[0]!.trackName).toBe('Storm#2');
+    expect((await cached.search({ ...q, includeExplicit: false }))[0]!.trackName).toBe('Storm#3');
+    // Two entries at most: the first one (least recently used) went.
+    expect((await cached.search(q))[0]!.trackName).toBe('Storm#4');
+    clock = 999;
+    expect((await cached.search(q))[0]!.trackName).toBe('Storm#4');
+    clock = 1000;
+    expect((await cached.search(q))[0]!.trackName).toBe('Storm#5');
+    // A failure is not kept.
+    fail = true;
+    await expect(cached.search({ ...q, text: 'x' })).rejects.toThrow('down');
+    fail = false;
+    expect((await cached.search({ ...q, text: 'x' }))[0]!.trackName).toBe('x#7');
+    expect(await new CachedSongSearch(inner, { ttlMs: 0, maxEntries: 1 }).search(q)).toHaveLength(1);
+    expect(asked).toBe(8);
+  });
+});
+
+describe('catalogue search on PostgreSQL', () => {
+  const databaseUrl = uniqueDatabaseUrl('playlist_search');
+  let orm: MikroORM;
+  let db: pg.Client;
+  let search: PgSongSearch;
+
+  const add = async (trackName: string, artistName: string, popularity: number, extra: { explicit?: boolean; albumName?: string } = {}) => {
+    await db.query(
+      `insert into song (song_id, song_short_id, track_name, artist_name, album_name, explicit, status, popularity, created_at, updated_at)
+       values ($1, $2, $3, $4, $5, $6, 'SUCCESS', $7, now(), now())`,
+      [randomUUID(), randomUUID().slice(0, 12), trackName, artistName, extra.albumName ?? '', extra.explicit ?? false, popularity],
+    );
+  };
+  const titles = async (text: string, page: { limit?: number; offset?: number; includeExplicit?: boolean } = {}) =>
+    (await search.search({ text, limit: page.limit ?? 20, offset: page.offset ?? 0, includeExplicit: page.includeExplicit ?? true })).map(
+      (s) => `${s.trackName} / ${s.artistName}`,
+    );
+
+  beforeAll(async () => {
+    orm = await openServiceDatabase('playlist', databaseUrl, playlistDatabase);
+    db = new pg.Client({ connectionString: databaseUrl });
+    await db.connect();
+    search = new PgSongSearch(orm);
+    // Songs inserted after the migration: the trigger learns their words for the typo tolerance.
+    await add('Storm Chaser', 'Velvet Lanterns', 1000);
+    await add('The Storm Inside', 'Quiet Harbour', 500);
+    await add('Storm', 'Paper Kites', 0);
+    await add('Blue Skies', 'Storm', 10);
+    await add('Nimbus Dreams', 'Orbit Club', 900);
+    await add('Ode to Nimbus', 'Glass Echo', 800);
+    await add('Low Tide', 'Nimbus', 2);
+    await add('Quiet Storm', 'Nimbus', 1);
+    await add('Midnight Velvet', 'Neon Sunday', 50, { explicit: true });
+    await add('Velvet Morning', 'Neon Sunday', 40, { albumName: 'Night City' });
+  });
+
+  afterAll(async () => {
+    await db.end();
+    await orm.close();
+    await dropDatabase(databaseUrl);
+  });
+
+  it('ranks an exact title first, then the artist of that name, then the rest by match and popularity', async () => {
+    expect(await titles('storm')).toEqual([
+      'Storm / Paper Kites',
+      'Blue Skies / Storm',
+      'Storm Chaser / Velvet Lanterns',
+      'The Storm Inside / Quiet Harbour',
+      'Quiet Storm / Nimbus',
+    ]);
+    expect(await titles('  STORM ')).toEqual(await titles('storm'));
+  });
+
+  it("puts an artist's songs before songs that only mention the artist's name in their title", async () => {
+    const found = await titles('nimbus');
+    expect(found.slice(0, 2)).toEqual(['Low Tide / Nimbus', 'Quiet Storm / Nimbus']);
+    expect(found.slice(2)).toEqual(['Nimbus Dreams / Orbit Club', 'Ode to Nimbus / Glass Echo']);
+  });
+
+  it('still finds a song through a one-letter typo: a swap, a letter left out, one too many, one wrong', async () => {
+    for (const typo of ['quiet strom', 'quiet stom', 'quiet stoorm', 'quiet stprm', 'qiuet storm', 'nimbsu'])
+      expect(await titles(typo), typo).toContain('Quiet Storm / Nimbus');
+    expect(await titles('zzzzzz')).toEqual([]);
+  });
+
+  it('reads the last word as a prefix, as typed', async () => {
+    const typed = await titles('quiet sto');
+    expect(typed).toContain('Quiet Storm / Nimbus');
+    expect(typed).not.toContain('Storm Chaser / Velvet Lanterns');
+    expect(await titles('velv')).toEqual(
+      expect.arrayContaining(['Storm Chaser / Velvet Lanterns', 'Midnight Velvet / Neon Sunday', 'Velvet Morning / Neon Sunday']),
+    );
+    // Album words count too, below names.
+    expect(await titles('night city')).toEqual(['Velvet Morning / Neon Sunday']);
+  });
+
+  it('leaves explicit songs out when asked, and pages through the same order', async () => {
+    expect(await titles('velvet', { includeExplicit: false })).not.toContain('Midnight Velvet / Neon Sunday');
+    expect(await titles('velvet')).toContain('Midnight Velvet / Neon Sunday');
+    const all = await titles('storm');
+    expect(await titles('storm', { limit: 2, offset: 1 })).toEqual(all.slice(1, 3));
+    expect(await titles('storm', { limit: 20, offset: SEARCH_WINDOW })).toEqual([]);
+    expect(await titles('!!!')).toEqual([]);
+  });
+
+  it("counts a room's play of a catalogue song into its popularity, which ranks it higher", async () => {
+    const before = await titles('storm');
+    const { rows } = await db.query<{ song_id: string }>(`select song_id from song where track_name = 'Quiet Storm'`);
+    const handle = roomEventsHandler(new PgSongPlayStore(orm));
+    for (let i = 0; i < 600; i += 1) {
+      const value = SongPlayed.encode(
+        SongPlayed.fromPartial({
+          metadata: newEventMetadata('room.song-played'),
+          playId: randomUUID(),
+          roomUuid: randomUUID(),
+          roomSlug: 'r',
+          djUuid: randomUUID(),
+          song: { songId: rows[0]!.song_id, trackName: 'Quiet Storm', artistName: 'Nimbus', duration: 100 },
+          startedAt: new Date(),
+        }),
+      ).finish();
+      await handle({ eventType: 'room.song-played', value } as ReceivedEvent, orm.em.fork());
+    }
+    const { rows: after } = await db.query<{ popularity: number }>(`select popularity from song where track_name = 'Quiet Storm'`);
+    expect(after[0]!.popularity).toBe(601);
+    expect(before.indexOf('Quiet Storm / Nimbus')).toBe(4);
+    // Above The Storm Inside (500), still below the exact title and the artist Storm.
+    expect((await titles('storm')).indexOf('Quiet Storm / Nimbus')).toBe(3);
+  });
+
+  it('leaves a song that is not playable out', async () => {
+    await db.query(`update song set status = 'UNVERIFIED' where track_name = 'Low Tide'`);
+    expect(await titles('nimbus')).not.toContain('Low Tide / Nimbus');
+    await db.query(`update song set status = 'SUCCESS' where track_name = 'Low Tide'`);
+  });
+});
