@@ -12,6 +12,7 @@ import {
   checkMemberRemoval,
   checkSlug,
   checkSpecialChange,
+  derivedSlug,
   communityAuthority,
   eventFields,
   eventStatus,
@@ -75,6 +76,14 @@ describe('community rules', () => {
     expect(refusal(() => checkSlug('upcoming'))).toBe('400 The slug "upcoming" is reserved');
     expect(refusal(() => checkSlug(randomUUID()))).toMatch(/^400 The slug ".*" is reserved$/);
     expect(refusal(() => checkSlug('a--b'))).toMatch(/^400 slug must be/);
+    // Derived slugs never read as an id or a fixed path, and stay within 64 characters.
+    expect(derivedSlug('Déjà Vu!', 0, 'community')).toBe('deja-vu');
+    expect(derivedSlug('Déjà Vu!', 2, 'community')).toBe('deja-vu-3');
+    expect(derivedSlug('2026', 0, 'event')).toBe('2026-event');
+    expect(derivedSlug('Upcoming', 0, 'event')).toBe('upcoming-event');
+    expect(derivedSlug('!!!', 0, 'community')).toBe('community');
+    const long = derivedSlug('9'.repeat(80), 0, 'community');
+    expect([long.length, checkSlug(long)]).toEqual([64, long]);
   });
 
   it('times events: two hours by default, the end after the start, a move keeping the length', () => {

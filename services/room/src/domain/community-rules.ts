@@ -112,7 +112,9 @@ export function checkSlug(slug: string): string {
 export function derivedSlug(name: string, attempt: number, fallback: string): string {
   const letters = /[a-z0-9]/i.test(name.normalize('NFKD').replace(/[\u0300-\u036f]/g, ''));
   let base = letters ? slugify(name) : fallback;
-  if (RESERVED.has(base) || /^\d+$/.test(base) || isUuid(base)) base = `${base}-${fallback}`;
+  if (RESERVED.has(base) || /^\d+$/.test(base) || isUuid(base)) {
+    base = `${base.slice(0, MAX_SLUG - fallback.length - 1).replace(/-+$/, '')}-${fallback}`;
+  }
   if (attempt === 0) return base;
   const suffix = `-${attempt + 1}`;
   return `${base.slice(0, MAX_SLUG - suffix.length).replace(/-+$/, '')}${suffix}`;
