@@ -24,6 +24,7 @@ import { roomServiceRoutes } from './routes/room/index.js';
 import { pointsServiceRoutes } from './routes/points/index.js';
 import { paymentBodyParsers, paymentServiceRoutes } from './routes/payment/index.js';
 import { socialServiceRoutes } from './routes/social/index.js';
+import { notificationRoutes } from './routes/social/notifications.js';
 import { auditServiceRoutes } from './routes/audit/index.js';
 import { PLAYBACK_CSP } from './http/playback-csp.js';
 import type { Upstreams } from './upstreams.js';
@@ -111,6 +112,7 @@ export function createApp(options: {
   pointsServiceRoutes(deps, upstreams.points);
   paymentServiceRoutes(deps, upstreams.payment);
   socialServiceRoutes(deps, upstreams.social);
+  notificationRoutes(deps, upstreams.social?.notifications, upstreams.room);
   auditServiceRoutes(deps, upstreams.audit);
   const chatRouter = express.Router();
   if (upstreams.chat) roomChatRoutes(deps, upstreams.room, upstreams.user.accounts, upstreams.chat);

@@ -1,5 +1,6 @@
 import { SocialServiceClient } from '@spinroom/contracts/social/v1/social_service';
 import { createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
+import { createNotificationClient } from './notifications.js';
 
 export type SocialClient = PromiseClient<SocialServiceClient>;
 
@@ -10,6 +11,7 @@ export type SocialClient = PromiseClient<SocialServiceClient>;
 export function createSocialClients(address: string) {
   return {
     social: createGrpcClient(SocialServiceClient, address) as SocialClient,
+    notifications: createNotificationClient(address),
   };
 }
 
