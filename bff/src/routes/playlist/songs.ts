@@ -3,18 +3,20 @@ import { route, type RouteDeps } from '../../http/route.js';
 import type { PlaylistClient } from './crates.js';
 import { CrateSongSchema, PageQuerySchema, SongDataSchema } from './schemas.js';
 import { songDataJson, songJson } from './views.js';
-import { LimitOffsetDefaults } from '../../http/paging.js';
+import { MAX_PAGE_SIZE, pageOffset } from '../../http/paging.js';
 
 const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(200),
-  /** A provider's search tab (spotify, apple, ...); the catalogue when left out. */
+  /** A provider's search tab (spotify, apple, ...), `mixed` (spec 002's mixed search: 7digital and SoundCloud); the catalogue when left out. */
   provider: z.string().max(32).optional(),
   explicit: z
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
   country: z.string().length(2).optional(),
-  ...LimitOffsetDefaults.shape,
+  /** 20 for the catalogue; a provider's tab its own page size (20 SoundCloud and 7digital, 25 Apple; `mixed` both pages). */
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).optional(),
+  offset: pageOffset(),
 });
 
 /** /search and /api/v1/songs: the song catalogue. */
@@ -37,14 +39,14 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       const { songs } = await playlists.searchProvider({
         musicProvider: query.provider,
         query: query.q,
-        limit: query.limit,
+        limit: query.limit ?? 0,
         offset: query.offset,
         country: query.country ?? '',
       });
       return songs.map(songJson).filter((s) => query.explicit || !s.explicit);
     }
     return (
-      await playlists.searchSongs({ query: query.q, limit: query.limit, offset: query.offset, includeExplicit: query.explicit })
+      await playlists.searchSongs({ query: query.q, limit: query.limit ?? 20, offset: query.offset, includeExplicit: query.explicit })
     ).songs.map(songJson);
   };
   route(deps, {
