@@ -1,7 +1,8 @@
 // User book contacts through the BFF (issue 17, spec 002): a member stores an
 // address book, kept only as HMACs of its normalised phone numbers and
 // emails; its contacts who signed up are matched (from user-events), with
-// whether they are friends or invited; admins read a user's stored contacts.
+// whether they are friends or invited, unless blocked either way; admins
+// read a user's stored contacts.
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { eventually } from '@spinroom/platform/testing';
@@ -103,6 +104,15 @@ describe('user book contacts through the BFF', () => {
       pendingInvitationId: null,
       invitedByCaller: false,
     });
+
+    // A block either way hides the match.
+    await call('POST', `${SOCIAL}/blocked-users`, { token: stranger.accessToken, body: { blockedUserUuid: me.userUuid } });
+    const afterBlock = await call('POST', `${BOOK}/matching-contacts-friends`, {
+      token,
+      body: { contacts: [{ emails: [strangerEmail] }] },
+    });
+    expect(afterBlock.body.map((m: { userUuid: string }) => m.userUuid)).toEqual([friend.userUuid]);
+    await call('DELETE', `${SOCIAL}/blocked-users/${me.userUuid}`, { token: stranger.accessToken });
 
     // Admins read a user's stored contacts; others may not.
     expect((await call('GET', `${BOOK}/admin/${me.userUuid}`, { token: friend.accessToken })).status).toBe(403);

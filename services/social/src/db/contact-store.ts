@@ -79,7 +79,10 @@ export class PgContactStore implements ContactStore {
          union select unnest(?::text[])
        ), "found" as (
          select distinct on (d."user_uuid") d."user_uuid", d."kind" from "contact_directory" d
-         join "wanted" w on w."hash" = d."hash" where d."user_uuid" <> ? order by d."user_uuid", d."kind"
+         join "wanted" w on w."hash" = d."hash" where d."user_uuid" <> ?
+         and not exists (select 1 from "blocked_user" b
+           where (b."blocker_uuid" = ? and b."blocked_uuid" = d."user_uuid") or (b."blocker_uuid" = d."user_uuid" and b."blocked_uuid" = ?))
+         order by d."user_uuid", d."kind"
        )
        select f."user_uuid", f."kind",
          exists (select 1 from "friendship" s where s."user_a" = least(?::uuid, f."user_uuid") and s."user_b" = greatest(?::uuid, f."user_uuid")) as "is_friend",
@@ -88,7 +91,18 @@ export class PgContactStore implements ContactStore {
        left join "friend_invitation" i on i."status" = 'PENDING'
          and ((i."from_uuid" = ? and i."to_uuid" = f."user_uuid") or (i."from_uuid" = f."user_uuid" and i."to_uuid" = ?))
        order by f."user_uuid"`,
-      [ownerUuid, `{${extra.map((contact) => contact.hash).join(',')}}`, ownerUuid, ownerUuid, ownerUuid, ownerUuid, ownerUuid, ownerUuid],
+      [
+        ownerUuid,
+        `{${extra.map((contact) => contact.hash).join(',')}}`,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+        ownerUuid,
+      ],
     );
     return rows.map((row) => ({
       userUuid: row.user_uuid,

@@ -28,7 +28,11 @@ export interface ContactStore {
   store(ownerUuid: string, contacts: HashedContact[], replace: boolean, now: Date): Promise<{ stored: number; total: number }>;
   deleteAll(ownerUuid: string): Promise<number>;
   list(ownerUuid: string, page: Page): Promise<Paged<StoredContact>>;
-  /** The users (other than the owner) whose directory hashes are in the owner's book or among `extra`, with the owner's friendship and pending invitation. */
+  /**
+   * The users (other than the owner, and none blocked either way) whose
+   * directory hashes are in the owner's book or among `extra`, with the
+   * owner's friendship and pending invitation.
+   */
   match(ownerUuid: string, extra: HashedContact[]): Promise<ContactMatch[]>;
 }
 
