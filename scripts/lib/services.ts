@@ -1,6 +1,8 @@
 // The services' environment on this machine (`npm start`, the benchmarks),
 // read from the one list of services (packages/platform/src/kit/service-list.ts):
 // a new service gets its database, Redis, Kafka, peers and port from its entry.
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { peerAddressVariable, SERVICE_NAMES, SERVICES, type ServiceEntry, type ServiceName } from '@spinroom/platform/core';
 import { databaseUrl, ensureSecret, ensureSigningKey, localDir, type Infra } from './infra.js';
@@ -17,6 +19,26 @@ export interface LocalServices {
   suffix?: string;
   /** What every process gets (LOG_LEVEL, limits). */
   common?: Record<string, string>;
+}
+
+/**
+ * Web Push's VAPID keys for `npm start` (a P-256 pair, as web-push's
+ * generateVAPIDKeys makes it: the public key as an uncompressed point, the
+ * private as its scalar, base64url), made once in .local/dev unless
+ * VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set.
+ */
+function ensureVapidKeys(): { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string } {
+  if (process.env.VAPID_PUBLIC_KEY && process.env.VAPID_PRIVATE_KEY) {
+    return { VAPID_PUBLIC_KEY: process.env.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: process.env.VAPID_PRIVATE_KEY };
+  }
+  const path = join(localDir, 'dev', 'vapid-keys.json');
+  if (!existsSync(path)) {
+    const jwk = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({ format: 'jwk' });
+    const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x!, 'base64url'), Buffer.from(jwk.y!, 'base64url')]);
+    mkdirSync(join(localDir, 'dev'), { recursive: true });
+    writeFileSync(path, JSON.stringify({ VAPID_PUBLIC_KEY: point.toString('base64url'), VAPID_PRIVATE_KEY: jwk.d! }), { mode: 0o600 });
+  }
+  return JSON.parse(readFileSync(path, 'utf8')) as { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string };
 }
 
 /** The secrets and folders a service reads beyond its entry, made once in .local/dev. */
@@ -40,6 +62,7 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
   // CONTACT_HASH_SECRET: the deployment's secret address books are hashed with (made once, like the others).
   social: (suffix) => ({
     CONTACT_HASH_SECRET: ensureSecret('dev', 'contact-hash-secret'),
+    ...ensureVapidKeys(),
     ...(suffix ? { KAFKA_CONSUMER_GROUP: `social${suffix.replace(/_/g, '-')}` } : {}),
   }),
   upload: (suffix) => ({
