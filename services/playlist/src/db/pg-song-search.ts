@@ -32,13 +32,16 @@ const POPULAR_WALK = 3000;
  * 3. Candidates: songs titled exactly the query, and songs by the artist
  *    named exactly the query (btree indexes in popularity order); when they
  *    fill the page, nothing else can rank into it. Else the songs holding
- *    every word, most played first: the first entries of the covering
- *    popularity index (a common word is found there, no table read), or,
- *    when they hold too few, the words' GIN index (then the word is rare).
+ *    every word, most played first: for words the statistics call common,
+ *    the first entries of the covering popularity index (found there, no
+ *    table read); for the others, or when those entries hold too few, the
+ *    words' GIN index (their songs are few).
  * 4. Ranked: exact title, then the artist's own songs, then `ts_rank` (names
  *    weigh most, then album, then genre), then popularity.
  */
 export class PgSongSearch implements SongSearch {
+  private common: { at: number; freq: Map<string, number> } | undefined;
+
   constructor(private readonly orm: MikroORM) {}
 
   async search(query: SongSearchQuery): Promise<Song[]> {
@@ -60,11 +63,15 @@ export class PgSongSearch implements SongSearch {
     const ids = new Set(exact.map((r) => Number(r.id)));
     const tsQuery = terms.length > 0 && ids.size < wanted ? toTsQuery(terms) : null;
     if (tsQuery) {
-      let words = await em.execute<{ id: number }[]>(
-        `select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
-         where "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?`,
-        [POPULAR_WALK, tsQuery, query.includeExplicit, k],
-      );
+      // The walk pays only for words common enough to be found in it (the planner's statistics say which).
+      const common = (await this.share(terms)) * POPULAR_WALK >= k;
+      let words = common
+        ? await em.execute<{ id: number }[]>(
+            `select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
+             where "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?`,
+            [POPULAR_WALK, tsQuery, query.includeExplicit, k],
+          )
+        : [];
       if (words.length < k) {
         words = await em.execute<{ id: number }[]>(
           `select "id" from "song" where "search_vector" @@ to_tsquery('simple', ?) and ${playable}
@@ -86,6 +93,32 @@ export class PgSongSearch implements SongSearch {
     const songs = await em.find(SongEntity, { id: { $in: page } });
     const byId = new Map(songs.map((s) => [s.id, s]));
     return page.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * The share of songs that hold the query's rarest term at most (a term's
+   * alternatives and, for a prefix, the words it starts added up), from the
+   * statistics ANALYZE keeps on `search_vector`: its most common lexemes and
+   * their frequencies, read again each minute. A term not among them is rare.
+   */
+  private async share(terms: QueryTerm[]): Promise<number> {
+    if (!this.common || Date.now() - this.common.at > 60_000) {
+      const [stats] = await this.orm.em.fork().execute<{ elems: string[] | null; freqs: number[] | null }[]>(
+        `select most_common_elems::text::text[] as "elems", most_common_elem_freqs as "freqs" from pg_stats
+           where schemaname = current_schema() and tablename = 'song' and attname = 'search_vector'`,
+      );
+      const elems = stats?.elems ?? [];
+      this.common = { at: Date.now(), freq: new Map(elems.map((e, i) => [e, Number(stats?.freqs?.[i] ?? 0)])) };
+    }
+    const freq = this.common.freq;
+    const termShare = (term: QueryTerm) =>
+      term.alternatives.reduce((sum, alt) => {
+        if (!term.prefix) return sum + (freq.get(alt) ?? 0);
+        let share = 0;
+        for (const [lexeme, f] of freq) if (lexeme.startsWith(alt)) share += f;
+        return sum + share;
+      }, 0);
+    return Math.min(...terms.map(termShare));
   }
 
   /** The query's words, each itself when known (the last as a prefix of a known word), else its corrections. */
