@@ -119,9 +119,24 @@ describe('live rooms over the room feed, driven by the published ttfm-socket cli
         })
       ).status,
     ).toBe(403);
-    // Operators see the service's figures; others do not.
+    // Operators see the service's figures; others do not. Seconds played are the audit service's count of the
+    // listeners' play-tracking records: Bob reports listening to the first play for 3 s.
     const admin = await signedToken('admin', randomUUID());
-    expect((await call('GET', `${ROOMS}/info-admin/played-seconds`, { token: admin })).body.playedSeconds).toBeGreaterThanOrEqual(3);
+    const listened = { event: 'totalPlayed', playId: firstPlay.playId, userUuid: bob.uuid, roomSlug: slug, djUuid: alice.uuid };
+    const record = {
+      ...listened,
+      songInfo: { songId: 'A1' },
+      startedDate: Date.now() - 3000,
+      updatedDate: Date.now(),
+      device: { platform: 'web' },
+    };
+    expect((await call('POST', '/api/audit-service/kinesis', { token: bob.token, body: { topic: 'play-tracking', record } })).status).toBe(
+      201,
+    );
+    await eventually(async () => {
+      const { body } = await call('GET', `${ROOMS}/info-admin/played-seconds`, { token: admin });
+      return body.playedSeconds >= 3 ? true : undefined;
+    });
     expect((await call('GET', `${ROOMS}/info-admin/room-service-status`, { token: admin })).body).toMatchObject({
       status: 'ok',
       version: '1.4.2',

@@ -1,9 +1,10 @@
+import { AuditServiceClient } from '@spinroom/contracts/audit/v1/audit';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { CommunityServiceService } from '@spinroom/contracts/room/v1/community_service';
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { defineService, Limit } from '@spinroom/platform';
+import { defineService, Limit, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
 import { roomServiceConfig } from './config.js';
 import { RedisAdmissions } from './db/admission-store.js';
 import { PgCommunityStore } from './db/community-store.js';
@@ -36,7 +37,7 @@ import { EventClock } from './schedule/event-clock.js';
  */
 export const roomService = defineService('room', {
   config: roomServiceConfig,
-  peers: { user: UserServiceClient, playlist: PlaylistServiceClient, points: TokenServiceClient },
+  peers: { user: UserServiceClient, playlist: PlaylistServiceClient, points: TokenServiceClient, audit: AuditServiceClient },
   database: roomDatabase,
   topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC],
   async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
@@ -87,7 +88,10 @@ export const roomService = defineService('room', {
         {
           name: 'spinroom.room.v1.RoomService',
           definition: RoomServiceService,
-          implementation: { ...roomServiceHandlers({ rooms, unary }), ...liveRoomHandlers({ live, plays, unary }) },
+          implementation: {
+            ...roomServiceHandlers({ rooms, unary }),
+            ...liveRoomHandlers({ live, listened: listenedSeconds(peers.audit, serviceToken), unary }),
+          },
         },
         {
           name: 'spinroom.room.v1.CommunityService',
@@ -106,3 +110,12 @@ export const roomService = defineService('room', {
 
 export type RunningRoomService = Awaited<ReturnType<typeof roomService.start>>;
 export const startRoomService = roomService.start;
+
+/**
+ * Seconds of music listened in every room, as the audit service counts them
+ * from the listeners' play-tracking records (once per play), asked with the
+ * room service's own token.
+ */
+function listenedSeconds(audit: PromiseClient<AuditServiceClient>, serviceToken: ServiceTokenSource): () => Promise<number> {
+  return async () => (await audit.getPlayTotals({ scope: '', key: '' }, { token: await serviceToken.token() })).totals?.playedSeconds ?? 0;
+}

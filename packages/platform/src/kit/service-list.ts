@@ -34,7 +34,8 @@ export const SERVICES = {
     redis: true,
     kafka: true,
     outbox: true,
-    peers: ['user', 'playlist', 'points'],
+    // audit: the seconds listened that /info-admin/played-seconds answers.
+    peers: ['user', 'playlist', 'points', 'audit'],
     serviceToken: true,
   },
   chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, kafka: true, peers: ['user', 'room'], serviceToken: true },

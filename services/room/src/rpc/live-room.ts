@@ -5,7 +5,6 @@ import { badRequest, requireService, type createUnaryFactory } from '@spinroom/p
 import { z } from 'zod';
 import { requireGlobalRole } from '../domain/room-roles.js';
 import type { LiveRooms } from '../live-rooms/live-rooms.js';
-import type { PgPlayLog } from '../live-rooms/play-log.js';
 import type { LiveRoomCalls } from './room-service.js';
 
 const Uuid = z.uuid();
@@ -28,14 +27,15 @@ const startedAt = new Date();
 
 export function liveRoomHandlers(deps: {
   live: LiveRooms;
-  plays: Pick<PgPlayLog, 'playedSeconds'>;
+  /** Seconds listened in every room (the audit service's play-tracking totals). */
+  listened: () => Promise<number>;
   unary: ReturnType<typeof createUnaryFactory>;
 }): Pick<RoomServiceServer, LiveRoomCalls> {
-  const { live, plays, unary } = deps;
+  const { live, listened, unary } = deps;
   return {
     getRoomServiceInfo: unary(async (_req, ctx) => {
       requireGlobalRole(ctx.caller.role);
-      const [liveRooms, playedSeconds] = await Promise.all([live.liveRoomCount(), plays.playedSeconds()]);
+      const [liveRooms, playedSeconds] = await Promise.all([live.liveRoomCount(), listened()]);
       return { version: ROOM_SERVICE_VERSION, startedAt, liveRooms, playedSeconds };
     }),
     joinLiveRoom: unary(async (req, ctx) => {
