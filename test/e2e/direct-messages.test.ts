@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
+import { eventually } from '@spinroom/platform/testing';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { freshEmail, usePlatform } from '../support/platform.js';
+import { freshEmail, usePlatform, useTopic } from '../support/platform.js';
 
 type Json = any;
 
 // Direct messages through the BFF: CometChat v3's user-to-user paths
 // (ORIGINAL-API.md, Chat; services/chat/README.md, Direct messages).
 describe('direct messages under /chat', () => {
-  const { call } = usePlatform();
+  const { call, platform } = usePlatform();
+  const notifications = useTopic('notifications');
 
   const signUp = async (nickname: string) => {
     const { body } = await call('POST', '/api/user-service/users/sign-up', {
@@ -192,5 +196,43 @@ describe('direct messages under /chat', () => {
     expect((await chat('GET', `/v3.0/users/${ann.uuid}/conversations?conversationType=room`, ann.chatToken)).status).toBe(400);
     expect((await chat('GET', '/v3.0/messages?receiverType=room', ann.chatToken)).status).toBe(400);
     expectError(await chat('POST', `/v3/users/${bob.uuid}/conversation/read`, ann.chatToken, { messageId: 'x' }), 400, 'ERR_BAD_REQUEST');
+  });
+
+  it('tells someone offline of a direct message through the notifications topic, in its transaction, and no one online', async () => {
+    const ann = await signUp('Ann Notified');
+    const bob = await signUp('Bob Notified');
+    const carl = await signUp('Carl Notified');
+    // Bob has made no chat call yet: offline.
+    const first = await send(ann, bob, 'are you there?');
+    const told = await eventually(async () => notifications.find((m) => m.key === bob.uuid), 60_000);
+    expect(told.headers['event-type']).toBe('notification.requested');
+    expect(NotificationRequested.decode(told.value)).toMatchObject({
+      recipientUserUuid: bob.uuid,
+      kind: 'directMessage',
+      title: 'Ann Notified',
+      body: 'are you there?',
+      data: { type: 'directMessage', messageId: first.id, senderUuid: ann.uuid, conversationId: first.conversationId },
+      silent: false,
+    });
+    // Bob polls (any chat call): online, so the next message is not pushed; Carl, offline, is told of his.
+    expect((await chat('GET', '/v3.0/me', bob.chatToken)).status).toBe(200);
+    const second = await send(ann, bob, 'ah, you are');
+    const toCarl = await send(ann, carl, 'and you?');
+    await eventually(async () => notifications.find((m) => m.key === carl.uuid), 60_000);
+    const db = new pg.Client({ connectionString: platform().chat.databaseUrl });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ key: string; payload: Buffer }>(
+        `select "key", "payload" from "outbox_message" where "topic" = 'notifications' and "key" = any($1) order by "seq"`,
+        [[bob.uuid, carl.uuid]],
+      );
+      expect(rows.map((r) => [r.key, NotificationRequested.decode(r.payload).data.messageId])).toEqual([
+        [bob.uuid, first.id],
+        [carl.uuid, toCarl.id],
+      ]);
+      expect(rows.map((r) => NotificationRequested.decode(r.payload).data.messageId)).not.toContain(second.id);
+    } finally {
+      await db.end();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { RoomServiceClient } from '@spinroom/contracts/room/v1/room_service';
 import { AvatarServiceClient } from '@spinroom/contracts/points/v1/avatars';
+import { SocialServiceClient } from '@spinroom/contracts/social/v1/social_service';
 import { UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TokenIssuer, TokenVerifier } from '../src/auth.js';
@@ -19,10 +20,11 @@ describe('service config: the base, what the entry in the list needs, then its o
     KAFKA_BROKERS: 'kafka:9092',
     USER_ADDR: 'user:50051',
     ROOM_ADDR: 'room:50054',
+    SOCIAL_ADDR: 'social:50058',
     SERVICE_CLIENT_SECRET: 'x'.repeat(32),
   };
 
-  it('gives chat its port, peers, Kafka and service secret, and payment no Kafka', () => {
+  it('gives chat its port, peers, Kafka, outbox and service secret, and payment no Kafka', () => {
     const shape = serviceConfig('chat', {});
     expect(Object.keys(serviceConfig('payment', {}))).not.toContain('KAFKA_BROKERS');
     expect(loadConfig(shape, chatEnv)).toEqual({
@@ -32,6 +34,7 @@ describe('service config: the base, what the entry in the list needs, then its o
       GRPC_PORT: 50055,
       JWT_ISSUER: 'spinroom',
       LOG_LEVEL: 'info',
+      OUTBOX_POLL_MS: 250,
     });
   });
 
@@ -95,7 +98,7 @@ describe('a service built by the kit', () => {
   });
   const chatService = defineService('chat', {
     config: serviceConfig('chat', {}),
-    peers: { user: UserServiceClient, room: RoomServiceClient },
+    peers: { user: UserServiceClient, room: RoomServiceClient, social: SocialServiceClient },
     // Its entry names Kafka: the kit maps the outbox table itself.
     database: { entities: [], migrations: [{ name: 'Migration1_outbox', class: OutboxTables }] },
     async build({ logger }) {
@@ -123,6 +126,7 @@ describe('a service built by the kit', () => {
         GRPC_PORT: '0',
         USER_ADDR: `127.0.0.1:${user.port}`,
         ROOM_ADDR: '127.0.0.1:1',
+        SOCIAL_ADDR: '127.0.0.1:1',
         SERVICE_CLIENT_SECRET: 'x'.repeat(32),
         LOG_LEVEL: 'silent',
       }),
@@ -152,7 +156,7 @@ describe('a service built by the kit', () => {
   it('refuses to start a definition whose entry names a database it does not list', async () => {
     const broken = defineService('chat', {
       config: serviceConfig('chat', {}),
-      peers: { user: UserServiceClient, room: RoomServiceClient },
+      peers: { user: UserServiceClient, room: RoomServiceClient, social: SocialServiceClient },
       build: async () => ({ services: [] }),
     });
     await expect(
@@ -163,6 +167,7 @@ describe('a service built by the kit', () => {
           KAFKA_BROKERS: infra.kafkaBrokers.join(','),
           USER_ADDR: '127.0.0.1:1',
           ROOM_ADDR: '127.0.0.1:1',
+          SOCIAL_ADDR: '127.0.0.1:1',
           SERVICE_CLIENT_SECRET: 'x'.repeat(32),
         }),
       ),

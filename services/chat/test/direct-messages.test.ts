@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgChatStore } from '../src/db/chat-store.js';
 import { chatDatabase } from '../src/db/database.js';
 import { PgDirectMessageStore } from '../src/db/direct-message-store.js';
+import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
 import { conversationView, directConversationId, directMessageView, type StoredDirectMessage } from '../src/domain/direct-message.js';
+import { directMessageNotification } from '../src/events/notifications.js';
 
 const ANN = '11111111-1111-4111-8111-111111111111';
 const BOB = '22222222-2222-4222-8222-222222222222';
@@ -63,7 +65,7 @@ describe('direct messages as clients read them', () => {
     const view = conversationView(
       ANN,
       { partner: BOB, lastMessage: message, unreadMessageCount: 3, createdAt: at(0), updatedAt: at(9) },
-      { entity: entity(BOB), online: false },
+      { entity: entity(BOB), online: false, group: 'friends' },
     );
     expect(view).toMatchObject({
       conversationId: `${ANN}_user_${BOB}`,
@@ -73,8 +75,54 @@ describe('direct messages as clients read them', () => {
       updatedAt: T0 + 9,
       lastMessage: { id: '7', receiverType: 'user' },
       conversationWith: { uid: BOB, status: 'offline', conversationId: `${ANN}_user_${BOB}` },
+      conversationGroup: 'friends',
     });
-    expect(view).not.toHaveProperty('conversationGroup');
+  });
+});
+
+describe("a direct message's notification to someone offline", () => {
+  const message = (overrides: Partial<StoredDirectMessage> = {}): StoredDirectMessage => ({
+    id: '42',
+    sender: BOB,
+    receiver: ANN,
+    type: 'text',
+    text: 'are you coming tonight?',
+    attachments: [],
+    chatMessage: { message: 'are you coming tonight?' },
+    senderEntity: entity(BOB),
+    receiverEntity: entity(ANN),
+    sentAt: at(0),
+    updatedAt: at(0),
+    readAt: null,
+    ...overrides,
+  });
+
+  it('asks the social service for a directMessage notification to the recipient (notifications.proto), keyed by them', () => {
+    const entry = directMessageNotification(message());
+    expect(entry).toMatchObject({ topic: 'notifications', key: ANN, metadata: { eventType: 'notification.requested' } });
+    const decoded = NotificationRequested.decode(entry.payload);
+    expect(decoded).toMatchObject({
+      metadata: { eventId: entry.metadata.eventId, eventType: 'notification.requested' },
+      recipientUserUuid: ANN,
+      kind: 'directMessage',
+      title: entity(BOB).name,
+      body: 'are you coming tonight?',
+      data: { type: 'directMessage', messageId: '42', senderUuid: BOB, conversationId: `${ANN}_user_${BOB}` },
+      silent: false,
+      channel: '',
+    });
+    // Each message its own notification id.
+    expect(directMessageNotification(message()).metadata.eventId).not.toBe(entry.metadata.eventId);
+  });
+
+  it('shows at most 140 characters of the text, and says what an image is', () => {
+    const long = NotificationRequested.decode(directMessageNotification(message({ chatMessage: { message: '👍🏽'.repeat(200) } })).payload);
+    expect(long.body).toBe(`${'👍🏽'.repeat(139)}…`);
+    expect(long.body.endsWith('…')).toBe(true);
+    const image = NotificationRequested.decode(
+      directMessageNotification(message({ type: 'image', text: '', chatMessage: { message: '' } })).payload,
+    );
+    expect(image.body).toBe('sent you an image');
   });
 });
 
@@ -174,12 +222,30 @@ describe('direct messages on PostgreSQL', () => {
     expect(await store.messages({ owner: BOB, unread: true }, { limit: 300, affix: 'prepend' })).toHaveLength(7);
   });
 
+  it('keeps conversations with some users only, or leaves them out (friends, others, blocked)', async () => {
+    // Ann's conversations so far: with Bob (the first test's message).
+    await send(CAT, ANN, 1);
+    const partners = async (filter: { partnersIn?: string[]; partnersNotIn?: string[] }) =>
+      (await store.conversations({ owner: ANN, limit: 10, offset: 0, ...filter })).conversations.map((c) => c.partner);
+    expect(await partners({})).toEqual([CAT, BOB]);
+    expect(await partners({ partnersIn: [BOB] })).toEqual([BOB]);
+    expect(await partners({ partnersIn: [] })).toEqual([]);
+    expect(await partners({ partnersNotIn: [BOB] })).toEqual([CAT]);
+    expect(await partners({ partnersNotIn: [] })).toEqual([CAT, BOB]);
+    expect(await store.conversations({ owner: ANN, limit: 10, offset: 0, partnersIn: [BOB, CAT], partnersNotIn: [CAT] })).toMatchObject({
+      total: 1,
+    });
+    // Hidden senders leave a listing's page full.
+    const page = await store.messages({ owner: ANN }, { limit: 1, affix: 'prepend', hiddenSenders: [CAT] });
+    expect(page.map((m) => m.sender)).toEqual([ANN]);
+  });
+
   it('sums up conversations newest first with unread counts, paged, and marks them read up to a message or all', async () => {
     const { conversations, total } = await store.conversations({ owner: ANN, limit: 10, offset: 0 });
     expect(total).toBe(2);
     // Cat wrote last (n = 12, after Ann's message to Bob).
     expect(conversations.map((c) => c.partner)).toEqual([CAT, BOB]);
-    expect(conversations.map((c) => c.unreadMessageCount)).toEqual([3, 6]);
+    expect(conversations.map((c) => c.unreadMessageCount)).toEqual([4, 6]);
     const bob = conversations[1]!;
     expect(bob.lastMessage).toMatchObject({ sender: ANN, receiver: BOB, text: '1->2 22' });
     expect(bob.createdAt).toEqual(at(0));
@@ -201,7 +267,7 @@ describe('direct messages on PostgreSQL', () => {
     expect(read.filter((m) => m.readAt).map((m) => m.id)).toEqual(bobsToAnn.slice(0, 3).map((m) => m.id));
     expect(read.find((m) => m.readAt)!.readAt).toEqual(at(100));
     // Reading Bob's never touches Cat's, nor what Ann sent.
-    expect(await store.conversation(ANN, CAT)).toMatchObject({ unreadMessageCount: 3 });
+    expect(await store.conversation(ANN, CAT)).toMatchObject({ unreadMessageCount: 4 });
     expect(await store.conversation(BOB, ANN)).toMatchObject({ unreadMessageCount: 7 });
     expect(await store.markRead(ANN, BOB, undefined, at(102))).toBe(3);
     const unreadOnly = await store.conversations({ owner: ANN, unread: true, limit: 10, offset: 0 });

@@ -114,11 +114,15 @@ const ConversationsQuerySchema = z.object({
   per_page: z.coerce.number().int().min(1).max(50).optional().openapi({ description: 'As perPage' }),
   page: z.coerce.number().int().min(1).max(100000).optional().openapi({ description: 'From 1' }),
   unread: Flag.optional().openapi({ description: 'true: only conversations with unread messages' }),
+  conversationGroup: z
+    .enum(['friends', 'others'])
+    .optional()
+    .openapi({ description: "Spec 002's grouping: only conversations with the caller's friends, or only with others" }),
 });
 
 const ConversationSchema = Json.openapi('ChatConversation', {
   description:
-    'A CometChat conversation: conversationId, conversationType "user", unreadMessageCount, createdAt/updatedAt (seconds), lastMessage, conversationWith {uid, name, avatar, status}',
+    'A CometChat conversation: conversationId, conversationType "user", unreadMessageCount, createdAt/updatedAt (seconds), lastMessage, conversationWith {uid, name, avatar, status}, conversationGroup (friends or others)',
 });
 
 const MarkReadSchema = z.object({
@@ -208,7 +212,8 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
   chatRoute(deps, {
     method: 'post',
     path: '/messages',
-    summary: 'Send a message to a room\'s group (receiverType "group") or a direct message to a user (receiverType "user")',
+    summary:
+      'Send a message to a room\'s group (receiverType "group") or a direct message to a user (receiverType "user"; 403 ERR_USER_BLOCKED when either blocked the other)',
     body: SendMessageSchema,
     response: z.object({ data: MessageSchema }),
     handler: async ({ body, token, onBehalfOf }) => ({
@@ -324,7 +329,7 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
     method: 'get',
     path: '/users/{uid}/conversations',
     summary:
-      "The caller's direct conversations (uid is the caller; 403 ERR_NOT_ALLOWED otherwise), the newest first, each with its last message and unread count",
+      "The caller's direct conversations (uid is the caller; 403 ERR_NOT_ALLOWED otherwise), the newest first, each with its last message, unread count and group (friends or others); none with users the caller blocked",
     params: z.object({ uid: Uid }),
     query: ConversationsQuerySchema,
     response: z.object({
@@ -348,7 +353,7 @@ export function chatRoutes(deps: ChatRouteDeps, chat: ChatClient): void {
         await chat.getMe({ onBehalfOf }, as(token));
       } else {
         answer = await chat.listConversations(
-          { uid: params.uid, perPage, page, unread: isSet(query.unread), conversationGroup: '', onBehalfOf },
+          { uid: params.uid, perPage, page, unread: isSet(query.unread), conversationGroup: query.conversationGroup ?? '', onBehalfOf },
           as(token),
         );
       }

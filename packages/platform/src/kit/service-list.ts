@@ -38,7 +38,17 @@ export const SERVICES = {
     peers: ['user', 'playlist', 'points', 'audit'],
     serviceToken: true,
   },
-  chat: { grpcPort: 50055, database: 'spinroom_chat', redis: true, kafka: true, peers: ['user', 'room'], serviceToken: true },
+  // chat asks the social service about blocks and friends (hidden messages, refused direct messages, conversations' groups).
+  chat: {
+    grpcPort: 50055,
+    database: 'spinroom_chat',
+    redis: true,
+    kafka: true,
+    // A direct message to someone offline: `notifications`, through the outbox.
+    outbox: true,
+    peers: ['user', 'room', 'social'],
+    serviceToken: true,
+  },
   // points asks the room who may buy in it and the payment service who subscribes; both call it back (entry fees, bundles bought).
   points: {
     grpcPort: 50056,

@@ -45,6 +45,10 @@ function hasLowerBound(query: MessageQuery): boolean {
  */
 export function narrowPage(query: MessageQuery, where: string[], params: unknown[]): boolean {
   const append = query.affix === 'append';
+  if (query.hiddenSenders && query.hiddenSenders.length > 0) {
+    where.push(`"m"."sender" not in (${query.hiddenSenders.map(() => '?').join(', ')})`);
+    params.push(...query.hiddenSenders);
+  }
   if (query.id !== undefined) {
     where.push(`"m"."id" ${append ? '>' : '<'} ?::bigint`);
     params.push(query.id);

@@ -158,6 +158,21 @@ export class PgDirectMessageStore implements DirectMessageStore {
     const where: string[] = [];
     const params: unknown[] = [owner, owner, owner, owner];
     if (filter.unread) where.push(`"unread" > 0`);
+    const extra: unknown[] = [];
+    for (const [list, op] of [
+      [filter.partnersIn, 'in'],
+      [filter.partnersNotIn, 'not in'],
+    ] as const) {
+      if (list === undefined) continue;
+      // An empty "in" matches nothing; an empty "not in" everything.
+      if (list.length === 0) {
+        if (op === 'in') where.push('false');
+        continue;
+      }
+      where.push(`"partner" ${op} (${list.map(() => '?').join(', ')})`);
+      extra.push(...list);
+    }
+    params.push(...extra);
     const matching = `select * from (${SUMMARIES}) as "s"${where.length > 0 ? ` where ${where.join(' and ')}` : ''}`;
     const em = this.em();
     const [{ total } = { total: 0 }] = await em.execute<Array<{ total: number }>>(

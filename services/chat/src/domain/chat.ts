@@ -17,7 +17,7 @@ import {
 } from './chat-message.js';
 import { chatError } from './errors.js';
 import { isGlobalRole, ROOM_STAFF_ROLES, type Limit, type LimitDeclaration } from '@spinroom/platform';
-import type { ChatStore, FeedMessageName, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort } from './ports.js';
+import type { ChatStore, FeedMessageName, FeedPort, MessageQuery, ProfilePort, RoomAccess, RoomAccessPort, SocialPort } from './ports.js';
 
 /** Who acts: the chat token's subject, or the user an admin acts for (`onBehalfOf`). */
 export interface Actor {
@@ -63,6 +63,8 @@ export class Chat {
       rooms: RoomAccessPort;
       profiles: ProfilePort;
       feed: FeedPort;
+      /** Blocks: what users the reader blocked sent is hidden from the reader. */
+      social: SocialPort;
       /** MESSAGES_PER_USER, with its configured allowance. */
       sendLimit: Limit;
       now?: () => Date;
@@ -172,11 +174,16 @@ export class Chat {
     return { success: true, message: `The user with UID ${uid} has left the group with GUID ${roomUuid}.` };
   }
 
-  /** Oldest first: the page MessageQuery names, at most the history cap. */
+  /** Oldest first: the page MessageQuery names, at most the history cap, without the messages of users the reader blocked. */
   async list(actor: Actor, roomUuid: string, query: MessageQuery): Promise<MessageView[]> {
     await this.requireMember(actor, roomUuid);
     this.checkMayRead(actor, await this.access(actor, roomUuid));
-    const messages = await this.deps.store.messages(roomUuid, { ...query, limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP) });
+    const hiddenSenders = await this.deps.social.blockedUsers(actor.uid);
+    const messages = await this.deps.store.messages(roomUuid, {
+      ...query,
+      limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP),
+      hiddenSenders,
+    });
     const reactions = await this.deps.store.reactions(messages.map((m) => m.id));
     return messages.map((m) =>
       messageView(

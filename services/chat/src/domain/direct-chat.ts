@@ -1,4 +1,4 @@
-import type { Limit } from '@spinroom/platform';
+import type { Limit, OutboxEntry } from '@spinroom/platform';
 import { checkEnvelope, checkValid, composeChatMessage, HISTORY_CAP, type NewMessageInput } from './chat-message.js';
 import type { Actor } from './chat.js';
 import {
@@ -10,10 +10,11 @@ import {
   type ConversationSummary,
   type ConversationView,
   type DirectMessageView,
+  type StoredDirectMessage,
   type UserEntity,
 } from './direct-message.js';
 import { chatError } from './errors.js';
-import type { DirectMessageStore, MessageQuery, PresencePort, ProfilePort } from './ports.js';
+import type { DirectMessageStore, MessageQuery, PresencePort, ProfilePort, SocialPort } from './ports.js';
 
 /** What a direct-message listing reads besides its paging. */
 export interface DirectListing {
@@ -36,8 +37,12 @@ export class DirectChat {
       store: DirectMessageStore;
       profiles: ProfilePort;
       presence: PresencePort;
+      /** Blocks (refused messages, hidden senders) and friends (the conversations' groups). */
+      social: SocialPort;
       /** MESSAGES_PER_USER, shared with room messages. */
       sendLimit: Limit;
+      /** The notification of a message to someone offline (the `notifications` topic), written with the message. */
+      offlineNotice: (message: StoredDirectMessage) => OutboxEntry;
       now?: () => Date;
     },
   ) {}
@@ -72,6 +77,9 @@ export class DirectChat {
       throw chatError(400, 'ERR_BAD_REQUEST', 'Room notices belong in a room, not in a direct message');
     await this.deps.sendLimit.consume(actor.uid);
     const receiver = await this.entity(input.receiver);
+    if (await this.deps.social.blockedBetween(actor.uid, receiver.uid)) {
+      throw chatError(403, 'ERR_USER_BLOCKED', 'You cannot send direct messages to this user: one of you has blocked the other');
+    }
     const sender = await this.deps.profiles.identity(actor.uid);
     if (!sender) throw chatError(404, 'ERR_UID_NOT_FOUND', `The user with UID ${actor.uid} does not exist`);
     const now = this.now();
@@ -81,17 +89,22 @@ export class DirectChat {
       chatMessage,
       attachments: input.attachments,
     });
-    const stored = await this.deps.store.insert({
-      sender: actor.uid,
-      receiver: receiver.uid,
-      type,
-      text: input.text,
-      attachments: input.attachments,
-      chatMessage,
-      senderEntity: { uid: sender.uid, name: sender.name, avatar: sender.avatar },
-      receiverEntity: receiver,
-      sentAt: now,
-    });
+    // Someone not using the chat now is told through their devices, in the message's transaction.
+    const offline = !(await this.deps.presence.isOnline(receiver.uid));
+    const stored = await this.deps.store.insert(
+      {
+        sender: actor.uid,
+        receiver: receiver.uid,
+        type,
+        text: input.text,
+        attachments: input.attachments,
+        chatMessage,
+        senderEntity: { uid: sender.uid, name: sender.name, avatar: sender.avatar },
+        receiverEntity: receiver,
+        sentAt: now,
+      },
+      offline ? this.deps.offlineNotice : undefined,
+    );
     return directMessageView(stored);
   }
 
@@ -102,52 +115,65 @@ export class DirectChat {
       withUser = this.partner(actor, listing.uid, listing.withUser);
       await this.entity(withUser);
     }
+    // What users the actor blocked sent stays hidden from the actor.
+    const hiddenSenders = await this.deps.social.blockedUsers(actor.uid);
     const messages = await this.deps.store.messages(
       { owner: actor.uid, withUser, sender: listing.sender, unread: listing.unread },
-      { ...query, limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP) },
+      { ...query, limit: Math.min(Math.max(query.limit, 1), HISTORY_CAP), hiddenSenders },
     );
     return messages.map(directMessageView);
   }
 
-  private async views(owner: string, summaries: ConversationSummary[], group?: ConversationGroup): Promise<ConversationView[]> {
+  private async views(owner: string, summaries: ConversationSummary[], friends: ReadonlySet<string>): Promise<ConversationView[]> {
     return Promise.all(
       summaries.map(async (summary) => {
         const stored =
           summary.lastMessage.sender === summary.partner ? summary.lastMessage.senderEntity : summary.lastMessage.receiverEntity;
         const identity = await this.deps.profiles.identity(summary.partner);
         const entity = identity ? { uid: identity.uid, name: identity.name, avatar: identity.avatar } : stored;
+        const group: ConversationGroup = friends.has(summary.partner) ? 'friends' : 'others';
         return conversationView(owner, summary, { entity, online: await this.deps.presence.isOnline(summary.partner), group });
       }),
     );
   }
 
-  /** `/users/{uid}/conversations`: the actor's own (uid is the actor), newest first, paged from 1. */
+  /**
+   * `/users/{uid}/conversations`: the actor's own (uid is the actor), newest
+   * first, paged from 1; each in its group (spec 002: friends or others), and
+   * `group` keeps one of them. Conversations with users the actor blocked are hidden.
+   */
   async conversations(
     actor: Actor,
     uid: string,
-    options: { perPage?: number; page?: number; unread?: boolean },
+    options: { perPage?: number; page?: number; unread?: boolean; group?: ConversationGroup },
   ): Promise<{ conversations: ConversationView[]; total: number; perPage: number; page: number }> {
     if (uid !== actor.uid) throw chatError(403, 'ERR_NOT_ALLOWED', 'Only your own conversations can be listed');
     const perPage = Math.min(Math.max(options.perPage || CONVERSATIONS_PER_PAGE, 1), MAX_CONVERSATIONS_PER_PAGE);
     const page = Math.max(options.page || 1, 1);
+    const [blocked, friendList] = await Promise.all([this.deps.social.blockedUsers(actor.uid), this.deps.social.friends(actor.uid)]);
+    const friends = new Set(friendList);
     const { conversations, total } = await this.deps.store.conversations({
       owner: actor.uid,
       unread: options.unread,
+      ...(options.group === 'friends' ? { partnersIn: friendList } : {}),
+      partnersNotIn: options.group === 'others' ? [...blocked, ...friendList] : blocked,
       limit: perPage,
       offset: (page - 1) * perPage,
     });
-    return { conversations: await this.views(actor.uid, conversations), total, perPage, page };
+    return { conversations: await this.views(actor.uid, conversations, friends), total, perPage, page };
   }
 
   /** `/users/{uid}/conversation`: the actor's conversation with uid. */
   async conversation(actor: Actor, uid: string): Promise<ConversationView> {
     const partner = this.partner(actor, uid, undefined);
-    const summary = await this.deps.store.conversation(actor.uid, partner);
+    const [blocked, friends] = await Promise.all([this.deps.social.blockedUsers(actor.uid), this.deps.social.friends(actor.uid)]);
+    // A conversation with a user the actor blocked is hidden from the actor.
+    const summary = blocked.includes(partner) ? undefined : await this.deps.store.conversation(actor.uid, partner);
     if (!summary) {
       await this.entity(partner);
       throw chatError(404, 'ERR_CONVERSATION_NOT_FOUND', `There is no conversation between ${actor.uid} and ${partner}`);
     }
-    const [view] = await this.views(actor.uid, [summary]);
+    const [view] = await this.views(actor.uid, [summary], new Set(friends));
     return view!;
   }
 

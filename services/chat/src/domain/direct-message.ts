@@ -114,14 +114,14 @@ export interface ConversationView {
   updatedAt: number;
   lastMessage: DirectMessageView;
   conversationWith: UserEntity & { status: 'online' | 'offline'; conversationId: string };
-  /** Spec 002's grouping: the other user is the owner's friend, or not. Absent when friendship is not known. */
-  conversationGroup?: ConversationGroup;
+  /** Spec 002's grouping: the other user is the owner's friend, or not. */
+  conversationGroup: ConversationGroup;
 }
 
 export function conversationView(
   owner: string,
   summary: ConversationSummary,
-  partner: { entity: UserEntity; online: boolean; group?: ConversationGroup },
+  partner: { entity: UserEntity; online: boolean; group: ConversationGroup },
 ): ConversationView {
   const conversationId = directConversationId(owner, summary.partner);
   return {
@@ -132,6 +132,6 @@ export function conversationView(
     updatedAt: seconds(summary.updatedAt),
     lastMessage: directMessageView(summary.lastMessage),
     conversationWith: { ...partner.entity, status: partner.online ? 'online' : 'offline', conversationId },
-    ...(partner.group ? { conversationGroup: partner.group } : {}),
+    conversationGroup: partner.group,
   };
 }

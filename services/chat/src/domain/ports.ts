@@ -72,6 +72,8 @@ export interface MessageQuery {
   sentAt?: number;
   /** Seconds: a cursor on the last change, at or after (append) / at or before (prepend). */
   updatedAt?: number;
+  /** Messages from these users are left out (those the reader blocked). */
+  hiddenSenders?: string[];
 }
 
 export interface ChatStore {
@@ -129,6 +131,10 @@ export interface ConversationFilter {
   owner: string;
   /** Only conversations with unread messages. */
   unread?: boolean;
+  /** Only conversations with these users (the owner's friends). */
+  partnersIn?: string[];
+  /** No conversations with these users (users the owner blocked; or, for "others", friends). */
+  partnersNotIn?: string[];
   limit: number;
   offset: number;
 }
@@ -152,4 +158,14 @@ export interface DirectMessageStore {
 export interface PresencePort {
   seen(uid: string): Promise<void>;
   isOnline(uid: string): Promise<boolean>;
+}
+
+/** Blocks and friendships, the social service's (never re-derived here). */
+export interface SocialPort {
+  /** Whether either of the two blocked the other. */
+  blockedBetween(userUuid: string, otherUuid: string): Promise<boolean>;
+  /** The users this user blocked: their messages are hidden from them. */
+  blockedUsers(userUuid: string): Promise<string[]>;
+  /** This user's friends. */
+  friends(userUuid: string): Promise<string[]>;
 }

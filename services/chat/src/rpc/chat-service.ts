@@ -92,6 +92,7 @@ export function chatServiceHandlers(deps: {
         perPage: request.perPage,
         page: request.page,
         unread: request.unread,
+        group: request.conversationGroup === 'friends' || request.conversationGroup === 'others' ? request.conversationGroup : undefined,
       });
       return { conversations: conversations.map(json), total };
     }),
