@@ -225,3 +225,14 @@ describe("the room's player across providers", () => {
     expect(heardProvider()).toBeUndefined();
   });
 });
+
+describe('the server clock', () => {
+  it('is not moved back by a ping that arrived late, and follows the server within its recent observations', () => {
+    const clock = new ServerClock();
+    clock.observe(10_000, 4_000); // the server is 6 s ahead
+    clock.observe(20_000, 21_700); // a ping delivered 7.7 s late
+    expect(clock.offset).toBe(6_000);
+    for (let i = 0; i < 10; i++) clock.observe(30_000 + i, 25_000 + i); // the server now 5 s ahead, ten times
+    expect(clock.offset).toBe(5_000);
+  });
+});

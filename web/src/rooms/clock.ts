@@ -3,12 +3,23 @@
 // server's clock (our clock plus the offset learnt at join and from pings).
 import type { NowPlaying } from '../api/types';
 
+/** How many recent observations the offset is taken from. */
+const SAMPLES = 10;
+
 export class ServerClock {
   private offsetMs = 0;
+  private samples: number[] = [];
 
-  /** A server time seen at local time `localMs` (a join's serverTime, a ping's ms). */
+  /**
+   * A server time seen at local time `localMs` (a join's serverTime, a ping's ms). A message
+   * arrives after it was sent, never before, so a late one (a busy page, a slow network)
+   * reads the server as behind: the offset is the largest of the recent observations.
+   */
   observe(serverMs: number, localMs = Date.now()) {
-    if (Number.isFinite(serverMs) && serverMs > 0) this.offsetMs = serverMs - localMs;
+    if (!Number.isFinite(serverMs) || serverMs <= 0) return;
+    this.samples.push(serverMs - localMs);
+    if (this.samples.length > SAMPLES) this.samples.shift();
+    this.offsetMs = Math.max(...this.samples);
   }
 
   now(localMs = Date.now()): number {
