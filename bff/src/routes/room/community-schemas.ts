@@ -57,7 +57,18 @@ export const CommunityCreateSchema = z
 
 export const CommunityPatchSchema = CommunityCreateSchema.partial().openapi('CommunityPatch');
 
-export const CommunityBulkSchema = z.object({ bulk: z.array(CommunityCreateSchema).min(1).max(100) }).openapi('CommunityBulk');
+/** A bulk entry: a community to create (nothing to clear, so no nulls). */
+const CommunityBulkItemSchema = z
+  .object({
+    name: Name,
+    slug: Slug.optional(),
+    description: Description.optional(),
+    imageUrl: z.string().max(2048).optional(),
+    ownerUuid: z.uuid().optional(),
+  })
+  .openapi('CommunityBulkItem');
+
+export const CommunityBulkSchema = z.object({ bulk: z.array(CommunityBulkItemSchema).min(1).max(100) }).openapi('CommunityBulk');
 
 export const CommunityMemberSchema = z
   .object({ userUuid: z.string(), role: z.enum(['owner', 'moderator', 'member']), joinedAt: z.string() })
