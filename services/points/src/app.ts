@@ -30,6 +30,7 @@ import { TokenBundles } from './domain/token-bundles.js';
 import { Tokens } from './domain/tokens.js';
 import { POINTS_EVENTS_TOPIC } from './events/points-events.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
+import { PLAY_TRACKING_TOPIC, playTrackingHandler } from './events/play-tracking.js';
 import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
 import { consumableServiceHandlers, tokenBundleServiceHandlers } from './rpc/shop-service.js';
 import { avatarServiceHandlers } from './rpc/avatar-service.js';
@@ -49,7 +50,7 @@ export const pointsService = defineService('points', {
   config: pointsServiceConfig,
   peers: { user: UserServiceClient, room: RoomServiceClient, payment: PaymentServiceClient },
   database: pointsDatabase,
-  topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, POINTS_EVENTS_TOPIC],
+  topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, PLAY_TRACKING_TOPIC, POINTS_EVENTS_TOPIC],
   async build({ config, logger, orm, kafka, relay, unary, clientStream, peers, serviceToken }, options: { now?: () => Date }) {
     // A purchase's event (the room's chat shows it) goes out through the outbox.
     const ledger = new PgTokenStore(orm, () => relay.nudge());
@@ -73,15 +74,19 @@ export const pointsService = defineService('points', {
     };
     // One consumer per topic read, each in its own group (sign-ups keep the
     // service's group), so a backlog of plays never holds up new accounts:
-    // sign-ups, and the plays points are earned from. play-tracking (spec
-    // 002's play tracking record) joins here with its handler once a service
-    // produces it.
+    // sign-ups, the plays points are earned from, and listeners' own play
+    // reports (spec 002's play tracking record, from the audit service).
     const handlers: Array<{ topic: string; groupId: string; handle: EventHandler }> = [
       { topic: USER_EVENTS_TOPIC, groupId: config.KAFKA_CONSUMER_GROUP, handle: userEventsHandler(options.now) },
       {
         topic: ROOM_EVENTS_TOPIC,
         groupId: `${config.KAFKA_CONSUMER_GROUP}.${ROOM_EVENTS_TOPIC}`,
         handle: roomEventsHandler(earning, { now: options.now, onAdded: award }),
+      },
+      {
+        topic: PLAY_TRACKING_TOPIC,
+        groupId: `${config.KAFKA_CONSUMER_GROUP}.${PLAY_TRACKING_TOPIC}`,
+        handle: playTrackingHandler({ now: options.now, onAdded: award }),
       },
     ];
     const deadLetters = await kafka.producer();

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { PlayEventKind, PlayTracked } from '@spinroom/contracts/events/v1/analytics';
 import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
 import { dropDatabase, newEventMetadata, openServiceDatabase, type MikroORM, type ReceivedEvent } from '@spinroom/platform';
 import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointsDatabase } from '../src/db/database.js';
 import { addPoints, isCheckViolation, recordSignUp } from '../src/db/point-store.js';
 import { PgSeasonStore } from '../src/db/season-store.js';
-import { pointsForPlay, type Listener, type PlayFacts, type SignUp } from '../src/domain/points.js';
+import { countedListeners, pointsForPlay, reportEarns, type Listener, type PlayFacts, type SignUp } from '../src/domain/points.js';
+import { playTrackingHandler } from '../src/events/play-tracking.js';
 import { Seasons } from '../src/domain/seasons.js';
 import { roomEventsHandler } from '../src/events/room-events.js';
 
@@ -16,7 +19,7 @@ const at = (seconds: number) => new Date(START.getTime() + seconds * 1000);
 const OLD: SignUp = { kind: 'user', signedUpAt: new Date('2026-01-01T00:00:00Z') };
 
 function play(audience: Listener[], djUuid = 'dj'): PlayFacts {
-  return { playId: 'p', djUuid, startedAt: START, endedAt: at(180), audience };
+  return { playId: 'p', roomSlug: 'r', djUuid, startedAt: START, endedAt: at(180), audience };
 }
 const listener = (userUuid: string, extra: Partial<Listener> = {}): Listener => ({
   userUuid,
@@ -71,6 +74,17 @@ describe('the points rule', () => {
     expect(pointsForPlay(play([joinedLate]), signUps, RULES).upVotes).toBe(1);
     // Joined 10 s before the end: not heard long enough.
     expect(pointsForPlay(play([listener('fan', { listeningSince: at(170) })]), signUps, RULES).heard).toBe(false);
+  });
+
+  it('counts as listeners those who heard the play long enough and count, once each', () => {
+    const audience = [listener('fan'), listener('fan'), listener('fan2', { listeningSince: at(170) }), listener('dj'), listener('bot')];
+    expect(countedListeners(play(audience), signUps, RULES)).toEqual(['fan']);
+  });
+
+  it("takes a listener's report for a listen only at 30 seconds with the sound on", () => {
+    expect(reportEarns({ thirtySeconds: true, volumeStart: 0.5, volumeEnd: 0 })).toBe(true);
+    expect(reportEarns({ thirtySeconds: true, volumeStart: 0, volumeEnd: 0 })).toBe(false);
+    expect(reportEarns({ thirtySeconds: false, volumeStart: 1, volumeEnd: 1 })).toBe(false);
   });
 
   it('lets a young account count once it is a day old', () => {
@@ -168,6 +182,88 @@ describe('points on PostgreSQL', () => {
       .execute<Array<{ n: number }>>(`select count(*)::int as "n" from "point" where "user_uuid" in (?, ?)`, [fan1, fan2]);
     expect(fanRows?.n).toBe(0);
     await expect(seasons.delete(admin, spring.id)).rejects.toThrow('Points were earned in this season: it cannot be deleted');
+  });
+
+  const report = (
+    facts: { listener: string; djUuid: string; at: Date; roomSlug?: string; kind?: PlayEventKind; volume?: number },
+    eventId = randomUUID(),
+  ): ReceivedEvent => ({
+    topic: 'play-tracking',
+    partition: 0,
+    offset: '0',
+    key: facts.listener,
+    headers: {},
+    eventId,
+    eventType: 'play.tracked',
+    value: Buffer.from(
+      PlayTracked.encode({
+        metadata: { eventId, eventType: 'play.tracked', occurredAt: facts.at },
+        kind: facts.kind ?? PlayEventKind.PLAY_EVENT_KIND_THIRTY_SECONDS,
+        playId: randomUUID(), // the client's own
+        userUuid: facts.listener,
+        roomSlug: facts.roomSlug ?? 'r',
+        roomOwnerUuid: randomUUID(),
+        djUuid: facts.djUuid,
+        songInfo: undefined,
+        startedDate: facts.at,
+        updatedDate: facts.at,
+        volumeStart: facts.volume ?? 0.8,
+        volumeEnd: facts.volume ?? 0.8,
+        sent15sec: true,
+        sent30sec: true,
+        userProvider: 'youtube',
+        subscriptionLevel: '',
+        device: undefined,
+      }).finish(),
+    ),
+  });
+
+  it('adds a listen point per counted listener who reported 30 seconds with the sound on, whichever event comes first, once', async () => {
+    const [dj, early, late, silent, outsider, young] = [randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await orm.em.fork().transactional(async (em) => {
+      for (const user of [dj, early, late, silent, outsider]) await recordSignUp(em, user, OLD);
+      await recordSignUp(em, young, { kind: 'user', signedUpAt: new Date() });
+    });
+    type Handle = (e: ReceivedEvent, em: EntityManager) => Promise<void>;
+    const run = (handle: Handle, e: ReceivedEvent) => orm.em.fork().transactional((em) => handle(e, em));
+    const onPlay = roomEventsHandler(RULES);
+    const onReport = playTrackingHandler();
+    const startedAt = new Date('2026-05-01T10:00:00Z'); // it ends 180 s later
+    const during = new Date(startedAt.getTime() + 31_000);
+    const playId = randomUUID();
+    const audience = [early, late, silent, young].map((userUuid) => ({ userUuid, tokenRole: 'user', listeningSince: startedAt }));
+    const listens = async () =>
+      (
+        await orm.em
+          .fork()
+          .execute<Array<{ reference: string }>>(`select "reference" from "point" where "user_uuid" = ? and "kind" = 'listen'`, [dj])
+      )
+        .map((row) => row.reference)
+        .sort();
+
+    // Reported while the song played (the usual order), twice, by someone not in the room, without sound, too young, at 15 s.
+    await run(onReport, report({ listener: early, djUuid: dj, at: during }));
+    await run(onReport, report({ listener: early, djUuid: dj, at: new Date(during.getTime() + 1000) }));
+    await run(onReport, report({ listener: outsider, djUuid: dj, at: during }));
+    await run(onReport, report({ listener: silent, djUuid: dj, at: during, volume: 0 }));
+    await run(onReport, report({ listener: young, djUuid: dj, at: during }));
+    await run(onReport, report({ listener: late, djUuid: dj, at: during, kind: PlayEventKind.PLAY_EVENT_KIND_FIFTEEN_SECONDS }));
+    // Of another room, and long after this play: they meet no play here.
+    await run(onReport, report({ listener: late, djUuid: dj, at: during, roomSlug: 'elsewhere' }));
+    await run(onReport, report({ listener: late, djUuid: dj, at: new Date(startedAt.getTime() + 600_000) }));
+    expect(await listens()).toEqual([]);
+    await Promise.all([
+      run(onPlay, event({ playId, djUuid: dj, startedAt, audience })),
+      run(onPlay, event({ playId, djUuid: dj, startedAt, audience })),
+    ]);
+    expect(await listens()).toEqual([`${playId}/${early}`]);
+    // Reported a few seconds after the play's end and after its event: counted then, once, even in parallel.
+    const justAfter = new Date(startedAt.getTime() + 185_000);
+    await Promise.all([
+      run(onReport, report({ listener: late, djUuid: dj, at: justAfter })),
+      run(onReport, report({ listener: late, djUuid: dj, at: justAfter })),
+    ]);
+    expect(await listens()).toEqual([`${playId}/${early}`, `${playId}/${late}`].sort());
   });
 
   it('adds points given under the same reference once, and never below zero', async () => {

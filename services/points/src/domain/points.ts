@@ -24,6 +24,7 @@ export interface Listener {
 
 export interface PlayFacts {
   playId: string;
+  roomSlug: string;
   djUuid: string;
   startedAt: Date;
   endedAt: Date;
@@ -45,8 +46,12 @@ export interface PlayPoints {
   voters: string[];
 }
 
-/** The kinds of point rows: earned from a play (one row of each per play), or given by an admin or a service. */
-export type PointKind = 'upvotes' | 'play' | 'admin' | 'service';
+/**
+ * The kinds of point rows: earned from a play (one `upvotes` and one `play`
+ * row per play, one `listen` row per listener and play), or given by an
+ * admin or a service.
+ */
+export type PointKind = 'upvotes' | 'play' | 'listen' | 'admin' | 'service';
 
 /** Whether a person counts at `at`: signed up as a person (not a guest, not a bot), old enough, not the DJ. */
 function counts(play: PlayFacts, listener: Listener, signUps: ReadonlyMap<string, SignUp>, rules: EarningRules, at: Date): boolean {
@@ -59,15 +64,32 @@ function counts(play: PlayFacts, listener: Listener, signUps: ReadonlyMap<string
 const listenedEnough = (listener: Listener, until: Date, rules: EarningRules) =>
   until.getTime() - listener.listeningSince.getTime() >= rules.minListenMs;
 
+/** Who heard the play by its end as the rule counts people: signed up, old enough, not the DJ, long enough. */
+export function countedListeners(play: PlayFacts, signUps: ReadonlyMap<string, SignUp>, rules: EarningRules): string[] {
+  const heard = play.audience.filter(
+    (listener) => counts(play, listener, signUps, rules, play.endedAt) && listenedEnough(listener, play.endedAt, rules),
+  );
+  return [...new Set(heard.map((listener) => listener.userUuid))];
+}
+
 /** The rule, as a plain function of the play, what is known of its listeners' sign-ups and the settings. */
 export function pointsForPlay(play: PlayFacts, signUps: ReadonlyMap<string, SignUp>, rules: EarningRules): PlayPoints {
   const voters = new Set<string>();
-  let heard = false;
   for (const listener of play.audience) {
     if (listener.likedAt && counts(play, listener, signUps, rules, listener.likedAt) && listenedEnough(listener, listener.likedAt, rules)) {
       voters.add(listener.userUuid);
     }
-    if (counts(play, listener, signUps, rules, play.endedAt) && listenedEnough(listener, play.endedAt, rules)) heard = true;
   }
-  return { upVotes: voters.size, heard, voters: [...voters] };
+  return { upVotes: voters.size, heard: countedListeners(play, signUps, rules).length > 0, voters: [...voters] };
+}
+
+/**
+ * A listener's own word that they played a song (`play-tracking`, spec 002's
+ * play tracking record) earns its DJ a `listen` point only when it says 30
+ * seconds were played with the sound on, and only for a listener the room
+ * service counted in that play's audience (countedListeners): a report alone,
+ * for a play the listener was not in or never happened, earns nothing.
+ */
+export function reportEarns(report: { thirtySeconds: boolean; volumeStart: number; volumeEnd: number }): boolean {
+  return report.thirtySeconds && (report.volumeStart > 0 || report.volumeEnd > 0);
 }

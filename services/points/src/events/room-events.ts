@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
 import type { ReceivedEvent } from '@spinroom/platform';
 import { addPoints, signUpsOf, type AddedPoints } from '../db/point-store.js';
-import { pointsForPlay, type EarningRules, type PlayFacts } from '../domain/points.js';
+import { lockStage, recordListeners } from '../db/play-listen-store.js';
+import { countedListeners, pointsForPlay, type EarningRules, type PlayFacts } from '../domain/points.js';
+import { awardListens } from './play-tracking.js';
 
 export const ROOM_EVENTS_TOPIC = 'room-events';
 
@@ -19,6 +21,7 @@ export function playFacts(event: ReceivedEvent): PlayFacts {
   }
   return {
     playId: played.playId,
+    roomSlug: played.roomSlug,
     djUuid: played.djUuid,
     startedAt: played.startedAt,
     endedAt: played.endedAt,
@@ -38,14 +41,16 @@ export function playFacts(event: ReceivedEvent): PlayFacts {
  * consumer's transaction: the rule (domain/points.ts) on what the service
  * knows of the listeners' sign-ups, then one point row per kind and play (its
  * id is the row's reference), so a play counted again adds nothing. Points go
- * to the season holding the play's start and to the lifetime status. Other
- * room events are not the points' business.
+ * to the season holding the play's start and to the lifetime status. The
+ * listeners it counted are kept for listen points (events/play-tracking.ts).
+ * Other room events are not the points' business.
  */
 export function roomEventsHandler(rules: EarningRules, options: { now?: () => Date; onAdded?: OnPointsAdded } = {}) {
   const now = options.now ?? (() => new Date());
   return async (event: ReceivedEvent, em: EntityManager): Promise<void> => {
     if (event.eventType !== 'room.song-played') return;
     const play = playFacts(event);
+    await lockStage(em, play);
     const signUps = await signUpsOf(em, [...new Set(play.audience.map((listener) => listener.userUuid))]);
     const earned = pointsForPlay(play, signUps, rules);
     const rows = [
@@ -61,5 +66,7 @@ export function roomEventsHandler(rules: EarningRules, options: { now?: () => Da
       );
       if (added.added) await options.onAdded?.(em, added);
     }
+    await recordListeners(em, play, countedListeners(play, signUps, rules), now());
+    await awardListens(em, play, { playId: play.playId }, { now, onAdded: options.onAdded });
   };
 }

@@ -5,6 +5,7 @@ import { Migration20261204000000_seasons } from './Migration20261204000000_seaso
 import { Migration20261204000001_points } from './Migration20261204000001_points.js';
 import { Migration20261204000002_avatars } from './Migration20261204000002_avatars.js';
 import { Migration20261205000000_shop_files } from './Migration20261205000000_shop_files.js';
+import { Migration20261206000000_play_listens } from './Migration20261206000000_play_listens.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261204000001_points', class: Migration20261204000001_points },
   { name: 'Migration20261204000002_avatars', class: Migration20261204000002_avatars },
   { name: 'Migration20261205000000_shop_files', class: Migration20261205000000_shop_files },
+  { name: 'Migration20261206000000_play_listens', class: Migration20261206000000_play_listens },
 ];
