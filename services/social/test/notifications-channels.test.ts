@@ -5,7 +5,14 @@ import { ApnsChannel } from '../src/notifications/channels/apns.js';
 import { FcmChannel } from '../src/notifications/channels/fcm.js';
 import { generateVapidKeys, WebPushChannel } from '../src/notifications/channels/web-push.js';
 import { NotificationDelivery, type DeviceDirectory } from '../src/notifications/delivery.js';
-import { heldBack, inQuietHours, type Device, type Notification, type NotificationPreferences } from '../src/notifications/notification.js';
+import {
+  heldBack,
+  inQuietHours,
+  pushEndpointAllowed,
+  type Device,
+  type Notification,
+  type NotificationPreferences,
+} from '../src/notifications/notification.js';
 import { startApnsStandIn, startFcmStandIn, startWebPushStandIn } from './support/push-stand-ins.js';
 
 const notification = (over: Partial<Notification> = {}): Notification => ({
@@ -52,7 +59,7 @@ describe('Web Push against web-push-testing', () => {
     standIn = await startWebPushStandIn();
     channel = new WebPushChannel(
       { subject: 'mailto:push@spinroom.test', ...keys },
-      { ttlSeconds: 60, timeoutMs: 5000, plainHttpOrigins: [new URL(standIn.base).origin] },
+      { ttlSeconds: 60, timeoutMs: 5000, plainHttpOrigins: [new URL(standIn.base).origin], hosts: ['fcm.googleapis.com'] },
     );
   });
   afterAll(() => standIn?.close());
@@ -69,6 +76,18 @@ describe('Web Push against web-push-testing', () => {
     expect(await channel.send(device, notification())).toBe('gone');
   });
 
+  it('only known push services and the allowed local origin are posted to', () => {
+    const rules = { hosts: ['fcm.googleapis.com', '*.notify.windows.com'], plainHttpOrigins: ['http://localhost:8090'] };
+    expect(pushEndpointAllowed('https://fcm.googleapis.com/fcm/send/abc', rules)).toBe(true);
+    expect(pushEndpointAllowed('https://wns2-by3p.notify.windows.com/w/?token=x', rules)).toBe(true);
+    expect(pushEndpointAllowed('http://localhost:8090/notify/x', rules)).toBe(true);
+    expect(pushEndpointAllowed('https://169.254.169.254/latest', rules)).toBe(false);
+    expect(pushEndpointAllowed('https://fcm.googleapis.com.evil.example/x', rules)).toBe(false);
+    expect(pushEndpointAllowed('https://user:pw@fcm.googleapis.com/x', rules)).toBe(false);
+    expect(pushEndpointAllowed('http://fcm.googleapis.com/x', rules)).toBe(false);
+    expect(pushEndpointAllowed('not a url', rules)).toBe(false);
+  });
+
   it('a plain HTTP endpoint of another origin is not pushed to', async () => {
     const device: Device = {
       type: 'web',
@@ -78,7 +97,7 @@ describe('Web Push against web-push-testing', () => {
       p256dh: 'p',
       auth: 'a',
     };
-    await expect(channel.send(device, notification())).rejects.toThrow('plain HTTP push endpoint not allowed');
+    await expect(channel.send(device, notification())).rejects.toThrow('push endpoint not allowed');
   });
 
   it('a subscription made for another application server key is refused, not taken as gone', async () => {

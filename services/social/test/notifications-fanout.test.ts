@@ -36,7 +36,7 @@ describe('notifications on PostgreSQL and Kafka', () => {
     notifications = new Notifications(
       store,
       { registerWeb: () => Promise.reject(new Error('not in this test')) },
-      { djDigestWindowMs: WINDOW_MS, webPushPublicKey: undefined, plainHttpPushOrigins: [] },
+      { djDigestWindowMs: WINDOW_MS, webPushPublicKey: undefined, pushEndpoints: { hosts: [], plainHttpOrigins: [] } },
       () => undefined,
       () => now,
     );

@@ -33,6 +33,20 @@ export const notificationsConfig = {
         .map((origin) => origin.trim())
         .filter(Boolean),
     ),
+  /**
+   * The push services browsers subscribe at (hosts; `*.` matches any
+   * subdomain): a Web Push endpoint elsewhere is refused, so the service never
+   * posts to an address a client chose.
+   */
+  WEB_PUSH_ENDPOINT_HOSTS: z
+    .string()
+    .default('fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,web.push.apple.com')
+    .transform((value) =>
+      value
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter(Boolean),
+    ),
   /** A Google service account's key file (JSON text) with FCM rights; FCM is off without it. */
   FCM_SERVICE_ACCOUNT_JSON: optionalText(),
   /** Another address for fcm.googleapis.com (an http:// stand-in); Google's own unless set. */

@@ -35,7 +35,7 @@ export function pushChannels(config: Config, logger: Logger): PushChannels {
   if (config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY) {
     channels.web = new WebPushChannel(
       { subject: config.VAPID_SUBJECT, publicKey: config.VAPID_PUBLIC_KEY, privateKey: config.VAPID_PRIVATE_KEY },
-      { ttlSeconds: 3600, timeoutMs: 10_000, plainHttpOrigins: config.WEB_PUSH_PLAIN_HTTP_ORIGINS },
+      { ttlSeconds: 3600, timeoutMs: 10_000, plainHttpOrigins: config.WEB_PUSH_PLAIN_HTTP_ORIGINS, hosts: config.WEB_PUSH_ENDPOINT_HOSTS },
     );
   } else logger.warn('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are not set: Web Push is off');
   if (config.FCM_SERVICE_ACCOUNT_JSON) {
@@ -105,7 +105,7 @@ export async function startNotifications(kit: {
     {
       djDigestWindowMs: config.NOTIFICATION_DJ_DIGEST_MINUTES * 60_000,
       webPushPublicKey: config.VAPID_PUBLIC_KEY && config.VAPID_PRIVATE_KEY ? config.VAPID_PUBLIC_KEY : undefined,
-      plainHttpPushOrigins: config.WEB_PUSH_PLAIN_HTTP_ORIGINS,
+      pushEndpoints: { hosts: config.WEB_PUSH_ENDPOINT_HOSTS, plainHttpOrigins: config.WEB_PUSH_PLAIN_HTTP_ORIGINS },
     },
     () => fanOut.nudge(),
     kit.now,

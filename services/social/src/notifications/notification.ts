@@ -117,3 +117,22 @@ export function pushPayload(notification: Notification): Record<string, unknown>
     silent: notification.silent,
   };
 }
+
+/** Where Web Push may post: https to a known push service, or plain HTTP to an allowed local origin. */
+export interface PushEndpointRules {
+  hosts: string[];
+  plainHttpOrigins: string[];
+}
+
+export function pushEndpointAllowed(endpoint: string, rules: PushEndpointRules): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'http:') return rules.plainHttpOrigins.includes(url.origin);
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  const host = url.hostname.toLowerCase();
+  return rules.hosts.some((allowed) => (allowed.startsWith('*.') ? host.endsWith(allowed.slice(1)) : host === allowed));
+}

@@ -8,6 +8,8 @@ import {
   type NotificationChannel,
   type NotificationKind,
   type NotificationPreferences,
+  pushEndpointAllowed,
+  type PushEndpointRules,
 } from './notification.js';
 import type { FanOutJob, PgNotificationStore, SeatWatch } from './store.js';
 import { notificationEntry } from './topic.js';
@@ -38,8 +40,8 @@ export interface NotificationsConfig {
   djDigestWindowMs: number;
   /** Browsers subscribe with this key; Web Push is off without it. */
   webPushPublicKey: string | undefined;
-  /** Origins whose push endpoints may be plain HTTP (a local push service). */
-  plainHttpPushOrigins: string[];
+  /** The push services a browser's subscription may name (and plain HTTP local origins). */
+  pushEndpoints: PushEndpointRules;
 }
 
 /** The Web Push subscription as a device of the `device` table (the social service's Devices). */
@@ -227,15 +229,8 @@ export class Notifications {
   async subscribeWebPush(actor: NotificationActor, input: { endpoint: string; p256dh: string; auth: string }) {
     requireMember(actor);
     this.webPushKey();
-    let endpoint: URL;
-    try {
-      endpoint = new URL(input.endpoint);
-    } catch {
-      throw badRequest('endpoint must be the subscription’s https URL');
-    }
-    const plainAllowed = endpoint.protocol === 'http:' && this.config.plainHttpPushOrigins.includes(endpoint.origin);
-    if ((endpoint.protocol !== 'https:' && !plainAllowed) || input.endpoint.length > 2048) {
-      throw badRequest('endpoint must be the subscription’s https URL');
+    if (input.endpoint.length > 2048 || !pushEndpointAllowed(input.endpoint, this.config.pushEndpoints)) {
+      throw badRequest('endpoint must be the https URL of a browser’s push service');
     }
     if (!BASE64URL.test(input.p256dh) || input.p256dh.length > 256 || !BASE64URL.test(input.auth) || input.auth.length > 128) {
       throw badRequest('keys.p256dh and keys.auth must be the subscription’s base64url keys');

@@ -1,7 +1,7 @@
 import { Agent } from 'node:https';
 import { connect, type NetConnectOpts, type Socket } from 'node:net';
 import webpush from 'web-push';
-import { pushPayload, type Device, type Notification, type PushChannel, type PushOutcome } from '../notification.js';
+import { pushEndpointAllowed, pushPayload, type Device, type Notification, type PushChannel, type PushOutcome } from '../notification.js';
 
 export interface VapidKeys {
   /** A mailto: or https: URL the push services may reach the sender at. */
@@ -39,10 +39,11 @@ export class WebPushChannel implements PushChannel<Extract<Device, { type: 'web'
 
   constructor(
     private readonly vapid: VapidKeys,
-    private readonly options: { ttlSeconds: number; timeoutMs: number; plainHttpOrigins: string[] } = {
+    private readonly options: { ttlSeconds: number; timeoutMs: number; plainHttpOrigins: string[]; hosts: string[] } = {
       ttlSeconds: 3600,
       timeoutMs: 10_000,
       plainHttpOrigins: [],
+      hosts: [],
     },
   ) {}
 
