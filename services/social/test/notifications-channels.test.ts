@@ -88,6 +88,18 @@ describe('Web Push against web-push-testing', () => {
     expect(pushEndpointAllowed('not a url', rules)).toBe(false);
   });
 
+  it('an https endpoint outside the known push services is not posted to', async () => {
+    const device: Device = {
+      type: 'web',
+      id: randomUUID(),
+      userUuid: randomUUID(),
+      endpoint: 'https://169.254.169.254/x',
+      p256dh: 'p',
+      auth: 'a',
+    };
+    await expect(channel.send(device, notification())).rejects.toThrow('push endpoint not allowed');
+  });
+
   it('a plain HTTP endpoint of another origin is not pushed to', async () => {
     const device: Device = {
       type: 'web',

@@ -50,10 +50,10 @@ export class WebPushChannel implements PushChannel<Extract<Device, { type: 'web'
   private readonly plainHttp = new PlainHttpAgent({ keepAlive: true });
 
   async send(device: Extract<Device, { type: 'web' }>, notification: Notification): Promise<PushOutcome> {
-    const endpoint = new URL(device.endpoint);
-    const plain = endpoint.protocol === 'http:';
-    if (plain && !this.options.plainHttpOrigins.includes(endpoint.origin))
-      throw new Error(`plain HTTP push endpoint not allowed: ${endpoint.origin}`);
+    if (!pushEndpointAllowed(device.endpoint, { hosts: this.options.hosts, plainHttpOrigins: this.options.plainHttpOrigins })) {
+      throw new Error(`push endpoint not allowed: ${device.endpoint.slice(0, 100)}`);
+    }
+    const plain = device.endpoint.startsWith('http:');
     try {
       await webpush.sendNotification(
         { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
