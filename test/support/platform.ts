@@ -99,7 +99,12 @@ const TEST_SETTINGS: { [N in ServiceName]?: Record<string, unknown> } = {
   room: { LIVE_LEAVE_GRACE_MS: 500, LIVE_CLOCK_POLL_MS: 50, ...TEST_LIMITS.room },
   chat: { ...TEST_LIMITS.chat },
   points: { TOKEN_SWEEP_MS: 500 },
-  social: { CONTACT_HASH_SECRET: 'e2e-contact-hash-secret-0123456789abcdef' },
+  social: {
+    CONTACT_HASH_SECRET: 'e2e-contact-hash-secret-0123456789abcdef',
+    // Web Push on, as every provider is in tests (a test key pair); endpoints only at known push services.
+    VAPID_PUBLIC_KEY: 'BLYWG6vWiAAt28bNhtyPapsm9zKsrO96VlmbX3AH0g1QWTgMYoxJApKNbIFG6CTCHrQ7QvbiqIAFJ7emu_WY7ZI',
+    VAPID_PRIVATE_KEY: 'NF_2Ya-tTSB6NKt5p12UhIMxPP9-yiVxJTEW7uHW7Xk',
+  },
 };
 
 /**
