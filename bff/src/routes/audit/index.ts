@@ -278,7 +278,7 @@ export function auditServiceRoutes(deps: RouteDeps, client: AuditClient | undefi
       city: found.city,
       timezone: found.timezone,
       eu: found.eu,
-      ll: found.found ? ([found.latitude, found.longitude] as [number, number]) : null,
+      ll: found.found ? [found.latitude, found.longitude] : null,
       metro: found.metro,
       area: found.area,
     };

@@ -159,7 +159,7 @@ export const GeolocationSchema = z
     city: z.string(),
     timezone: z.string(),
     eu: z.boolean(),
-    ll: z.tuple([z.number(), z.number()]).nullable().openapi({ description: 'Latitude and longitude' }),
+    ll: z.array(z.number()).length(2).nullable().openapi({ description: 'Latitude and longitude' }),
     metro: z.number().int(),
     area: z.number().int().openapi({ description: 'Accuracy radius in km' }),
   })
