@@ -1,7 +1,9 @@
 // Points earned in a live room, end to end (issue 16): a song played on the
 // room feed ends, the room service announces it on room-events with its
 // audience and their up-votes, and the points service gives the DJ a point
-// for the listener's up-vote and one for the play, none for the DJ's own vote.
+// for the listener's up-vote and one for the play, none for the DJ's own vote,
+// and one for the listener's own report (POST /kinesis, play-tracking) that
+// they played it with the sound on.
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@spinroom/platform/testing';
 import pg from 'pg';
@@ -30,7 +32,7 @@ describe('points from a live room', () => {
     return { token: body.accessToken as string, uuid: body.userUuid as string };
   };
 
-  it("gives the DJ a point for a listener's up-vote and one for the play, into the current season", async () => {
+  it("gives the DJ a point for a listener's up-vote, one for the play and one for the listener's play report, into the current season", async () => {
     const admin = await signedToken('admin');
     const season = (await call('POST', `${MERCH}/points/season`, { token: admin, body: { name: 'Live season', start: '2020-01-01' } }))
       .body;
@@ -55,7 +57,7 @@ describe('points from a live room', () => {
         token: dj.token,
         body: { name: `Points ${randomUUID().slice(0, 6)}` },
       })
-    ).body as { uuid: string };
+    ).body as { uuid: string; slug: string };
     const d = await FeedListener.join(platform().baseUrl, dj.token, dj.uuid, room.uuid);
     open.push(d);
     const f = await FeedListener.join(platform().baseUrl, fan.token, fan.uuid, room.uuid);
@@ -68,10 +70,32 @@ describe('points from a live room', () => {
     await f.action('voteOnSong', { songVotes: { like: true } });
     await d.action('voteOnSong', { songVotes: { like: true } });
     await f.until((s) => s.voteCounts.likes === 1 && s.nowPlaying?.startTime === start, 'the like counted, in the same play');
+    // The fan's player says it played the song with the sound on (30 s here is the test's short song: the rule reads the report's time).
+    const played = await call('POST', '/api/audit-service/kinesis', {
+      token: fan.token,
+      body: {
+        topic: 'play-tracking',
+        record: {
+          event: 'played30Sec',
+          playId: randomUUID(),
+          userUuid: fan.uuid,
+          roomSlug: room.slug,
+          djUuid: dj.uuid,
+          songInfo: { songId: 'queued', trackName: track },
+          startedDate: new Date(start).toISOString(),
+          updatedDate: new Date(start + 30_000).toISOString(),
+          volumeStart: 80,
+          volumeEnd: 80,
+          userProvider: 'youtube',
+          device: { platform: 'web' },
+        },
+      },
+    });
+    expect(played.status).toBeLessThan(300);
     // The song ends (it may play again after: each play heard by the fan earns its point).
     await eventually(async () => {
       const sum = (await call('GET', `${MERCH}/points/ranking-status/sum/${dj.uuid}`)).body;
-      return sum.balance >= 2 ? sum : undefined;
+      return sum.balance >= 3 ? sum : undefined;
     }, 120_000);
     const db = new pg.Client({ connectionString: platform().points.databaseUrl });
     await db.connect();
@@ -81,6 +105,10 @@ describe('points from a live room', () => {
       ]);
       // The fan's like, once (the DJ's own like earns nothing).
       expect(rows.rows).toEqual([{ kind: 'upvotes', amount: '1', season_id: season.id }]);
+      // The fan's report of the play: one listen, whatever else it may have played.
+      const listens = await db.query(`select "reference" from "point" where "user_uuid" = $1 and "kind" = 'listen'`, [dj.uuid]);
+      expect(listens.rows).toHaveLength(1);
+      expect(listens.rows[0].reference).toMatch(new RegExp(`/${fan.uuid}$`));
     } finally {
       await db.end();
     }

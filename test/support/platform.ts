@@ -272,25 +272,6 @@ async function loadService(name: ServiceName): Promise<Service<z.ZodRawShape, ob
   return service;
 }
 
-/**
- * The list's services, each after the peers it can (in the list's order
- * otherwise). Peers may call each other both ways (the room service holds
- * entry fees with the points service, which asks the room who may enter): a
- * peer met again on its own path is left for later, which is enough, since
- * every address is known before any service starts and clients connect on
- * their first call; only the user service's key is needed at start.
- */
-export function startOrder(): ServiceName[] {
-  const order: ServiceName[] = [];
-  const visit = (name: ServiceName, path: ServiceName[]) => {
-    if (order.includes(name) || path.includes(name)) return;
-    for (const peer of (SERVICES[name] as ServiceEntry).peers) visit(peer as ServiceName, [...path, name]);
-    order.push(name);
-  };
-  for (const name of SERVICE_NAMES) visit(name, []);
-  return order;
-}
-
 /** Every service of the list and the BFF, wired as in production, each on a port of its own. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
@@ -305,7 +286,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const extraRooms: RunningService[] = [];
   // Every address before any service starts: each is given all its peers', whichever starts first.
   for (const name of SERVICE_NAMES) grpc[name] = `127.0.0.1:${await freePort()}`;
-  for (const name of startOrder()) {
+  const startOne = async (name: ServiceName) => {
     const definition = await loadService(name);
     const entry: ServiceEntry = SERVICES[name];
     const databaseUrl = entry.database ? uniqueDatabaseUrl(`e2e_${name}`) : undefined;
@@ -335,6 +316,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     if (name === 'room') {
       for (let i = 0; i < (options.extraRoomReplicas ?? 0); i += 1) extraRooms.push(await definition.start({ ...config, GRPC_PORT: 0 }));
     }
+  };
+  // All at once: every address is known, clients connect on their first call, and a service
+  // that needs the user service's key waits for it (NOT_SERVING until then); one after
+  // another, the Kafka group joins and migrations of ten services added up to minutes.
+  const started = await Promise.allSettled(SERVICE_NAMES.map(startOne));
+  const failed = started.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failed) {
+    for (const name of SERVICE_NAMES) await services[name]?.running.stop();
+    for (const extra of extraRooms) await extra.stop();
+    for (const cleanup of cleanups) await cleanup();
+    await twilio.close();
+    throw failed.reason;
   }
   // Every service serves once it holds the user service's public key (NOT_SERVING until then), as the BFF's readiness waits for.
   const health = new GrpcHealthChecker();
@@ -423,8 +416,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       }
       limitsRedis.disconnect();
       upstreams.close();
-      // Each service before the peers it calls.
-      for (const name of startOrder().reverse()) {
+      // The user service last: the others verify tokens with its key until they stop.
+      for (const name of [...SERVICE_NAMES].reverse()) {
         await services[name].running.stop();
         if (name === 'room') for (const extra of extraRooms) await extra.stop();
         const { databaseUrl } = services[name];

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppError } from '../errors.js';
 import { createRedis } from '../redis.js';
 
@@ -85,14 +87,35 @@ export async function outcome(call: Promise<unknown>): Promise<string> {
  * Ports handed out for a test server to listen on later. They come from below the kernel's
  * ephemeral range (32768-60999 on Linux), so no outgoing connection (to PostgreSQL, Redis,
  * Kafka, another service) can take one between the choice and the listen, which is how a
- * port picked by listening on 0 was lost in CI. Each vitest worker walks a slice of its own,
- * so two workers never hand out the same port; a probe skips any port already listened on.
+ * port picked by listening on 0 was lost in CI. A port is reserved by a file made with O_EXCL
+ * in a folder every test process shares, so two processes (vitest workers, or runs side by
+ * side) never hand out the same one; a reservation lapses after two minutes, by when its
+ * server listens (the probe then skips it) or never will.
  */
 const PORT_RANGE = { first: 30_000, last: 32_767 };
-const PORT_SLICES = 16;
-const sliceSize = Math.floor((PORT_RANGE.last - PORT_RANGE.first + 1) / PORT_SLICES);
-const slice = (Number(process.env.VITEST_POOL_ID ?? process.pid) || 0) % PORT_SLICES;
-let nextInSlice = 0;
+const RESERVATIONS = join(tmpdir(), 'spinroom-test-ports');
+const RESERVED_MS = 120_000;
+
+function reserve(port: number): boolean {
+  const file = join(RESERVATIONS, String(port));
+  const claim = () => {
+    try {
+      closeSync(openSync(file, 'wx'));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+  };
+  if (claim()) return true;
+  try {
+    if (Date.now() - statSync(file).mtimeMs < RESERVED_MS) return false;
+    unlinkSync(file);
+  } catch {
+    // another process renewed or removed it first
+  }
+  return claim();
+}
 
 async function canListen(port: number): Promise<boolean> {
   const probe = createServer();
@@ -104,10 +127,12 @@ async function canListen(port: number): Promise<boolean> {
 
 /** A loopback port free now, outside the ephemeral range, for a server that listens on it later. */
 export async function freePort(): Promise<number> {
-  for (let tried = 0; tried < sliceSize; tried += 1) {
-    const port = PORT_RANGE.first + slice * sliceSize + (nextInSlice % sliceSize);
-    nextInSlice += 1;
-    if (await canListen(port)) return port;
+  mkdirSync(RESERVATIONS, { recursive: true });
+  const size = PORT_RANGE.last - PORT_RANGE.first + 1;
+  const start = Math.floor(Math.random() * size);
+  for (let tried = 0; tried < size; tried += 1) {
+    const port = PORT_RANGE.first + ((start + tried) % size);
+    if (reserve(port) && (await canListen(port))) return port;
   }
-  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last} (slice ${slice})`);
+  throw new Error(`no free port in ${PORT_RANGE.first}-${PORT_RANGE.last}`);
 }
