@@ -80,7 +80,9 @@ export class SpotifyPlayer implements ProviderPlayer {
         player.addListener('initialization_error', () => reject(new PlaybackFailure('sdkUnavailable')));
         player.addListener('account_error', () => reject(new PlaybackFailure('notPremium')));
       });
-      if (!(await player.connect())) throw new PlaybackFailure('sdkUnavailable');
+      let connected = await player.connect();
+      if (!connected && this.freshToken) connected = await player.connect(); // the token was refused: once more with a new one
+      if (!connected) throw new PlaybackFailure(this.freshToken ? 'tokenExpired' : 'sdkUnavailable');
       return id;
     })();
     this.device.catch(() => {

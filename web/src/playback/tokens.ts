@@ -52,7 +52,8 @@ export function providerTokens(bearer: string | null): ProviderTokens {
       try {
         return await api.get<AccessToken>(`${USER}/soundcloud/access-token/${me()}`);
       } catch (error) {
-        if (!(error instanceof ApiError) || error.status !== 404) throw error;
+        // Not linked (404), or a link SoundCloud no longer honours: the app's public token plays public tracks.
+        if (!(error instanceof ApiError)) throw error;
       }
     }
     return api.get<AccessToken>(`${USER}/soundcloud/public-token`);
