@@ -32,15 +32,23 @@ function reasonText(reason: PlayerReason | undefined, t: Strings, locale: Locale
   }
 }
 
-/** What this listener hears the song on ("Playing on Apple Music"), or is starting. */
+/**
+ * What this listener hears the song on ("Playing on Apple Music"), or is
+ * starting: on the line of the time left, so the booth grows no taller. The
+ * compact booth of a phone leaves it out (room.css): there the chat box must
+ * stay on the first screen.
+ */
 function HeardOn({ player, t }: { player: PlayerStatus; t: Strings }) {
   if (!player.provider || (player.state !== 'playing' && player.state !== 'loading')) return null;
   const provider = providerLabel(player.provider);
   const text = player.state === 'loading' ? t.startingOn : player.preview ? t.playingPreviewOn : t.playingOn;
   return (
-    <p className="muted small heard-on" data-testid="heard-on" data-provider={player.provider} data-state={player.state}>
-      {fill(text, { provider })}
-    </p>
+    <span className="heard">
+      <span aria-hidden="true"> · </span>
+      <span className="heard-on" data-testid="heard-on" data-provider={player.provider} data-state={player.state}>
+        {fill(text, { provider })}
+      </span>
+    </span>
   );
 }
 
@@ -177,8 +185,8 @@ export function NowPlaying({
           {player.state === 'unavailable' || player.state === 'error' ? (
             <span className="reason"> · {reasonText(player.reason, t, locale)}</span>
           ) : null}
+          <HeardOn player={player} t={t} />
         </p>
-        <HeardOn player={player} t={t} />
         {player.state === 'limit' && <PreviewLimitPrompt t={t} />}
         {state && <NextUpLine state={state} />}
         {player.state === 'blocked' && (
