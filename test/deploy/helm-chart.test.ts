@@ -104,12 +104,12 @@ describe('the Helm chart', () => {
       if (name !== 'web') expect(find(objects, 'HorizontalPodAutoscaler', objectName)).toBeDefined();
     }
 
-    // Each service reaches only what it needs: the chat service calls user and room, not playlist or upload.
+    // Each service reaches only what it needs: the chat service calls user, room and social, not playlist or upload.
     const chatPolicy = find(objects, 'NetworkPolicy', 'spinroom-chat') as any;
     const peers = chatPolicy.spec.egress
       .flatMap((rule: any) => (rule.to ?? []).map((to: any) => to.podSelector?.matchLabels?.['app.kubernetes.io/component']))
       .filter(Boolean);
-    expect(peers.sort()).toEqual(['room', 'user']);
+    expect(peers.sort()).toEqual(['room', 'social', 'user']);
     const userPolicy = find(objects, 'NetworkPolicy', 'spinroom-user') as any;
     const callers = userPolicy.spec.ingress
       .flatMap((rule: any) => (rule.from ?? []).map((from: any) => from.podSelector?.matchLabels?.['app.kubernetes.io/component']))
