@@ -8,6 +8,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    // Both cores (vitest's default leaves one idle on two): a test platform's start is mostly
+    // waiting on PostgreSQL, Kafka and its services' joins, and with ten services one worker
+    // spent most of a run idle (load average 1 on two cores).
+    maxWorkers: 2,
     // expect.poll waits for what a browser or a replica shows next: 1 s (vitest's default) is too short
     // on these 2 shared cores while the rest of the suite runs (a room test failed so once).
     expect: { poll: { timeout: 10_000 } },
