@@ -68,12 +68,12 @@ export function toEventMessage(event: CommunityEvent, now = new Date()): EventMe
 }
 
 function toCommunityInput(message: CommunityInputMessage | undefined): CommunityInput {
-  const m = message ?? ({});
+  const m = message ?? {};
   return { name: m.name, slug: m.slug, description: m.description, imageUrl: m.imageUrl, ownerUuid: m.ownerUuid };
 }
 
 function toEventInput(message: EventInputMessage | undefined): EventInput {
-  const m = message ?? ({});
+  const m = message ?? {};
   return {
     name: m.name,
     slug: m.slug,
