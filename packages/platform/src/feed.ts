@@ -86,6 +86,18 @@ export interface StatelessFeedMessages {
 }
 export type StatelessFeedMessageName = keyof StatelessFeedMessages;
 
+// Every stateless message once, at run time: a record so a name missing or unknown is a type error.
+const STATELESS_NAMES: Record<StatelessFeedMessageName, true> = {
+  playedOneTimeAnimation: true,
+  warnedAfkDj: true,
+  kickedFromRoom: true,
+  roomReset: true,
+  sentChatMessage: true,
+  editedChatMessage: true,
+  reactedToChatMessage: true,
+};
+export const STATELESS_FEED_MESSAGES = Object.keys(STATELESS_NAMES) as StatelessFeedMessageName[];
+
 /** A stateless message of one name with its params. */
 export type StatelessFeedMessage<N extends StatelessFeedMessageName = StatelessFeedMessageName> = {
   [K in N]: { name: K; params: StatelessFeedMessages[K] };

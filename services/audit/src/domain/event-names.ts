@@ -1,11 +1,14 @@
 import { MODERATION_ACTION_TYPES } from '@spinroom/contracts/moderation';
+import { STATEFUL_FEED_MESSAGES, STATELESS_FEED_MESSAGES } from '@spinroom/platform/core';
 import { PLAY_KINDS } from './plays.js';
 
 /**
  * The room feed's socket events (ROOM-FEED.md): the actions a client sends,
- * then the messages the server pushes (stateful, then stateless).
+ * then the messages the server pushes, as the platform names them once
+ * (packages/platform/src/feed.ts), then the original's messages Spinroom does
+ * not send but its clients know.
  */
-export const SOCKET_EVENT_NAMES: readonly string[] = [
+const CLIENT_ACTIONS = [
   'joinRoom',
   'addDj',
   'removeDj',
@@ -17,21 +20,11 @@ export const SOCKET_EVENT_NAMES: readonly string[] = [
   'leaveWaitlist',
   'moveInWaitlist',
   'leaveAfterSong',
-  'userJoined',
-  'userLeft',
-  'addedDj',
-  'removedDj',
-  'playedSong',
-  'updatedNextSong',
-  'votedOnSong',
-  'lookedUpSong',
-  'updatedUserData',
-  'updatedUserProfile',
-  'updatedRoomSettings',
-  'updatedGuestPassword',
-  'playedOneTimeAnimation',
-  'kickedFromRoom',
-  'roomReset',
+];
+const ORIGINAL_ONLY_MESSAGES = ['lookedUpSong', 'updatedUserProfile', 'updatedGuestPassword'];
+
+export const SOCKET_EVENT_NAMES: readonly string[] = [
+  ...new Set([...CLIENT_ACTIONS, ...STATEFUL_FEED_MESSAGES, ...STATELESS_FEED_MESSAGES, ...ORIGINAL_ONLY_MESSAGES]),
 ];
 
 /** A page view or an app event of `/kinesis`, by name. */
