@@ -116,6 +116,16 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
       return seconds! + (t - at) / 1000;
     });
   };
+  /** What a page reported to the audit service's /kinesis (play tracking), with the status of each answer. */
+  type Reported = { status: number; topic: string; record: Json };
+  const kinesisOf = (page: Page) => {
+    const reported: Reported[] = [];
+    page.on('response', (response) => {
+      if (!response.url().endsWith('/api/audit-service/kinesis')) return;
+      reported.push({ status: response.status(), ...(response.request().postDataJSON() as Omit<Reported, 'status'>) });
+    });
+    return reported;
+  };
   const inPage = (page: Page, expression: string) => page.evaluate<Reading>(`[${expression}, Date.now()]`);
 
   it('plays one song to three listeners on Apple Music, Spotify and YouTube in sync, then switches, refreshes, falls back and stops a guest', {
@@ -181,10 +191,13 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
 
     // Ana and Bo signed in, a guest who browses; Bo on a phone.
     const anaPage = await open();
+    const anaReported = kinesisOf(anaPage);
     await openSignedIn(anaPage, platform.baseUrl, ana, `#/room/${room.slug}`);
     const boPage = await open(390, 844);
+    const boReported = kinesisOf(boPage);
     await openSignedIn(boPage, platform.baseUrl, bo, `#/room/${room.slug}`);
     const guestPage = await open();
+    const guestReported = kinesisOf(guestPage);
     await guestPage.goto(platform.baseUrl);
     await guestPage.getByRole('button', { name: 'Browse as a guest' }).click();
     await guestPage.getByRole('heading', { name: 'Public rooms' }).waitFor();
@@ -244,6 +257,17 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
     expect(playback.devices.get(device.id)!.playing).toBe(false);
     expect(await anaPage.evaluate<boolean>('window.MusicKit.getInstance().isPlaying')).toBe(false);
     await expect.poll(() => guestPage.locator('.playback-video').count()).toBe(0);
+    // Play tracking: song one's play ended for each signed-in listener, reported with the provider each heard it on.
+    const totalOfOne = (reported: Reported[]) => reported.find((r) => r.record.event === 'totalPlayed' && r.record.songInfo.songId === one);
+    await expect.poll(() => totalOfOne(anaReported)?.status, { timeout: 10_000 }).toBe(201);
+    await expect.poll(() => totalOfOne(boReported)?.status, { timeout: 10_000 }).toBe(201);
+    expect(totalOfOne(anaReported)).toMatchObject({
+      topic: 'play-tracking',
+      record: { userUuid: ana.userUuid, djUuid: dj.userUuid, roomSlug: room.slug, userProvider: 'apple', subscriptionLevel: '' },
+    });
+    expect(totalOfOne(boReported)?.record).toMatchObject({ userUuid: bo.userUuid, userProvider: 'spotify', device: { platform: 'web' } });
+    // A guest is no known user: nothing is tracked.
+    expect(guestReported).toEqual([]);
     const audioAt = (page: Page) => inPage(page, `document.querySelector('[data-testid="room-audio"]').currentTime`);
     await eventually(
       async () => {

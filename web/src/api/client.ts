@@ -10,6 +10,8 @@ export interface RequestOptions {
   /** Leave the bearer token out (sign-up, login, guest). */
   anonymous?: boolean;
   signal?: AbortSignal;
+  /** Finish the request even if the page goes away (a play's total when the tab closes). */
+  keepalive?: boolean;
 }
 
 export function queryString(query: RequestOptions['query']): string {
@@ -35,7 +37,13 @@ export async function request<T>(method: string, path: string, options: RequestO
   }
   let res: Response;
   try {
-    res = await fetch(`${path}${queryString(options.query)}`, { method, headers, body, signal: options.signal });
+    res = await fetch(`${path}${queryString(options.query)}`, {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      keepalive: options.keepalive,
+    });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, userMessageFor(0, undefined));

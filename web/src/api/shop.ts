@@ -118,6 +118,11 @@ export const tokens = {
   },
 };
 
+/** What the payment service says of the caller's subscriptions: the level of the active one rides on play events. */
+export const subscriptions = {
+  mine: () => api.get<{ active: { level: string } | null }>('/api/payment-service/subscription'),
+};
+
 export const shop = {
   consumables: () => api.get<Consumable[]>(`${MERCH}/consumables`, { query: { orderBy: 'tokenCost', limit: SHOP_PAGE_SIZE } }),
   bundles: () => api.get<TokenBundle[]>(`${MERCH}/token-bundles`, { query: { limit: SHOP_PAGE_SIZE } }),

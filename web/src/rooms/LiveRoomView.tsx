@@ -33,6 +33,7 @@ import { useLiveRoom } from './useLiveRoom';
 import { PHONE_QUERY, useMediaQuery } from './useMediaQuery';
 import { useRerenderAt } from './useRerenderAt';
 import { useRoomAudio } from './useRoomAudio';
+import { useRoomPlayTracking } from '../tracking/useRoomPlayTracking';
 import './room.css';
 
 export type RoomTab = 'chat' | 'people' | 'room';
@@ -112,6 +113,7 @@ export function LiveRoomView({ room, password }: { room: Room; password: string 
   const state = snapshot.live?.state;
   const nowPlaying = state?.nowPlaying ?? null;
   const player = useRoomAudio(live, nowPlaying);
+  useRoomPlayTracking(room, state, player.volume);
   const [picked, setPicked] = useState<string>();
   const [actionError, setActionError] = useState<string>();
   const phone = useMediaQuery(PHONE_QUERY);
