@@ -35,4 +35,17 @@ export const keys = {
   wearableAvatars: ['points', 'avatars', 'mine'] as const,
   allAvatars: ['points', 'avatars', 'all'] as const,
   currentSeason: ['points', 'season', 'current'] as const,
+  /** Everything of the social service shares this prefix: a follow, an invitation's answer or a block refreshes it all. */
+  social: ['social'] as const,
+  relation: (uuid: string) => ['social', 'relation', uuid] as const,
+  fanCounts: (uuid: string) => ['social', 'counts', uuid] as const,
+  fanList: (uuid: string, list: 'followers' | 'following') => ['social', list, uuid] as const,
+  friends: (uuid: string) => ['social', 'friends', uuid] as const,
+  invitations: (which: 'received' | 'sent') => ['social', 'invitations', which] as const,
+  blocks: ['social', 'blocks'] as const,
+  /** Direct messages: every conversation list and history under one prefix. */
+  messages: ['messages'] as const,
+  conversations: (group: 'friends' | 'others') => ['messages', 'conversations', group] as const,
+  unreadConversations: ['messages', 'unread'] as const,
+  directHistory: (uuid: string) => ['messages', 'with', uuid] as const,
 };

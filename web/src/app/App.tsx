@@ -7,6 +7,7 @@ import { CratesScreen } from '../crates/CratesScreen';
 import { setLocale, useLocale, useT } from '../i18n/i18n';
 import { ProfileScreen } from '../profile/ProfileScreen';
 import { SettingsScreen } from '../profile/SettingsScreen';
+import { MessagesNavLink } from '../messages/MessagesNavLink';
 import { LobbyScreen } from '../rooms/LobbyScreen';
 import { RoomScreen } from '../rooms/RoomScreen';
 import { AuthScreen } from '../session/AuthScreen';
@@ -21,6 +22,10 @@ import { href, useRoute } from './router';
 // The shop is its own chunk, loaded when it opens (the first load's budget: web/README.md).
 const ShopScreen = lazy(() => import('../shop/ShopScreen').then((m) => ({ default: m.ShopScreen })));
 const RankingScreen = lazy(() => import('../ranking/RankingScreen').then((m) => ({ default: m.RankingScreen })));
+// Friends, fans and direct messages: their own chunks too.
+const FriendsScreen = lazy(() => import('../social/FriendsScreen').then((m) => ({ default: m.FriendsScreen })));
+const FansScreen = lazy(() => import('../social/FansScreen').then((m) => ({ default: m.FansScreen })));
+const MessagesScreen = lazy(() => import('../messages/MessagesScreen').then((m) => ({ default: m.MessagesScreen })));
 
 export function App() {
   const s = useSession();
@@ -75,6 +80,12 @@ export function App() {
               {t.profile}
             </a>
           )}
+          {s.isLoggedIn && (
+            <a href={href({ name: 'friends' })} aria-current={route.name === 'friends' ? 'page' : undefined}>
+              {t.friends}
+            </a>
+          )}
+          {s.isLoggedIn && <MessagesNavLink current={route.name === 'messages'} />}
           <a href={href({ name: 'settings' })} aria-current={route.name === 'settings' ? 'page' : undefined}>
             {t.settings}
           </a>
@@ -138,6 +149,13 @@ export function App() {
           </Suspense>
         )}
         {route.name === 'adminUsers' && admin && <AdminUsersScreen />}
+        {(route.name === 'friends' || route.name === 'fans' || route.name === 'messages') && (
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            {route.name === 'fans' && <FansScreen key={`${route.userUuid}/${route.list}`} userUuid={route.userUuid} list={route.list} />}
+            {route.name === 'friends' && s.isLoggedIn && <FriendsScreen />}
+            {route.name === 'messages' && s.isLoggedIn && <MessagesScreen key={route.withUuid ?? 'all'} withUuid={route.withUuid} />}
+          </Suspense>
+        )}
       </main>
     </div>
   );

@@ -2,7 +2,8 @@
 // #/ lobby, #/room/<slug>, #/crates, #/crates/<uuid>, #/upload, #/profile[/<uuid>], #/settings;
 // #/ranking, #/shop, and the pages Stripe's checkout returns to: #/shop/paid/<checkout session id>, #/shop/cancelled;
 // #/login (the sign-in screen's log-in tab), and the pages mailed links open: #/magic-link/<token>,
-// #/reset-password/<token> (the token in the fragment, which browsers never send to a server).
+// #/reset-password/<token> (the token in the fragment, which browsers never send to a server);
+// #/friends, #/profile/<uuid>/followers and /following, #/messages, #/messages/<uuid> (direct messages).
 import { useSyncExternalStore } from 'react';
 
 export type Route =
@@ -13,6 +14,9 @@ export type Route =
   | { name: 'crates'; crateUuid?: string }
   | { name: 'upload' }
   | { name: 'profile'; userUuid?: string }
+  | { name: 'fans'; userUuid: string; list: 'followers' | 'following' }
+  | { name: 'friends' }
+  | { name: 'messages'; withUuid?: string }
   | { name: 'settings' }
   | { name: 'shop'; checkout?: 'paid' | 'cancelled'; sessionId?: string }
   | { name: 'ranking' }
@@ -34,7 +38,12 @@ export function parseRoute(hash: string): Route {
     case 'upload':
       return { name: 'upload' };
     case 'profile':
+      if (parts[1] && (parts[2] === 'followers' || parts[2] === 'following')) return { name: 'fans', userUuid: parts[1], list: parts[2] };
       return { name: 'profile', userUuid: parts[1] };
+    case 'friends':
+      return { name: 'friends' };
+    case 'messages':
+      return { name: 'messages', withUuid: parts[1] };
     case 'settings':
       return { name: 'settings' };
     case 'ranking':
@@ -69,6 +78,12 @@ export function href(route: Route): string {
       return '#/upload';
     case 'profile':
       return route.userUuid ? `#/profile/${route.userUuid}` : '#/profile';
+    case 'fans':
+      return `#/profile/${route.userUuid}/${route.list}`;
+    case 'friends':
+      return '#/friends';
+    case 'messages':
+      return route.withUuid ? `#/messages/${route.withUuid}` : '#/messages';
     case 'settings':
       return '#/settings';
     case 'ranking':

@@ -8,6 +8,7 @@ import { CHOOSABLE_AVATARS } from '../avatars/catalogue';
 import { CatalogueAvatars } from './CatalogueAvatars';
 import { formatDate, nameOf, useLocale, useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
+import { FanCounts, SocialActions } from '../social/SocialActions';
 
 /** Your own profile (editable) or someone else's. */
 export function ProfileScreen({ userUuid }: { userUuid?: string }) {
@@ -45,8 +46,10 @@ export function ProfileScreen({ userUuid }: { userUuid?: string }) {
           <h1 id="profile-title">{p.nickname}</h1>
           {p.pronoun && p.pronoun !== 'null' ? <p className="muted">{p.pronoun}</p> : null}
           {p.createdAt && <p className="muted small">{formatDate(p.createdAt, 'date', locale)}</p>}
+          <FanCounts userUuid={p.uuid} />
         </div>
       </div>
+      {!own && <SocialActions userUuid={p.uuid} name={p.nickname} />}
       {own && (
         <form
           className="stack"

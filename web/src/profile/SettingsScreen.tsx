@@ -6,6 +6,7 @@ import { PasskeySettings } from './PasskeySettings';
 import { PhoneSection } from './settings/PhoneSection';
 import { ProvidersSection } from './settings/ProvidersSection';
 import { DeactivationSection, SessionsSection } from './settings/SessionsSection';
+import { BlockedUsersSection } from '../social/BlockedUsersSection';
 
 /** Audio quality (kept with the session) and language (kept locally); for signed-in users, the account's sections. */
 export function SettingsScreen() {
@@ -43,6 +44,7 @@ export function SettingsScreen() {
           <ProvidersSection />
           <PasswordSection />
           <PasskeySettings />
+          <BlockedUsersSection />
           <SessionsSection />
           <DeactivationSection />
         </>

@@ -1,5 +1,6 @@
-// What you can do about someone in the room: see their profile, and with a
-// staff role moderate them (kick, ban, roles, chat-disable with an expiry).
+// What you can do about someone in the room: see their profile and fan counts,
+// follow them, invite them as a friend, write to them or block them
+// (web/src/social), and with a staff role moderate them (kick, ban, roles, chat-disable with an expiry).
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { rooms as roomApi } from '../api/spinroom';
@@ -8,6 +9,7 @@ import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
 import { Avatar } from '../avatars/Avatar';
 import { fill, plural, useLocale, useT } from '../i18n/i18n';
+import { FanCounts, SocialActions } from '../social/SocialActions';
 import { nickname } from './roomState';
 
 type Act = { kind: 'kick' } | { kind: 'grant'; role: RoomRole; expiresInMinutes?: number } | { kind: 'remove'; role: RoomRole };
@@ -62,6 +64,8 @@ export function UserMenu({ uuid, state, slug, canModerate, isMe, onClose, onRemo
         </button>
       </div>
       <a href={href({ name: 'profile', userUuid: uuid })}>{t.profile}</a>
+      <FanCounts userUuid={uuid} />
+      {!isMe && <SocialActions userUuid={uuid} name={nickname(state, uuid)} />}
       {canModerate && !isMe && (
         // biome-ignore lint/a11y/useSemanticElements: a group of actions, not a form's fieldset
         <div className="stack" role="group" aria-label={t.moderate}>
