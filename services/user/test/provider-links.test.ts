@@ -11,6 +11,7 @@ import { PgProviderLinkStore } from '../src/db/providers-store.js';
 import { UserEntity } from '../src/db/user-entity.js';
 import { PgUserStore } from '../src/db/user-store.js';
 import { ProviderLinks } from '../src/domain/providers/links.js';
+import type { ProviderLinkStore } from '../src/domain/providers/ports.js';
 import { TokenCipher, type TokenKey } from '../src/domain/providers/token-cipher.js';
 
 describe('provider links on PostgreSQL: rotating the token key', () => {
@@ -33,7 +34,8 @@ describe('provider links on PostgreSQL: rotating the token key', () => {
     await dropDatabase(databaseUrl);
   });
 
-  const linksWith = (...keys: TokenKey[]) => {
+  const linksWith = (...keys: TokenKey[]) => linksOver(new PgProviderLinkStore(orm), ...keys);
+  const linksOver = (store: ProviderLinkStore, ...keys: TokenKey[]) => {
     const soundcloud = new OAuthTokenEndpoint(
       {
         label: 'SoundCloud',
@@ -56,7 +58,7 @@ describe('provider links on PostgreSQL: rotating the token key', () => {
       { fetch, timeoutMs: 5000, logger: createLogger('user', { level: 'silent' }) },
     );
     return new ProviderLinks(
-      new PgProviderLinkStore(orm),
+      store,
       new TokenCipher(keys),
       { spotify: off, youtube: off, soundcloud: { web: soundcloud, mobile: off } },
       new AppleMusicDeveloperTokens({}),
@@ -100,5 +102,41 @@ describe('provider links on PostgreSQL: rotating the token key', () => {
       status: 404,
       message: 'No SoundCloud account is linked',
     });
+  });
+
+  it('refreshes with the stored refresh token when its own copy of the link predates a refresh that just ended (they are single use)', async () => {
+    const user = (await new PgUserStore(orm).createGuest()).uuid;
+    const pg = new PgProviderLinkStore(orm);
+    // A read whose database answer arrives late: it carries the link as it was when read.
+    let late: Promise<void> | undefined;
+    const store: ProviderLinkStore = {
+      find: async (...args) => {
+        const gate = late;
+        const link = await pg.find(...args);
+        if (gate) await gate;
+        return link;
+      },
+      list: (userUuid) => pg.list(userUuid),
+      save: (link) => pg.save(link),
+      delete: (...args) => pg.delete(...args),
+    };
+    const links = linksOver(store, keyA);
+    oauth.expiresIn.soundcloud = 30; // inside the refresh margin: every read refreshes
+    try {
+      await links.saveRefreshToken(user, 'soundcloud', 'web', oauth.issueRefreshToken('soundcloud'));
+      let release!: () => void;
+      late = new Promise<void>((resolve) => (release = resolve));
+      const slow = links.accessToken(user, 'soundcloud');
+      late = undefined;
+      // Another read refreshes (using up the refresh token the slow read holds) and stores the new one.
+      const fast = await links.accessToken(user, 'soundcloud');
+      release();
+      const answer = await slow;
+      expect(oauth.isLiveAccessToken(fast.accessToken)).toBe(true);
+      expect(oauth.isLiveAccessToken(answer.accessToken)).toBe(true);
+      expect(answer.accessToken).not.toBe(fast.accessToken);
+    } finally {
+      oauth.expiresIn.soundcloud = 3599;
+    }
   });
 });

@@ -200,10 +200,13 @@ export class ProviderLinks {
     let pending = this.refreshing.get(key);
     if (!pending) {
       pending = (async () => {
-        const refreshToken = this.open(link.refreshToken, link, 'refresh');
-        if (!refreshToken) throw notFound(NOT_LINKED[link.provider]);
-        const tokens = await this.oauthFor(link).refresh(refreshToken);
-        return this.keep(link.userUuid, link.provider, link.client, tokens, refreshToken, link.scope);
+        // The caller's copy may predate a refresh that just ended (read before it was stored): its
+        // refresh token would then be used up (SoundCloud's are single use). The stored one is current.
+        const current = await this.find(link.userUuid, link.provider, link.client);
+        const refreshToken = this.open(current.refreshToken, current, 'refresh');
+        if (!refreshToken) throw notFound(NOT_LINKED[current.provider]);
+        const tokens = await this.oauthFor(current).refresh(refreshToken);
+        return this.keep(current.userUuid, current.provider, current.client, tokens, refreshToken, current.scope);
       })().finally(() => this.refreshing.delete(key));
       this.refreshing.set(key, pending);
     }
