@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { setLocale, useLocale, useT, type Locale } from '../i18n/i18n';
 import { session, useSession, type AudioQuality } from '../session/session';
 import { EmailsSection } from './settings/EmailsSection';
@@ -7,6 +8,9 @@ import { PhoneSection } from './settings/PhoneSection';
 import { ProvidersSection } from './settings/ProvidersSection';
 import { DeactivationSection, SessionsSection } from './settings/SessionsSection';
 import { BlockedUsersSection } from '../social/BlockedUsersSection';
+
+// Notifications (push, the service worker's registration, preferences) load with the settings' first view.
+const NotificationSettings = lazy(() => import('../notifications/NotificationSettings').then((m) => ({ default: m.NotificationSettings })));
 
 /** Audio quality (kept with the session) and language (kept locally); for signed-in users, the account's sections. */
 export function SettingsScreen() {
@@ -42,6 +46,9 @@ export function SettingsScreen() {
           <EmailsSection />
           <PhoneSection />
           <ProvidersSection />
+          <Suspense fallback={null}>
+            <NotificationSettings />
+          </Suspense>
           <PasswordSection />
           <PasskeySettings />
           <BlockedUsersSection />
