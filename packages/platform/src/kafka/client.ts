@@ -95,6 +95,12 @@ export class KafkaClient {
    * call it before the group's consumer starts.
    */
   async pinNewGroupAtEnds(groupId: string, topics: string[]): Promise<void> {
+    // On a fresh broker the first group's offsets topic is still being made:
+    // its coordinator answers NOT_COORDINATOR_FOR_GROUP (retriable) for a while.
+    await retryRetriable(() => this.pinAtEnds(groupId, topics));
+  }
+
+  private async pinAtEnds(groupId: string, topics: string[]): Promise<void> {
     const admin: Admin = this.kafka.admin();
     await admin.connect();
     try {
@@ -114,14 +120,7 @@ export class KafkaClient {
     // Services start side by side and create shared topics at once; on a fresh
     // broker the loser of that race can see the topic before its partitions
     // have leaders ("does not host this topic-partition"). Look again.
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.createMissingTopics(topics);
-      } catch (error) {
-        if (attempt >= 5) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-      }
-    }
+    await retryRetriable(() => this.createMissingTopics(topics), { all: true });
   }
 
   private async createMissingTopics(topics: TopicSpec[]): Promise<void> {
@@ -139,6 +138,22 @@ export class KafkaClient {
       }
     } finally {
       await admin.disconnect();
+    }
+  }
+}
+
+/**
+ * Runs `attempt` again (up to 8 times, 0.5 s more between each: about 18 s) while
+ * it fails with an error Kafka calls retriable, or with any error when `all`.
+ */
+export async function retryRetriable<T>(attempt: () => Promise<T>, options: { all?: boolean } = {}): Promise<T> {
+  for (let n = 1; ; n += 1) {
+    try {
+      return await attempt();
+    } catch (error) {
+      const retriable = options.all || (error as { retriable?: boolean }).retriable === true;
+      if (!retriable || n >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * n));
     }
   }
 }
