@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useSession } from '../session/session';
 import { ErrorNote } from '../app/ErrorNote';
 import type { Strings } from '../i18n/en';
@@ -93,6 +93,7 @@ function PreferencesForm({ saved, onSaved }: { saved: NotificationPreferences; o
   const [end, setEnd] = useState(saved.quietHours?.end ?? '07:00');
   const [timeZone, setTimeZone] = useState(saved.quietHours?.timeZone ?? browserTimeZone());
   const [zones] = useState(() => timeZones(browserTimeZone(), saved.quietHours?.timeZone));
+  const zoneId = useId();
   const save = useMutation({
     mutationFn: () =>
       notificationsApi.savePreferences({
@@ -143,16 +144,15 @@ function PreferencesForm({ saved, onSaved }: { saved: NotificationPreferences; o
             <input type="time" required disabled={!quiet} value={end} onChange={(e) => setEnd(e.target.value)} />
           </label>
         </div>
-        <label>
-          {t.notifTimeZone}
-          <select disabled={!quiet} value={timeZone} onChange={(e) => setTimeZone(e.target.value)}>
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone.replace(/_/g, ' ')}
-              </option>
-            ))}
-          </select>
-        </label>
+        {/* Labelled by id, not by wrapping: a wrapping label's text would take in every option's. */}
+        <label htmlFor={zoneId}>{t.notifTimeZone}</label>
+        <select id={zoneId} disabled={!quiet} value={timeZone} onChange={(e) => setTimeZone(e.target.value)}>
+          {zones.map((zone) => (
+            <option key={zone} value={zone}>
+              {zone.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
       </fieldset>
       <button type="submit" disabled={save.isPending}>
         {t.notifSave}
