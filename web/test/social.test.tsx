@@ -14,6 +14,8 @@ import { BlockedUsersSection } from '../src/social/BlockedUsersSection';
 import { FansScreen } from '../src/social/FansScreen';
 import { FriendsScreen } from '../src/social/FriendsScreen';
 import { SocialActions } from '../src/social/SocialActions';
+import { UserMenu } from '../src/rooms/UserMenu';
+import { emptyState } from './fixtures';
 
 const ME = '99999999-9999-4999-8999-999999999999';
 const DJ = '11111111-1111-4111-8111-111111111111';
@@ -57,11 +59,9 @@ beforeEach(() => {
       calls.push(call);
       if (pathname === '/api/user-service/users/profiles') {
         return Response.json(
-          searchParams
-            .getAll('users')
-            .map((u) => ({
-              userProfile: { uuid: u, nickname: u === DJ ? 'Dee' : `P${u.slice(-2)}`, avatarId: 'default', color: '#8B5CF6' },
-            })),
+          searchParams.getAll('users').map((u) => ({
+            userProfile: { uuid: u, nickname: u === DJ ? 'Dee' : `P${u.slice(-2)}`, avatarId: 'default', color: '#8B5CF6' },
+          })),
         );
       }
       if (pathname.startsWith('/api/user-service/profile/')) {
@@ -225,6 +225,28 @@ describe("someone's social actions", () => {
     await screen.findByRole('button', { name: 'Follow' });
     await screen.findByText('4 followers');
     expect(screen.getByRole('link', { name: 'Message' }).getAttribute('href')).toBe(`#/messages/${DJ}`);
+  });
+
+  it("follows the DJ from the room's user menu, where the count shows too", async () => {
+    const s = state();
+    const room = emptyState({
+      allUserData: { [DJ]: { userProfile: { uuid: DJ, nickname: 'Dee', avatarId: 'default', color: '#8B5CF6' } } },
+    });
+    renderWith(<UserMenu uuid={DJ} state={room} slug="club" canModerate={false} isMe={false} onClose={() => {}} onRemoveDj={() => {}} />);
+    const menu = screen.getByRole('dialog', { name: 'Dee' });
+    await within(menu).findByText('4 followers');
+    fireEvent.click(await within(menu).findByRole('button', { name: 'Follow' }));
+    await within(menu).findByText('5 followers');
+    expect(s.fan).toBe(true);
+    expect(within(menu).getByRole('button', { name: 'Add friend' })).toBeTruthy();
+    expect(within(menu).getByRole('button', { name: 'Block' })).toBeTruthy();
+  });
+
+  it('offers nothing social in the menu of oneself', async () => {
+    state();
+    renderWith(<UserMenu uuid={ME} state={emptyState()} slug="club" canModerate={false} isMe onClose={() => {}} onRemoveDj={() => {}} />);
+    expect(screen.queryByRole('group', { name: 'Friends and fans' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Follow' })).toBeNull();
   });
 
   it('invites, shows the invitation as sent, and answers one received', async () => {
@@ -414,5 +436,25 @@ describe('direct messages', () => {
       'You cannot send direct messages to this user: one of you has blocked the other',
     );
     expect((box as HTMLTextAreaElement).value).toBe('still there?');
+  });
+
+  it('leaves what arrives while the page is hidden unread until it is seen', async () => {
+    handler = ({ method, path }) => {
+      if (method === 'GET' && path === `/chat/v3.0/users/${DJ}/messages`) return { body: { data: [dm(1, DJ, ME, 'psst')] } };
+      if (method === 'POST' && path === `/chat/v3.0/users/${DJ}/conversation/read`) return { body: { data: { success: true, count: 1 } } };
+      return undefined;
+    };
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    try {
+      renderWith(<MessagesScreen withUuid={DJ} />);
+      await screen.findByText('psst');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls.some((c) => c.path.endsWith('/conversation/read'))).toBe(false);
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+      await waitFor(() => expect(calls.find((c) => c.path.endsWith('/conversation/read'))?.body).toEqual({ messageId: '1' }));
+    } finally {
+      Object.defineProperty(document, 'visibilityState', { value: 'visible', configurable: true });
+    }
   });
 });

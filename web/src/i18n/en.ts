@@ -475,6 +475,7 @@ export const en = {
   avatarNotYours: 'Given or sold separately: not yours yet',
   // Friends, fans and blocks (web/src/social) and direct messages (web/src/messages).
   friends: 'Friends',
+  yourFriends: 'Your friends',
   friendsAndFans: 'Friends and fans',
   addFriend: 'Add friend',
   invitationPending: 'Friend invitation sent',

@@ -471,6 +471,7 @@ export const es: Strings = {
   avatarNotYours: 'Se regala o se vende aparte: todavía no es tuyo',
   // Amigos, fans y bloqueos (web/src/social) y mensajes directos (web/src/messages).
   friends: 'Amigos',
+  yourFriends: 'Tus amigos',
   friendsAndFans: 'Amigos y fans',
   addFriend: 'Añadir amigo',
   invitationPending: 'Invitación de amistad enviada',

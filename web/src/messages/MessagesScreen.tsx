@@ -4,7 +4,7 @@
 // person sent marked read as it is shown, and a box to write. A refusal (a
 // block either way) shows the server's message.
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { keys } from '../api/keys';
 import { messages, newestUnreadFrom, senderOf, type ConversationGroup } from '../api/messages';
 import { profiles as profileApi } from '../api/spinroom';
@@ -87,6 +87,18 @@ function ConversationGroupList({ token, group, title }: { token: string; group: 
   );
 }
 
+/** Whether the page is on screen: what arrives while it is hidden stays unread until it is seen. */
+function usePageVisible(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      document.addEventListener('visibilitychange', listener);
+      return () => document.removeEventListener('visibilitychange', listener);
+    },
+    () => document.visibilityState !== 'hidden',
+    () => true,
+  );
+}
+
 function newUuid(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto
     ? crypto.randomUUID()
@@ -109,11 +121,12 @@ function Conversation({ token, other }: { token: string; other: string }) {
   const name = profile.data?.nickname ?? t.someone;
   const list = history.data ?? [];
 
-  // What the other person sent is read once it is on the screen.
+  // What the other person sent is read once it is on the screen (and the page in view).
+  const visible = usePageVisible();
   const unread = newestUnreadFrom(list, other);
   const markedUpTo = useRef<string>(undefined);
   useEffect(() => {
-    if (!unread || markedUpTo.current === unread.id) return;
+    if (!visible || !unread || markedUpTo.current === unread.id) return;
     markedUpTo.current = unread.id;
     messages
       .markRead(token, other, unread.id)
@@ -121,7 +134,7 @@ function Conversation({ token, other }: { token: string; other: string }) {
       .catch(() => {
         markedUpTo.current = undefined;
       });
-  }, [unread, token, other, client]);
+  }, [visible, unread, token, other, client]);
 
   const lastId = list.at(-1)?.id;
   useEffect(() => {

@@ -35,13 +35,14 @@ export function FriendsScreen() {
   const locale = useLocale();
   return (
     <div className="stack narrow">
+      <h1>{t.friends}</h1>
       <section className="card stack" aria-labelledby="received-title">
         <h2 id="received-title">{t.invitationsReceived}</h2>
         <ErrorNote error={received.error} />
         <InvitationList invitations={received.data?.data} other={(i) => i.fromUuid} byUuid={byUuid} incoming />
       </section>
       <section className="card stack" aria-labelledby="friends-title">
-        <h1 id="friends-title">{t.friends}</h1>
+        <h2 id="friends-title">{t.yourFriends}</h2>
         <ErrorNote error={friends.error} />
         {friends.data && friendList.length === 0 && <p className="muted">{t.noFriends}</p>}
         <ul className="people-list" aria-label={t.friends}>
