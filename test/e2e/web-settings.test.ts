@@ -168,9 +168,12 @@ describe.skipIf(!HAS_CHROMIUM)('the account screens in a browser', () => {
     const plain = await openAs(target.accessToken, target.userUuid, '#/');
     await plain.getByRole('link', { name: 'Bot' }).waitFor();
     expect(await plain.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await plain.getByRole('link', { name: 'Admin' }).count()).toBe(0);
 
+    // The users screen is a section of the admin panel.
     const page = await openAs(adminToken, staff.userUuid, '#/');
-    await page.getByRole('link', { name: 'Users' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
     await page.getByLabel('Search by email or nickname').fill(nickname.toUpperCase());
     const users = page.getByRole('list', { name: 'Users' });
     await expect.poll(() => users.getByRole('listitem').count(), { timeout: 10_000 }).toBe(1);

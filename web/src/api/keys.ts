@@ -25,6 +25,22 @@ export const keys = {
   identities: ['account', 'identities'] as const,
   providerLinks: ['account', 'provider-links'] as const,
   adminUsers: (search: string, page: number) => ['admin', 'users', search, page] as const,
+  /** The admin panel's lists (web/src/admin): every one under ['admin'], communities' and events' also refresh the public pages. */
+  adminRooms: (page: number) => ['admin', 'rooms', page] as const,
+  adminCommunities: (search: string, page: number) => ['admin', 'communities', search, page] as const,
+  adminEvents: (search: string, page: number) => ['admin', 'events', search, page] as const,
+  moderationActions: (filter: object, page: number) => ['admin', 'moderation', filter, page] as const,
+  moderationTypes: ['admin', 'moderation-types'] as const,
+  adminDjs: (page: number) => ['admin', 'djs', page] as const,
+  adminDj: (djUuid: string) => ['admin', 'dj', djUuid] as const,
+  /** Communities and events for everyone (web/src/communities): one prefix, so joining or leaving refreshes them all. */
+  communities: ['communities'] as const,
+  myCommunities: ['communities', 'mine'] as const,
+  community: (slug: string) => ['communities', 'one', slug] as const,
+  communityRooms: (slug: string, page: number) => ['communities', 'rooms', slug, page] as const,
+  communityMembers: (slug: string, page: number) => ['communities', 'members', slug, page] as const,
+  upcomingEvents: (community: string) => ['communities', 'events', 'upcoming', community] as const,
+  event: (slug: string) => ['communities', 'events', 'one', slug] as const,
   /** The caller's token account (the header's balance, the shop, the room's consumables). */
   tokenAccount: ['tokens', 'account'] as const,
   consumables: ['shop', 'consumables'] as const,

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
-import { AdminUsersScreen } from '../admin/AdminUsersScreen';
-import { isAdminToken } from '../api/account';
+import { panelSectionsOf } from '../api/panel';
 import { BotScreen } from '../bot/BotScreen';
 import { CratesScreen } from '../crates/CratesScreen';
 import { setLocale, useLocale, useT } from '../i18n/i18n';
@@ -21,6 +20,11 @@ import { href, useRoute } from './router';
 
 // The shop is its own chunk, loaded when it opens (the first load's budget: web/README.md).
 const ShopScreen = lazy(() => import('../shop/ShopScreen').then((m) => ({ default: m.ShopScreen })));
+// The admin panel is for staff only: its own chunk; so are the community and event pages.
+const AdminPanel = lazy(() => import('../admin/AdminPanel').then((m) => ({ default: m.AdminPanel })));
+const CommunitiesScreen = lazy(() => import('../communities/CommunitiesScreen').then((m) => ({ default: m.CommunitiesScreen })));
+const CommunityScreen = lazy(() => import('../communities/CommunityScreen').then((m) => ({ default: m.CommunityScreen })));
+const EventScreen = lazy(() => import('../communities/EventScreen').then((m) => ({ default: m.EventScreen })));
 const RankingScreen = lazy(() => import('../ranking/RankingScreen').then((m) => ({ default: m.RankingScreen })));
 // Friends, fans and direct messages: their own chunks too.
 const FriendsScreen = lazy(() => import('../social/FriendsScreen').then((m) => ({ default: m.FriendsScreen })));
@@ -36,7 +40,7 @@ export function App() {
   if (route.name === 'magicLink') return <MagicLinkLanding token={route.token} />;
   if (route.name === 'resetPassword') return <ResetPasswordScreen token={route.token} />;
   if (!s.token) return <AuthScreen />;
-  const admin = isAdminToken(s.token);
+  const panel = panelSectionsOf(s.token).length > 0;
   const logOut = () => {
     openSignIn('signup');
     queryClient.clear();
@@ -94,9 +98,12 @@ export function App() {
               {t.bot}
             </a>
           )}
-          {admin && (
-            <a href={href({ name: 'adminUsers' })} aria-current={route.name === 'adminUsers' ? 'page' : undefined}>
-              {t.adminUsers}
+          <a href={href({ name: 'communities' })} aria-current={route.name === 'communities' ? 'page' : undefined}>
+            {t.communities}
+          </a>
+          {panel && (
+            <a href={href({ name: 'admin' })} aria-current={route.name === 'admin' || route.name === 'adminUsers' ? 'page' : undefined}>
+              {t.adminPanel}
             </a>
           )}
         </nav>
@@ -148,7 +155,18 @@ export function App() {
             <ShopScreen checkout={route.checkout} sessionId={route.sessionId} />
           </Suspense>
         )}
-        {route.name === 'adminUsers' && admin && <AdminUsersScreen />}
+        {(route.name === 'admin' || route.name === 'adminUsers') && (
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            <AdminPanel section={route.name === 'adminUsers' ? 'users' : route.section} />
+          </Suspense>
+        )}
+        {(route.name === 'communities' || route.name === 'community' || route.name === 'event') && (
+          <Suspense fallback={<p className="muted">{t.loading}</p>}>
+            {route.name === 'communities' && <CommunitiesScreen />}
+            {route.name === 'community' && <CommunityScreen key={route.slug} slug={route.slug} />}
+            {route.name === 'event' && <EventScreen key={route.slug} slug={route.slug} />}
+          </Suspense>
+        )}
         {(route.name === 'friends' || route.name === 'fans' || route.name === 'messages') && (
           <Suspense fallback={<p className="muted">{t.loading}</p>}>
             {route.name === 'fans' && <FansScreen key={`${route.userUuid}/${route.list}`} userUuid={route.userUuid} list={route.list} />}

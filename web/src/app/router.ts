@@ -5,11 +5,16 @@
 // #/reset-password/<token> (the token in the fragment, which browsers never send to a server);
 // #/friends, #/profile/<uuid>/followers and /following, #/messages, #/messages/<uuid> (direct messages).
 import { useSyncExternalStore } from 'react';
+import { isPanelSection, type PanelSection } from '../api/panel';
 
 export type Route =
   | { name: 'lobby' }
   | { name: 'bot' } // #/bot: the caller's bot
   | { name: 'adminUsers' } // #/admin/users: admins only
+  | { name: 'admin'; section?: PanelSection } // #/admin[/<section>]: the admin panel, its sections by role
+  | { name: 'communities' } // #/communities: the caller's communities, find one, upcoming events
+  | { name: 'community'; slug: string } // #/communities/<slug or id>
+  | { name: 'event'; slug: string } // #/events/<slug>
   | { name: 'room'; slug: string }
   | { name: 'crates'; crateUuid?: string }
   | { name: 'upload' }
@@ -30,7 +35,12 @@ export function parseRoute(hash: string): Route {
     case 'bot':
       return { name: 'bot' };
     case 'admin':
-      return parts[1] === 'users' ? { name: 'adminUsers' } : { name: 'lobby' };
+      if (parts[1] === 'users') return { name: 'adminUsers' };
+      return isPanelSection(parts[1]) ? { name: 'admin', section: parts[1] } : { name: 'admin' };
+    case 'communities':
+      return parts[1] ? { name: 'community', slug: parts[1].toLowerCase() } : { name: 'communities' };
+    case 'events':
+      return parts[1] ? { name: 'event', slug: parts[1].toLowerCase() } : { name: 'communities' };
     case 'room':
       return parts[1] ? { name: 'room', slug: parts[1].toLowerCase() } : { name: 'lobby' };
     case 'crates':
@@ -70,6 +80,14 @@ export function href(route: Route): string {
       return '#/bot';
     case 'adminUsers':
       return '#/admin/users';
+    case 'admin':
+      return route.section ? `#/admin/${route.section}` : '#/admin';
+    case 'communities':
+      return '#/communities';
+    case 'community':
+      return `#/communities/${encodeURIComponent(route.slug)}`;
+    case 'event':
+      return `#/events/${encodeURIComponent(route.slug)}`;
     case 'room':
       return `#/room/${encodeURIComponent(route.slug)}`;
     case 'crates':
