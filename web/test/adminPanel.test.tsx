@@ -1,6 +1,9 @@
 import { GLOBAL_ROLES as PLATFORM_GLOBAL_ROLES } from '@spinroom/platform/vocabulary';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { AdminCommunities } from '../src/admin/AdminCommunities';
+import { AdminEvents } from '../src/admin/AdminEvents';
+import { AdminNotifications } from '../src/admin/AdminNotifications';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AdminPanel } from '../src/admin/AdminPanel';
 import { adminListQuery, roomKeysOf } from '../src/api/communities';
@@ -13,6 +16,7 @@ import { session } from '../src/session/session';
 const tokenWith = (claims: object) => `x.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.y`;
 const MO = '11111111-1111-4111-8111-111111111111';
 const BO = '22222222-2222-4222-8222-222222222222';
+const ROOM_UUID = '77777777-7777-4777-8777-777777777777';
 
 describe('the admin panel’s rules', () => {
   it('opens each section to the roles its service allows, and nothing to anyone else', () => {
@@ -68,15 +72,18 @@ describe('the admin panel’s rules', () => {
 
 describe('the admin panel and a community page', () => {
   let requests: string[];
+  let bodies: Array<{ path: string; body: unknown }>;
   let member: boolean;
   beforeEach(() => {
     requests = [];
+    bodies = [];
     member = false;
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
         const { pathname, search } = new URL(url, 'http://x');
         requests.push(`${init?.method ?? 'GET'} ${pathname}${decodeURIComponent(search)}`);
+        if (init?.body) bodies.push({ path: pathname, body: JSON.parse(init.body as string) });
         const json = (body: unknown, s = 200) => new Response(JSON.stringify(body), { status: s });
         if (pathname.endsWith('/info-admin/user-events-names')) return json(['totalPlayed', 'banUser', 'grantRole']);
         if (pathname.endsWith('/moderation-actions')) {
@@ -121,6 +128,20 @@ describe('the admin panel and a community page', () => {
           });
         }
         if (pathname.endsWith('/events/upcoming')) return json({ events: [], total: 0 });
+        if (pathname.endsWith('/admin/communities') || pathname.endsWith('/admin/events')) {
+          if (init?.method === 'POST') {
+            const body = JSON.parse(init.body as string) as { name: string };
+            return json({ id: 9, uuid: '55555555-5555-4555-8555-555555555555', slug: 'made', name: body.name }, 201);
+          }
+          const community = { id: 7, uuid: '44444444-4444-4444-8444-444444444444', slug: 'owls', name: 'Night Owls', ownerUuid: null };
+          return json({ data: pathname.endsWith('communities') ? [community] : [], count: 1, total: 1, page: 1, pageCount: 1 });
+        }
+        if (pathname === '/api/room-service/communities/7/add') return json({ community: {}, changed: 2 });
+        if (pathname === '/api/room-service/events' && init?.method === 'POST') {
+          return json({ id: 3, uuid: '66666666-6666-4666-8666-666666666666', slug: 'late-set', name: 'Late set' }, 201);
+        }
+        if (pathname === '/api/room-service/rooms/late-room') return json({ id: 1, uuid: ROOM_UUID, slug: 'late-room', name: 'Late room' });
+        if (pathname.endsWith('/notifications/custom-message-from-room')) return json({ queued: 3, fanoutId: null, accepted: true }, 202);
         return json({ message: 'Not Found' }, 404);
       }),
     );
@@ -183,6 +204,56 @@ describe('the admin panel and a community page', () => {
     expect(requests.filter((r) => r.startsWith('POST'))).toEqual([
       'POST /api/room-service/communities/owls/join',
       'POST /api/room-service/communities/owls/leave',
+    ]);
+  });
+
+  it('creates a community and adds rooms to one in bulk, each key once', async () => {
+    session.signIn(tokenWith({ sub: MO, role: 'globalModerator', kind: 'user' }), MO, 'user');
+    show(<AdminCommunities />);
+    const create = screen.getByRole('form', { name: 'New community' });
+    fireEvent.change(within(create).getByLabelText('Name'), { target: { value: 'Night Owls' } });
+    fireEvent.change(within(create).getByLabelText('Description'), { target: { value: 'After midnight' } });
+    fireEvent.submit(create);
+    await within(create).findByText('Night Owls is created:', { exact: false });
+    // No slug or owner typed: none sent (the service makes the slug from the name).
+    expect(bodies.find((b) => b.path.endsWith('/admin/communities'))?.body).toEqual({ name: 'Night Owls', description: 'After midnight' });
+    const row = await screen.findByRole('listitem', { name: 'Night Owls' });
+    fireEvent.click(within(row).getByRole('button', { name: 'Add rooms Night Owls' }));
+    fireEvent.change(within(row).getByLabelText('Room slugs or ids, one per line'), { target: { value: 'late-room\nLATE-ROOM, chill' } });
+    fireEvent.submit(within(row).getByRole('form', { name: 'Add rooms Night Owls' }));
+    await within(row).findByText('2 rooms added');
+    expect(bodies.find((b) => b.path.endsWith('/communities/7/add'))?.body).toEqual({ rooms: ['late-room', 'chill'] });
+  });
+
+  it('schedules an event at the instants the viewer typed in their clock', async () => {
+    session.signIn(tokenWith({ sub: MO, role: 'staff', kind: 'user' }), MO, 'user');
+    show(<AdminEvents />);
+    const create = screen.getByRole('form', { name: 'New event' });
+    fireEvent.change(within(create).getByLabelText('Name'), { target: { value: 'Late set' } });
+    fireEvent.change(within(create).getByLabelText("The room's slug"), { target: { value: 'late-room' } });
+    fireEvent.change(within(create).getByLabelText("The community's slug (optional)"), { target: { value: 'owls' } });
+    fireEvent.change(within(create).getByLabelText('Starts'), { target: { value: '2026-12-01T22:30' } });
+    fireEvent.submit(create);
+    await within(create).findByText('Late set is created:', { exact: false });
+    expect(bodies.find((b) => b.path === '/api/room-service/events')?.body).toEqual({
+      name: 'Late set',
+      room: 'late-room',
+      description: '',
+      community: 'owls',
+      startTime: new Date(2026, 11, 1, 22, 30).toISOString(),
+    });
+  });
+
+  it("sends a custom message to a room's people by the room's uuid, found from its slug", async () => {
+    session.signIn(tokenWith({ sub: MO, role: 'admin', kind: 'user' }), MO, 'user');
+    show(<AdminNotifications />);
+    const form = screen.getByRole('form', { name: "Message a room's people" });
+    fireEvent.change(within(form).getByLabelText("The room's slug"), { target: { value: 'Late-Room' } });
+    fireEvent.change(within(form).getByLabelText('Message'), { target: { value: 'Starting soon' } });
+    fireEvent.submit(form);
+    await within(form).findByText('Sent to 3 people');
+    expect(bodies).toEqual([
+      { path: '/api/social-service/notifications/custom-message-from-room', body: { roomUuid: ROOM_UUID, message: 'Starting soon' } },
     ]);
   });
 });

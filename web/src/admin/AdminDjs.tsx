@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { PANEL_PAGE_SIZE } from '../api/communities';
 import { keys } from '../api/keys';
 import { djs } from '../api/panel';
 import { ErrorNote } from '../app/ErrorNote';
@@ -62,7 +63,7 @@ export function AdminDjs() {
           </li>
         ))}
       </ul>
-      <Pager page={page} pages={Math.ceil((list.data?.total ?? 0) / 20)} onPage={setPage} label={p.panelDjs} />
+      <Pager page={page} pages={Math.ceil((list.data?.total ?? 0) / PANEL_PAGE_SIZE)} onPage={setPage} label={p.panelDjs} />
     </section>
   );
 }
