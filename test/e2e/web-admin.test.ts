@@ -7,7 +7,9 @@
 // room; an admin sends a message to the people in the room (one listener in
 // it) and opens a DJ's fans; an ordinary user is refused the panel (the page
 // says so, and the server refuses their token) and joins and leaves the
-// community through its page. Screenshots go to test-artifacts/web/.
+// community through its page. axe-core finds nothing serious on the log, the
+// communities section and a community's page. Screenshots go to test-artifacts/web/.
+import AxeBuilder from '@axe-core/playwright';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -20,6 +22,14 @@ const U = '/api/user-service';
 const R = '/api/room-service';
 const RUN = Math.random().toString(36).slice(2, 8);
 const PASSWORD = 'correct horse battery';
+
+/** Serious and critical WCAG 2.1 A/AA findings (as test/e2e/web-a11y.test.ts counts them), one line each. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser', () => {
   const webDir = ensureWebBuild();
@@ -122,6 +132,7 @@ describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser
     expect(cells[0]).toMatch(/\d/);
     await page.getByText('1 action', { exact: true }).waitFor();
     await page.screenshot({ path: join(ARTIFACTS, 'admin-moderation.png'), fullPage: true });
+    expect(await axeFindings(page)).toEqual([]);
 
     // A community, created and given the room in bulk.
     await sections.getByRole('link', { name: 'Communities' }).click();
@@ -141,6 +152,7 @@ describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser
     await entry.getByLabel('Room slugs or ids, one per line').fill(`${room.slug}\n${room.slug.toUpperCase()}`);
     await entry.getByRole('button', { name: 'Add rooms', exact: true }).click();
     await entry.getByRole('status').filter({ hasText: '1 room added' }).waitFor();
+    expect(await axeFindings(page)).toEqual([]);
     const inCommunity = await call('GET', `${R}/communities/${slug}/rooms`, { token: uli.token });
     expect(inCommunity.body.rooms.map((r: { slug: string }) => r.slug)).toEqual([room.slug]);
 
@@ -208,6 +220,7 @@ describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser
     await listener.getByRole('list', { name: 'Members' }).getByRole('link', { name: uli.nickname }).waitFor();
     expect((await call('GET', `${R}/user-communities`, { token: uli.token })).body.map((c: { slug: string }) => c.slug)).toContain(slug);
     await listener.screenshot({ path: join(ARTIFACTS, 'community.png'), fullPage: true });
+    expect(await axeFindings(listener)).toEqual([]);
     await listener.getByRole('button', { name: 'Leave' }).click();
     await listener.getByRole('button', { name: 'Join' }).waitFor();
     expect((await call('GET', `${R}/user-communities`, { token: uli.token })).body.map((c: { slug: string }) => c.slug)).not.toContain(
