@@ -41,10 +41,10 @@ function harness(initial?: { state: RoomState; heard?: Heard }) {
     stop,
     listeners: changes,
     /** The room plays a song (its end time) and the player reports what it hears. */
-    play(songId: string, endTime: number, provider = 'spotify') {
+    play(songId: string, endTime: number, provider = 'spotify', playing: Song = song(songId)) {
       state = emptyState({
         djs: [{ uuid: DJ }],
-        nowPlaying: { song: song(songId), startTime: endTime - 200_000, endTime },
+        nowPlaying: { song: playing, startTime: endTime - 200_000, endTime },
       });
       heard = { provider, preview: false, endTime, songId };
       for (const l of changes) l(heard);
@@ -105,6 +105,22 @@ describe('play tracking in a room', () => {
     expect(events[1]).toMatch(/^played15Sec:/);
     expect(h.sent[0]![1].playId).not.toBe(h.sent[1]![1].playId);
     expect(h.sent[2]![0]).toBe('totalPlayed');
+  });
+
+  it('leaves out what the catalogue answers as null (an upload has no ISRC)', () => {
+    const h = harness();
+    const upload: Song = { ...song('up1'), isrc: null as unknown as string, musicProviders: { uploadService: 'up1' } };
+    h.play('up1', Date.now() + 100_000, 'uploadService', upload);
+    h.stop();
+    expect(h.sent[0]![1].songInfo).toEqual({
+      songId: 'up1',
+      trackName: 'Track up1',
+      artistName: 'Artist',
+      duration: 200,
+      musicProvider: 'uploadService',
+      isrc: undefined,
+    });
+    expect(JSON.stringify(h.sent[0]![1].songInfo)).not.toContain('isrc');
   });
 
   it('picks up a song already sounding when it starts, and stops listening when stopped', () => {

@@ -28,13 +28,14 @@ export interface RoomTrackingDeps {
 
 export function trackedSong(song: Song): TrackedSong | undefined {
   if (!song.songId) return undefined;
+  // The catalogue answers null for what it lacks (an upload's ISRC); the record leaves such fields out.
   return {
     songId: song.songId,
-    trackName: song.trackName,
-    artistName: song.artistName,
-    duration: song.duration,
+    trackName: song.trackName ?? undefined,
+    artistName: song.artistName ?? undefined,
+    duration: song.duration ?? undefined,
     musicProvider: Object.keys(song.musicProviders ?? {})[0],
-    isrc: song.isrc,
+    isrc: song.isrc ?? undefined,
   };
 }
 
