@@ -15,6 +15,7 @@ export default defineConfig({
     // expect.poll waits for what a browser or a replica shows next: 1 s (vitest's default) is too short
     // on these 2 shared cores while the rest of the suite runs (a room test failed so once).
     expect: { poll: { timeout: 10_000 } },
+    experimental: { fsModuleCache: true },
     projects: [
       { extends: true, test: { name: 'platform', root: 'packages/platform', include: ['test/**/*.test.ts'] } },
       ...SERVICE_NAMES.map((name) => ({

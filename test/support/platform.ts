@@ -286,8 +286,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const extraRooms: RunningService[] = [];
   // Every address before any service starts: each is given all its peers', whichever starts first.
   for (const name of SERVICE_NAMES) grpc[name] = `127.0.0.1:${await freePort()}`;
+  const timing = process.env.TEST_PLATFORM_TIMING
+    ? (what: string, since: number) => console.log(`[platform] ${what} ${Date.now() - since} ms`)
+    : undefined;
+  const platformStart = Date.now();
   const startOne = async (name: ServiceName) => {
+    const serviceStart = Date.now();
     const definition = await loadService(name);
+    timing?.(`${name} loaded`, serviceStart);
     const entry: ServiceEntry = SERVICES[name];
     const databaseUrl = entry.database ? uniqueDatabaseUrl(`e2e_${name}`) : undefined;
     const extras = (await TEST_EXTRAS[name]?.({ options, twilio })) ?? {};
@@ -309,6 +315,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       ...requested,
     });
     const running = await definition.start(config, extras.options);
+    timing?.(`${name} started`, serviceStart);
     services[name] = { address: grpc[name], databaseUrl, running };
     configs[name] = config;
     definitions[name] = definition;
@@ -336,6 +343,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   } finally {
     health.close();
   }
+  timing?.('all serving', platformStart);
   const upstreams = openUpstreams(grpc);
   const users = upstreams.user.accounts;
   const limitsRedis = createRedis(redisUrl);
@@ -416,13 +424,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       }
       limitsRedis.disconnect();
       upstreams.close();
-      // The user service last: the others verify tokens with its key until they stop.
-      for (const name of [...SERVICE_NAMES].reverse()) {
+      // The user service last: the others verify tokens with its key until they stop. The others
+      // side by side: a service's stop is mostly its consumers leaving their groups.
+      const stopOne = async (name: ServiceName) => {
+        const stopStart = Date.now();
         await services[name].running.stop();
         if (name === 'room') for (const extra of extraRooms) await extra.stop();
+        timing?.(`${name} stopped`, stopStart);
         const { databaseUrl } = services[name];
         if (databaseUrl) await dropDatabase(databaseUrl);
-      }
+      };
+      await Promise.all(SERVICE_NAMES.filter((name) => name !== 'user').map(stopOne));
+      await stopOne('user');
       for (const cleanup of cleanups) await cleanup();
     },
   };
