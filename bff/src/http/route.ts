@@ -110,7 +110,8 @@ export function route<
   const errorStatuses = spec.errorShape?.statuses ?? [
     400,
     ...(auth === 'caller' || auth === 'optional' ? [401] : []),
-    ...(spec.body ? [415] : []),
+    // Any body can be over the JSON body limit (413) or of another type (415).
+    ...(spec.body ? [413, 415] : []),
     ...(spec.errors ?? []),
     500,
   ];
