@@ -181,5 +181,19 @@ describe('notifications through Kafka to the Web Push service', () => {
       accepted: false,
     });
     expect((await call('POST', `${SOCIAL}/mobileNotification/user`, { token: user.token, body: { title: 'Me' } })).status).toBe(202);
+    // A room with nobody in it: still refused to a user, and nothing to send for an admin.
+    const empty = (
+      await call('POST', '/api/room-service/rooms/infrastructure', { token: user.token, body: { name: `Empty ${randomUUID()}` } })
+    ).body;
+    for (const path of ['notifications/custom-message-from-room', 'mobileNotification/room-users']) {
+      const body = path.startsWith('notifications')
+        ? { roomUuid: empty.uuid, message: 'Anyone?' }
+        : { roomUuid: empty.uuid, title: 'Anyone?' };
+      const asUser = await call('POST', `${SOCIAL}/${path}`, { token: user.token, body });
+      expect(asUser.status, path).toBe(403);
+      const asAdmin = await call('POST', `${SOCIAL}/${path}`, { token: admin, body });
+      expect(asAdmin.status, path).toBe(202);
+      expect(asAdmin.body, path).toMatchObject({ queued: 0, accepted: true });
+    }
   }, 120_000);
 });

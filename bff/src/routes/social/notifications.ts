@@ -117,17 +117,8 @@ export function notificationRoutes(deps: RouteDeps, client: NotificationClient |
       body,
       response: SendResult,
       errors,
-      handler: async ({ body: input }) => {
-        const request = await toRequest(input as never);
-        // A room with nobody in it: nobody to tell.
-        if (
-          request.userUuids?.length === 0 &&
-          (request.audience ?? NotificationAudience.NOTIFICATION_AUDIENCE_USERS) === NotificationAudience.NOTIFICATION_AUDIENCE_USERS
-        ) {
-          return { queued: 0, fanoutId: null, accepted: true };
-        }
-        return send(request);
-      },
+      // The social service decides who may send, also to a room with nobody in it.
+      handler: async ({ body: input }) => send(await toRequest(input as never)),
     });
 
   const mobile = `${BASE}/mobileNotification`;

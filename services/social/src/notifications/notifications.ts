@@ -116,9 +116,11 @@ export class Notifications {
       case 'users': {
         if (!admin) throw forbidden(ONLY_ADMINS);
         const users = [...new Set(request.userUuids.map((u) => u.toLowerCase()))];
-        if (users.length === 0 || users.length > MAX_USERS || users.some((u) => !UUID.test(u))) {
-          throw badRequest(`userUuids must name 1 to ${MAX_USERS} users by uuid`);
+        if (users.length > MAX_USERS || users.some((u) => !UUID.test(u))) {
+          throw badRequest(`userUuids must name at most ${MAX_USERS} users by uuid`);
         }
+        // A room with nobody in it now: nobody to tell, once the caller may tell them.
+        if (users.length === 0) return { fanOutId: null, accepted: true };
         job.userUuids = users;
         break;
       }
