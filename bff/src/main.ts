@@ -13,7 +13,7 @@ import {
 } from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
-import { startFeed } from './feed/index.js';
+import { blockedByFromSocial, startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
 import { openUpstreams } from './upstreams.js';
 
@@ -58,6 +58,7 @@ const feed = startFeed({
   sessions,
   allowedOrigins: config.CORS_ORIGINS,
   logger,
+  blockedBy: blockedByFromSocial(upstreams.social.social, serviceToken),
 });
 
 closeOnSignals(logger, async () => {

@@ -169,7 +169,8 @@ describe('chat: the CometChat v3-compatible API under /chat', () => {
 
     const frame = await eventually(async () => frames.find((f) => f.channel === feedChannel(room)));
     const decoded = decodeFeedFrame(frame.raw)!;
-    expect(decoded).toMatchObject({ kind: 'e', version: 0, userUuid: '' });
+    // A chat frame names its sender: the BFF leaves it out for those who blocked them.
+    expect(decoded).toMatchObject({ kind: 'c', version: 0, userUuid: dj.uuid });
     const json = JSON.parse(decoded.json);
     expect(json).toMatchObject({
       room,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
 
 type Json = any;
@@ -10,7 +11,7 @@ const SOCIAL = '/api/social-service';
 // grouped as friends and others (spec 002), direct messages refused between
 // blocked users, and a blocked user's messages hidden from the blocker.
 describe('direct messages and room chat with blocks and friends', () => {
-  const { call } = usePlatform();
+  const { call, platform } = usePlatform();
 
   const signUp = async (nickname: string) => {
     const { body } = await call('POST', '/api/user-service/users/sign-up', {
@@ -155,7 +156,21 @@ describe('direct messages and room chat with blocks and friends', () => {
     // Carl, blocked, still reads Ann.
     await say(ann, 'ann 2');
     expect(await read(carl)).toEqual(['carl 2', 'ann 2']);
+    // Live, in the room feed: Carl's new message reaches the owner's socket, not Ann's (a room's frames
+    // arrive in order, so once the owner's next message reached Ann, Carl's would have come first).
+    const annFeed = await FeedListener.join(platform().baseUrl, ann.accessToken, ann.uuid, room.uuid);
+    const ownerFeed = await FeedListener.join(platform().baseUrl, owner.accessToken, owner.uuid, room.uuid);
+    try {
+      await say(carl, 'carl live');
+      await say(owner, 'owner live');
+      const liveTexts = (feed: FeedListener) => feed.named('sentChatMessage').map((m) => m.message.params.message.data.text);
+      await expect.poll(() => liveTexts(ownerFeed)).toEqual(['carl live', 'owner live']);
+      await expect.poll(() => liveTexts(annFeed)).toEqual(['owner live']);
+    } finally {
+      annFeed.close();
+      ownerFeed.close();
+    }
     await unblock(ann, carl);
-    expect(await read(ann)).toEqual(['carl 2', 'ann 2']);
+    expect(await read(ann)).toEqual(['carl live', 'owner live']);
   });
 });

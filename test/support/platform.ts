@@ -33,7 +33,7 @@ import { eventually, freePort, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } 
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
 import { openUpstreams } from '../../bff/src/upstreams.js';
-import { startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
+import { blockedByFromSocial, startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
 import type { RunningRoomService } from '../../services/room/src/app.js';
 import { createProviders } from '../../services/playlist/src/providers/index.js';
@@ -381,6 +381,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       allowedOrigins: [],
       logger: createLogger('bff', { level: 'silent' }),
       limits: options.feed,
+      blockedBy: blockedByFromSocial(upstreams.social.social, serviceToken),
     });
     bffs.push({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, feed });
   }

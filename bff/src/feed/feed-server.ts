@@ -15,6 +15,7 @@ import {
 } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { z } from 'zod';
+import type { HiddenSenders } from './blocked-senders.js';
 import { FEED_ERROR_CODES } from './feed-errors.js';
 import type { JoinedRoom, LiveRoomGateway } from './gateway.js';
 import { isLiveAction, liveAction } from './live-actions.js';
@@ -82,6 +83,8 @@ export class FeedServer {
       /** Browser origins allowed besides the BFF's own. */
       allowedOrigins: string[];
       limits?: Partial<FeedLimits>;
+      /** Whose chat messages each reader blocked (none hidden without it). */
+      hiddenSenders?: HiddenSenders;
     },
   ) {
     this.limits = { ...DEFAULT_FEED_LIMITS, ...options.limits };
@@ -139,7 +142,15 @@ export class FeedServer {
       return refuse(socket, 401, 'Unauthorized');
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new FeedConnection(ws, caller, this.options.gateway, this.options.channels, this.limits, this.options.logger);
+      const connection = new FeedConnection(
+        ws,
+        caller,
+        this.options.gateway,
+        this.options.channels,
+        this.limits,
+        this.options.logger,
+        this.options.hiddenSenders,
+      );
       this.connections.add(connection);
       feedMetrics.connected();
       ws.once('close', (code: number) => {
@@ -188,6 +199,8 @@ interface JoinedRoomState {
   /** False while joining: frames wait in `buffer` until the join's state is sent. */
   live: boolean;
   buffer: FeedFrame[];
+  /** Whether the caller's blocked users are held for this room's chat frames (people, not guests). */
+  watchesBlocks: boolean;
 }
 
 /** One socket: its caller, its room, its heartbeat and its budget. */
@@ -208,6 +221,7 @@ class FeedConnection implements FrameListener {
     private readonly channels: RoomChannels,
     private readonly limits: FeedLimits,
     private readonly logger: Logger,
+    private readonly hiddenSenders?: HiddenSenders,
   ) {
     this.tokens = limits.messageBurst;
     ws.on('message', (data: RawData, isBinary: boolean) => void this.receive(data, isBinary));
@@ -249,6 +263,10 @@ class FeedConnection implements FrameListener {
         this.send(frame.json);
         return;
       case 'e':
+        this.send(frame.json);
+        return;
+      case 'c':
+        if (room.watchesBlocks && this.hiddenSenders?.hides(this.caller.userUuid, frame.userUuid)) return;
         this.send(frame.json);
         return;
       case 'u':
@@ -378,19 +396,24 @@ class FeedConnection implements FrameListener {
 
   private async join(messageId: number | undefined, roomUuid: string, params: Record<string, unknown>): Promise<void> {
     if (this.room && this.room.uuid !== roomUuid) this.leaveRoom();
-    const room: JoinedRoomState = { uuid: roomUuid, version: 0, live: false, buffer: [] };
+    const watchesBlocks = this.hiddenSenders !== undefined && this.caller.kind === 'user';
+    const room: JoinedRoomState = { uuid: roomUuid, version: 0, live: false, buffer: [], watchesBlocks };
     this.room = room;
     await this.channels.add(roomUuid, this);
+    // Read beside the join: the first chat frames this connection gets are already filtered.
+    const watching = watchesBlocks ? this.hiddenSenders?.watch(this.caller.userUuid) : undefined;
     let joined: JoinedRoom;
     try {
       // Guests may come in with the room's guest password (the room service tells the two apart).
       const given = [params.password, params.guestPassword].find((p) => typeof p === 'string' && p.length > 0);
       const password = typeof given === 'string' ? given : undefined;
       joined = await this.gateway.join(this.caller, { roomUuid, password, connectionId: this.id });
+      await watching;
     } catch (error) {
       if (this.room === room) {
         this.channels.remove(roomUuid, this);
         this.room = undefined;
+        if (watchesBlocks) this.hiddenSenders?.unwatch(this.caller.userUuid);
       }
       throw error;
     }
@@ -417,6 +440,7 @@ class FeedConnection implements FrameListener {
     if (!room) return;
     this.room = undefined;
     this.channels.remove(room.uuid, this);
+    if (room.watchesBlocks) this.hiddenSenders?.unwatch(this.caller.userUuid);
     this.gateway.leave(room.uuid, this.id, left).catch((error: unknown) => this.logger.warn({ err: error }, 'leave failed'));
   }
 }

@@ -10,6 +10,9 @@ import {
   type SessionRevocations,
   type TokenVerifier,
 } from '@spinroom/platform/core';
+import { BlockedSenders } from './blocked-senders.js';
+
+export { blockedByFromSocial } from './blocked-senders.js';
 import { FeedServer, type FeedLimits } from './feed-server.js';
 import { grpcLiveRoomGateway } from './grpc-gateway.js';
 import { RoomChannels } from './room-channels.js';
@@ -31,6 +34,8 @@ export function startFeed(options: {
   allowedOrigins: string[];
   logger: Logger;
   limits?: Partial<FeedLimits>;
+  /** Whom a user blocked (the social service): their room chat messages are not sent to that user live. */
+  blockedBy?: (userUuid: string) => Promise<string[]>;
 }): RunningFeed {
   const subscriber = createRedis(options.redisUrl);
   const feed = new FeedServer({
@@ -40,6 +45,7 @@ export function startFeed(options: {
     logger: options.logger,
     allowedOrigins: options.allowedOrigins,
     limits: options.limits,
+    hiddenSenders: options.blockedBy ? new BlockedSenders(options.blockedBy, options.logger) : undefined,
   });
   feed.attach(options.server);
   // A user's sessions ended (logout, password, ban...): their open sockets close now, not at their next action.

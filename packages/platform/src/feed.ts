@@ -8,20 +8,21 @@
  *   <kind>|<version>|<userUuid>|<json>
  *
  * kind: `s` stateful (a patch producing `version`), `e` stateless to everyone,
- * `u` stateless to one user's connections, `k` sent to one user whose
- * connections then close (kicked), `r` sent to everyone, then every connection
- * closes (room reset).
+ * `c` a room chat message to everyone but those who blocked its sender (the
+ * userUuid field names the sender), `u` stateless to one user's connections,
+ * `k` sent to one user whose connections then close (kicked), `r` sent to
+ * everyone, then every connection closes (room reset).
  */
 
 import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
 
-export type FeedFrameKind = 's' | 'e' | 'u' | 'k' | 'r';
+export type FeedFrameKind = 's' | 'e' | 'c' | 'u' | 'k' | 'r';
 
 export interface FeedFrame {
   kind: FeedFrameKind;
   /** The room version a stateful frame produces; 0 for the others. */
   version: number;
-  /** The one user a `u` or `k` frame is for; empty otherwise. */
+  /** The one user a `u` or `k` frame is for, a `c` frame's sender; empty otherwise. */
   userUuid: string;
   json: string;
 }
@@ -34,7 +35,7 @@ export function encodeFeedFrame(frame: FeedFrame): string {
   return `${frame.kind}|${frame.version}|${frame.userUuid}|${frame.json}`;
 }
 
-const KINDS = new Set(['s', 'e', 'u', 'k', 'r']);
+const KINDS: ReadonlySet<string> = new Set<FeedFrameKind>(['s', 'e', 'c', 'u', 'k', 'r']);
 
 /** The frame, or undefined for anything malformed (dropped, never forwarded). */
 export function decodeFeedFrame(raw: string): FeedFrame | undefined {
