@@ -47,6 +47,8 @@ describe('secrets stay out of the logs of the user service and the BFF', () => {
       KAFKA_BROKERS: testInfra().kafkaBrokers.join(','),
       GRPC_PORT: String(port),
       GRPC_HOST: '127.0.0.1',
+      // Its peers: the platform's (a profile's avatar is checked with the points service).
+      POINTS_ADDR: platform().grpc.points,
       JWT_PRIVATE_KEY: testInfra().signingKeyPem,
       SERVICE_CLIENT_SECRET: TEST_SERVICE_SECRET,
       SMTP_URL: process.env.SMTP_URL ?? '',

@@ -142,8 +142,8 @@ describe('token accounts and the ledger through the BFF', () => {
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path][method].responses).sort();
     expect(statuses(`${ACCOUNTS}/self`, 'get')).toEqual(['200', '400', '401', '404', '500']);
     expect(statuses(`${ACCOUNTS}/{accountId}`, 'get')).toEqual(['200', '400', '401', '403', '404', '500']);
-    expect(statuses(`${TRANSACTIONS}/hold`, 'post')).toEqual(['201', '400', '401', '402', '403', '404', '409', '415', '500']);
-    expect(statuses(`${TRANSACTIONS}/commit`, 'post')).toEqual(['201', '400', '401', '403', '404', '409', '415', '500']);
-    expect(statuses(`${TRANSACTIONS}/void`, 'post')).toEqual(['201', '400', '401', '403', '404', '409', '415', '500']);
+    expect(statuses(`${TRANSACTIONS}/hold`, 'post')).toEqual(['201', '400', '401', '402', '403', '404', '409', '413', '415', '500']);
+    expect(statuses(`${TRANSACTIONS}/commit`, 'post')).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '500']);
+    expect(statuses(`${TRANSACTIONS}/void`, 'post')).toEqual(['201', '400', '401', '403', '404', '409', '413', '415', '500']);
   });
 });
