@@ -19,7 +19,9 @@ describe('devices through the BFF', () => {
     const token = await signedToken('user', alice);
     expect((await call('POST', `${SOCIAL}/devices`, { body: { token: 'fcm-1', type: 'android' } })).status).toBe(401);
     expect((await call('POST', `${SOCIAL}/devices`, { token, body: { token: 'fcm-1', type: 'windows' } })).status).toBe(400);
-    expect(await call('POST', `${SOCIAL}/devices`, { token, body: { token: 'https://push.example/abc', type: 'web' } })).toMatchObject({
+    expect(
+      await call('POST', `${SOCIAL}/devices`, { token, body: { token: 'https://fcm.googleapis.com/fcm/send/abc', type: 'web' } }),
+    ).toMatchObject({
       status: 400,
       body: { message: "A web device needs its subscription's keys p256dh and auth (base64url)" },
     });
@@ -29,7 +31,16 @@ describe('devices through the BFF', () => {
 
     const phone = await call('POST', `${SOCIAL}/devices`, { token, body: { token: `fcm-${alice}`, type: 'android' } });
     expect(phone).toMatchObject({ status: 201, body: { userUuid: alice, type: 'android', webPush: null } });
-    const endpoint = `https://push.example/send/${alice}`;
+    // A browser's endpoint is its push service's (FCM for Chrome): another host is refused.
+    const refused = await call('POST', `${SOCIAL}/devices`, {
+      token,
+      body: { token: `https://push.example/send/${alice}`, type: 'web', keys: KEYS },
+    });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { message: "A web device's endpoint must be a browser's push service (FCM, Mozilla, Windows or Apple)" },
+    });
+    const endpoint = `https://fcm.googleapis.com/fcm/send/${alice}`;
     const browser = await call('POST', `${SOCIAL}/devices`, { token, body: { token: endpoint, type: 'web', keys: KEYS } });
     expect(browser.body).toMatchObject({ type: 'web', token: endpoint, webPush: KEYS });
 

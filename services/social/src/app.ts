@@ -35,7 +35,11 @@ export const socialService = defineService('social', {
     const nudge = () => relay.nudge();
     const blockStore = new PgBlockStore(orm);
     const blocks = new Blocks(blockStore, options.now);
-    const devices = new Devices(new PgDeviceStore(orm), options.now);
+    const devices = new Devices(
+      new PgDeviceStore(orm),
+      { hosts: config.WEB_PUSH_ENDPOINT_HOSTS, plainHttpOrigins: config.WEB_PUSH_PLAIN_HTTP_ORIGINS },
+      options.now,
+    );
     const fans = new DjFans(new PgDjFanStore(orm, nudge), options.now);
     const friends = new Friends(new PgFriendStore(orm, nudge), blockStore, options.now);
     const hasher = config.CONTACT_HASH_SECRET ? new ContactHasher(config.CONTACT_HASH_SECRET) : undefined;

@@ -11,6 +11,7 @@ import { ContactHasher, Contacts, hashContacts, normaliseEmail, normalisePhone, 
 import { checkDevice, Devices, type DeviceStore } from '../src/domain/devices.js';
 import { DjFans, type DjFanStore } from '../src/domain/dj-fans.js';
 import { Friends, type FriendInvitation, type FriendStore } from '../src/domain/friends.js';
+import type { PushEndpointRules } from '../src/notifications/notification.js';
 
 const user = (userUuid = randomUUID()): Actor => ({ userUuid, role: 'user', kind: 'user' });
 const guest: Actor = { userUuid: randomUUID(), role: 'guest', kind: 'guest' };
@@ -164,26 +165,52 @@ describe('DJ fans', () => {
 });
 
 describe('devices', () => {
+  const PUSH: PushEndpointRules = { hosts: ['push.example', '*.notify.windows.com'], plainHttpOrigins: ['http://127.0.0.1:9000'] };
+
   it('are a push token for phones and a Web Push subscription for browsers', () => {
-    expect(checkDevice({ token: ' abc ', type: 'ios' })).toEqual({ token: 'abc', type: 'ios', webPushP256dh: null, webPushAuth: null });
-    expect(() => checkDevice({ token: 'abc', type: 'windows' })).toThrow('type must be one of ios, android, web');
-    expect(() => checkDevice({ token: '', type: 'android' })).toThrow('token must be 1 to 2048 characters');
-    expect(() => checkDevice({ token: 'not a url', type: 'web', webPushP256dh: 'BA', webPushAuth: 'x' })).toThrow(/endpoint/);
-    expect(() => checkDevice({ token: 'https://push.example/abc', type: 'web' })).toThrow(/p256dh and auth/);
-    expect(checkDevice({ token: 'https://push.example/abc', type: 'web', webPushP256dh: 'BNc_x-1', webPushAuth: 'tBHI' })).toMatchObject({
+    expect(checkDevice({ token: ' abc ', type: 'ios' }, PUSH)).toEqual({
+      token: 'abc',
+      type: 'ios',
+      webPushP256dh: null,
+      webPushAuth: null,
+    });
+    expect(() => checkDevice({ token: 'abc', type: 'windows' }, PUSH)).toThrow('type must be one of ios, android, web');
+    expect(() => checkDevice({ token: '', type: 'android' }, PUSH)).toThrow('token must be 1 to 2048 characters');
+    expect(() => checkDevice({ token: 'not a url', type: 'web', webPushP256dh: 'BA', webPushAuth: 'x' }, PUSH)).toThrow(/endpoint/);
+    expect(() => checkDevice({ token: 'https://push.example/abc', type: 'web' }, PUSH)).toThrow(/p256dh and auth/);
+    expect(
+      checkDevice({ token: 'https://push.example/abc', type: 'web', webPushP256dh: 'BNc_x-1', webPushAuth: 'tBHI' }, PUSH),
+    ).toMatchObject({
       webPushP256dh: 'BNc_x-1',
       webPushAuth: 'tBHI',
     });
+    // Only a push service delivery may post to: a known host over https, or an allowed local origin.
+    const keys = { webPushP256dh: 'BNc_x-1', webPushAuth: 'tBHI' };
+    expect(checkDevice({ token: 'https://wns2-bl2p.notify.windows.com/w/?token=1', type: 'web', ...keys }, PUSH).type).toBe('web');
+    expect(checkDevice({ token: 'http://127.0.0.1:9000/push/1', type: 'web', ...keys }, PUSH).type).toBe('web');
+    for (const token of [
+      'https://evil.example/abc',
+      'http://push.example/abc',
+      'http://127.0.0.1:9001/push/1',
+      'https://user:pw@push.example/x',
+    ]) {
+      expect(() => checkDevice({ token, type: 'web', ...keys }, PUSH), token).toThrow(
+        "A web device's endpoint must be a browser's push service",
+      );
+    }
   });
 
   it("are removed by token from the caller's own, or from anyone's by services and admins", async () => {
     const removed: Array<[string, string | undefined]> = [];
-    const devices = new Devices({
-      remove: async (token: string, owner?: string) => {
-        removed.push([token, owner]);
-        return true;
-      },
-    } as unknown as DeviceStore);
+    const devices = new Devices(
+      {
+        remove: async (token: string, owner?: string) => {
+          removed.push([token, owner]);
+          return true;
+        },
+      } as unknown as DeviceStore,
+      PUSH,
+    );
     const alice = user();
     await devices.remove(alice, 't1');
     await devices.remove(service, 't2');

@@ -1,4 +1,5 @@
 import { badRequest, notFound } from '@spinroom/platform/core';
+import { pushEndpointAllowed, type PushEndpointRules } from '../notifications/notification.js';
 import { actsForAnyone, isUuid, requireMember, requireSelfOrPrivileged, requireUserUuid, type Actor } from './actors.js';
 
 export const DEVICE_TYPES = ['ios', 'android', 'web'] as const;
@@ -36,8 +37,15 @@ const MAX_TOKEN = 2048;
 /** A Web Push subscription's keys are base64url: p256dh 65 bytes, auth 16. */
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
-/** What a device's registration must hold: a token, and for a web device a Web Push subscription (an https endpoint and both keys). */
-export function checkDevice(input: { token: string; type: string; webPushP256dh?: string; webPushAuth?: string }): DeviceInput {
+/**
+ * What a device's registration must hold: a token, and for a web device a Web Push subscription: an
+ * endpoint of a push service delivery may post to (`pushEndpoints`, as /web-notifications/subscription
+ * checks) and both keys.
+ */
+export function checkDevice(
+  input: { token: string; type: string; webPushP256dh?: string; webPushAuth?: string },
+  pushEndpoints: PushEndpointRules,
+): DeviceInput {
   const token = input.token.trim();
   if (!token || token.length > MAX_TOKEN) throw badRequest('token must be 1 to 2048 characters');
   if (!(DEVICE_TYPES as readonly string[]).includes(input.type)) throw badRequest('type must be one of ios, android, web');
@@ -52,6 +60,9 @@ export function checkDevice(input: { token: string; type: string; webPushP256dh?
   if (endpoint.protocol !== 'https:' && endpoint.protocol !== 'http:') {
     throw badRequest("A web device's token is its Web Push subscription's endpoint (an https URL)");
   }
+  if (!pushEndpointAllowed(token, pushEndpoints)) {
+    throw badRequest("A web device's endpoint must be a browser's push service (FCM, Mozilla, Windows or Apple)");
+  }
   const p256dh = input.webPushP256dh?.trim() ?? '';
   const auth = input.webPushAuth?.trim() ?? '';
   if (!BASE64URL.test(p256dh) || p256dh.length > 256 || !BASE64URL.test(auth) || auth.length > 128) {
@@ -64,12 +75,14 @@ export function checkDevice(input: { token: string; type: string; webPushP256dh?
 export class Devices {
   constructor(
     private readonly store: DeviceStore,
+    /** The push services a web device's endpoint may name (WEB_PUSH_ENDPOINT_HOSTS and local plain-HTTP origins). */
+    private readonly pushEndpoints: PushEndpointRules,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
   register(actor: Actor, input: { token: string; type: string; webPushP256dh?: string; webPushAuth?: string }) {
     requireMember(actor);
-    return this.store.upsert(actor.userUuid, checkDevice(input), this.now());
+    return this.store.upsert(actor.userUuid, checkDevice(input, this.pushEndpoints), this.now());
   }
 
   /** The caller's device by its token; services and admins remove anyone's (a token the push service reports gone). */
