@@ -55,6 +55,15 @@ export const auditService = defineService('audit', {
         logger,
       }),
     ]);
+    // Every replica prunes: deleting what another already deleted costs nothing.
+    let pruning: Promise<unknown> = Promise.resolve();
+    const prune = setInterval(() => {
+      const before = new Date((options.now?.() ?? new Date()).getTime() - config.PLAY_SEEN_RETENTION_DAYS * 86_400_000);
+      pruning = plays.forgetSeen(before).then(
+        (forgotten) => forgotten > 0 && logger.info({ forgotten, before }, 'counted plays forgotten'),
+        (error: unknown) => logger.error({ err: error }, 'pruning counted plays failed'),
+      );
+    }, config.PLAY_SEEN_PRUNE_MS);
     return {
       services: [
         {
@@ -64,6 +73,8 @@ export const auditService = defineService('audit', {
         },
       ],
       async stop() {
+        clearInterval(prune);
+        await pruning;
         await sink.drained();
         await records.stop();
         await moderation.stop();

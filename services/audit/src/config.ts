@@ -15,6 +15,14 @@ export const auditServiceConfig = serviceConfig('audit', {
   KINESIS_LINGER_MS: z.coerce.number().int().min(0).max(1000).default(0),
   /** The most records sent to the broker in one request. */
   KINESIS_MAX_BATCH: z.coerce.number().int().min(1).max(100_000).default(2000),
+  /**
+   * How long a counted (play id, kind) is remembered against redelivery (days): longer than the
+   * play-tracking topic keeps its records (30 days in the chart), so nothing Kafka can still hand
+   * over again is forgotten.
+   */
+  PLAY_SEEN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(35),
+  /** How often the forgotten are deleted (ms). */
+  PLAY_SEEN_PRUNE_MS: z.coerce.number().int().min(1000).default(3_600_000),
 });
 
 export type AuditServiceConfig = ConfigOf<typeof auditServiceConfig>;

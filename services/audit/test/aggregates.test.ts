@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { AuditServiceClient } from '@spinroom/contracts/audit/v1/audit';
 import { createGrpcClient, createLogger, dropDatabase, KafkaClient } from '@spinroom/platform';
 import { eventually, uniqueDatabaseUrl, testInfra } from '@spinroom/platform/testing';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuditService, type RunningAuditService } from '../src/app.js';
 import { validateRecord } from '../src/domain/analytics.js';
@@ -69,5 +70,44 @@ describe('play-tracking aggregates', () => {
     expect((await client.getPlayTotals({ scope: 'user', key: userUuid }, { token: admin })).totals).toEqual(totals);
     await expect(client.getPlayTotals({ scope: 'user', key: userUuid }, { token })).rejects.toMatchObject({ status: 403 });
     await expect(client.getPlayTotals({ scope: 'planet', key: 'x' }, { token: admin })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('forgets counted plays older than the retention, in batches, keeping their totals', async () => {
+    const userUuid = randomUUID();
+    const token = await user.token('user', userUuid);
+    const songId = `song-${randomUUID()}`;
+    const record = playRecord(userUuid, 'totalPlayed', { songInfo: { songId, duration: 30 } });
+    await client.recordAnalytics({ topic: 'play-tracking', recordJson: JSON.stringify(record) }, { token });
+    const admin = await user.token('admin');
+    await eventually(
+      async () =>
+        (await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed === 1 ? true : undefined,
+      30_000,
+    );
+
+    // Five plays counted 40 days ago, and the one just counted.
+    const sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+    try {
+      for (let i = 0; i < 5; i += 1) {
+        await sql.query(`insert into "play_event_seen" ("play_id", "kind", "seen_at") values ($1, 1, now() - interval '40 days')`, [
+          `old-${randomUUID()}`,
+        ]);
+      }
+      const seen = async () => Number((await sql.query(`select count(*) as n from "play_event_seen"`)).rows[0].n);
+      const before = await seen();
+      const status = async () => (await client.getAuditServiceStatus({}, { token: admin })).playsCounted;
+      const countedBefore = await status();
+      expect(await service.plays.forgetSeen(new Date(Date.now() - 35 * 86_400_000), 2)).toBe(5);
+      expect(await seen()).toBe(before - 5);
+      // The play just counted is still guarded: sent again, it adds nothing.
+      await client.recordAnalytics({ topic: 'play-tracking', recordJson: JSON.stringify(record) }, { token });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed).toBe(1);
+      // The status counts plays from the totals, which pruning leaves alone.
+      expect(await status()).toBe(countedBefore);
+    } finally {
+      await sql.end();
+    }
   });
 });

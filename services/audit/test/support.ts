@@ -49,6 +49,8 @@ export function testAuditConfig(databaseUrl: string, userAddress: string, overri
     KAFKA_CONSUMER_GROUP: `audit-${randomUUID()}`,
     KINESIS_LINGER_MS: 0,
     KINESIS_MAX_BATCH: 2000,
+    PLAY_SEEN_RETENTION_DAYS: 35,
+    PLAY_SEEN_PRUNE_MS: 3_600_000,
     LOG_LEVEL: (process.env.LOG_LEVEL ?? 'silent') as AuditServiceConfig['LOG_LEVEL'],
     ...overrides,
   };

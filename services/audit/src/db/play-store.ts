@@ -123,14 +123,32 @@ export class PgPlayStore {
       : null;
   }
 
+  /**
+   * Forgets the (play id, kind) pairs counted before `before`, a batch at a time so no delete holds
+   * many rows' locks; answers how many. Their totals stay: only the guard against redelivery goes.
+   */
+  async forgetSeen(before: Date, batch = 10_000): Promise<number> {
+    let forgotten = 0;
+    for (;;) {
+      const rows = await this.orm.em.fork().execute<Array<{ play_id: string }>>(
+        `delete from "play_event_seen" where ("play_id", "kind") in (
+           select "play_id", "kind" from "play_event_seen" where "seen_at" < ? limit ?)
+         returning "play_id"`,
+        [before, batch],
+      );
+      forgotten += rows.length;
+      if (rows.length < batch) return forgotten;
+    }
+  }
+
   /** The counts the status shows, and whether the database answers. */
   async status(): Promise<{ databaseOk: boolean; moderationActions: number; playsCounted: number }> {
     try {
-      const [row] = await this.orm.em
-        .fork()
-        .execute<Array<{ actions: string; plays: string }>>(
-          `select (select count(*) from "moderation_action") as "actions", (select count(*) from "play_event_seen") as "plays"`,
-        );
+      const [row] = await this.orm.em.fork().execute<Array<{ actions: string; plays: string }>>(
+        // Plays counted: every event the 'all' row added up (play_event_seen is pruned by age).
+        `select (select count(*) from "moderation_action") as "actions",
+             (select coalesce(sum("total_played" + "fifteen_second_plays" + "thirty_second_plays"), 0) from "play_total" where "scope" = 'all') as "plays"`,
+      );
       return { databaseOk: true, moderationActions: Number(row?.actions ?? 0), playsCounted: Number(row?.plays ?? 0) };
     } catch {
       return { databaseOk: false, moderationActions: 0, playsCounted: 0 };
