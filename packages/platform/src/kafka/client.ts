@@ -1,5 +1,7 @@
 import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logging.js';
+// Before any client connects: kafkajs's idle request queues stop spinning (see the module).
+import './request-queue-fix.js';
 
 /**
  * The small interface services use for Kafka. kafkajs sits behind it (and is
