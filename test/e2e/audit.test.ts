@@ -115,6 +115,14 @@ describe('the audit service through the BFF', () => {
     ] as const) {
       expect(await totals(scope, key)).toEqual(expected);
     }
+    // The same through the BFF, for staff (the admin panel's DJ plays).
+    const staffToken = await signedToken('staff');
+    const viaRest = await call('GET', `${A}/info-admin/play-totals?scope=dj&key=${djUuid}`, { token: staffToken });
+    expect(viaRest).toMatchObject({ status: 200, body: expected });
+    expect((await call('GET', `${A}/info-admin/play-totals?scope=dj&key=${djUuid}`, { token })).status).toBe(403);
+    expect((await call('GET', `${A}/info-admin/play-totals?scope=dj`, { token: staffToken })).status).toBe(400);
+    expect((await call('GET', `${A}/info-admin/play-totals?scope=planet&key=x`, { token: staffToken })).status).toBe(400);
+    expect((await call('GET', `${A}/info-admin/play-totals`, { token: staffToken })).body.totalPlayed).toBeGreaterThanOrEqual(2);
     const everything = await totals('', '');
     expect(everything.totalPlayed).toBeGreaterThanOrEqual(2);
     // The room service's /info-admin/played-seconds answers the audit service's count (every room, every listener:

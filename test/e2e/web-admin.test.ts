@@ -200,6 +200,8 @@ describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser
     const dj = page.getByRole('region', { name: ana.nickname });
     await dj.getByText('1 fan', { exact: false }).waitFor();
     await dj.getByRole('list', { name: 'Fans' }).getByRole('link', { name: uli.nickname }).waitFor();
+    // Her plays, from the audit service's totals: none heard yet.
+    await expect.poll(() => dj.getByTestId('dj-plays').textContent()).toBe('Heard 0 times by listeners, 0 min in all; 0 past 30 s');
     await page.screenshot({ path: join(ARTIFACTS, 'admin-djs.png'), fullPage: true });
 
     // An ordinary user: no Admin in the menu, the page refuses, and so does the server.

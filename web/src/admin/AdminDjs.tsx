@@ -74,6 +74,8 @@ function DjFans({ djUuid, withName = false }: { djUuid: string; withName?: boole
   const p = usePanelT();
   const locale = useLocale();
   const detail = useQuery({ queryKey: keys.adminDj(djUuid), queryFn: () => djs.withFans(djUuid) });
+  // Plays are the audit service's (staff): a DJ with none reads zero.
+  const plays = useQuery({ queryKey: keys.adminDjPlays(djUuid), queryFn: () => djs.plays(djUuid) });
   const fans = detail.data?.fans.data ?? [];
   const nameOf = useNicknames([djUuid, ...fans.map((f) => f.fanUuid)]);
   return (
@@ -83,6 +85,15 @@ function DjFans({ djUuid, withName = false }: { djUuid: string; withName?: boole
         <p>
           <strong>{nameOf(djUuid)}</strong> {plural(detail.data.dj.fans, t.fansCount)} ·{' '}
           {fill(p.panelFollowing, { count: detail.data.dj.following })}
+        </p>
+      )}
+      {plays.data && (
+        <p className="small" data-testid="dj-plays">
+          {fill(p.panelPlays, {
+            plays: plays.data.totalPlayed,
+            minutes: Math.round(plays.data.playedSeconds / 60),
+            thirty: plays.data.thirtySecondPlays,
+          })}
         </p>
       )}
       {detail.data?.dj.lastFollowedAt && (

@@ -33,6 +33,7 @@ export const keys = {
   moderationTypes: ['admin', 'moderation-types'] as const,
   adminDjs: (page: number) => ['admin', 'djs', page] as const,
   adminDj: (djUuid: string) => ['admin', 'dj', djUuid] as const,
+  adminDjPlays: (djUuid: string) => ['admin', 'dj', djUuid, 'plays'] as const,
   /** Communities and events for everyone (web/src/communities): one prefix, so joining or leaving refreshes them all. */
   communities: ['communities'] as const,
   myCommunities: ['communities', 'mine'] as const,

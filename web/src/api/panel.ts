@@ -138,7 +138,16 @@ export const djs = {
     api.get<{ dj: DjSummary; fans: { data: DjFan[]; total: number } }>(`${SOCIAL}/dj-fans/admin/${djUuid}`, {
       query: { skip: 0, take: 50 },
     }),
+  /** What the DJ's songs were heard (the audit service's play-tracking totals; staff). */
+  plays: (djUuid: string) => api.get<PlayTotals>('/api/audit-service/info-admin/play-totals', { query: { scope: 'dj', key: djUuid } }),
 };
+
+export interface PlayTotals {
+  totalPlayed: number;
+  playedSeconds: number;
+  fifteenSecondPlays: number;
+  thirtySecondPlays: number;
+}
 
 export const notify = {
   /** Phones and browsers of the people in a room now (admins). */

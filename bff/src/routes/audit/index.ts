@@ -238,6 +238,37 @@ export function auditServiceRoutes(deps: RouteDeps, client: AuditClient | undefi
   });
   route(deps, {
     method: 'get',
+    path: `${BASE}/info-admin/play-totals`,
+    summary:
+      "Spinroom's play-tracking totals (staff): every play (no scope), or one song's, DJ's, room's or user's; plays, seconds heard, 15 s and 30 s plays",
+    tags: info,
+    query: z
+      .object({
+        scope: z.enum(['song', 'dj', 'room', 'user']).optional().openapi({ description: 'Left out with key: every play' }),
+        key: z.string().min(1).max(255).optional().openapi({ description: "The song's id, or the DJ's, room's (slug) or user's uuid" }),
+      })
+      .refine((q) => (q.scope === undefined) === (q.key === undefined), { message: 'scope and key go together' }),
+    response: z
+      .object({
+        totalPlayed: z.number().int(),
+        playedSeconds: z.number().int(),
+        fifteenSecondPlays: z.number().int(),
+        thirtySecondPlays: z.number().int(),
+      })
+      .openapi('PlayTotals'),
+    errors: [403],
+    handler: async ({ query }) => {
+      const { totals } = await audit.getPlayTotals({ scope: query.scope ?? '', key: query.key ?? '' });
+      return {
+        totalPlayed: totals?.totalPlayed ?? 0,
+        playedSeconds: totals?.playedSeconds ?? 0,
+        fifteenSecondPlays: totals?.fifteenSecondPlays ?? 0,
+        thirtySecondPlays: totals?.thirtySecondPlays ?? 0,
+      };
+    },
+  });
+  route(deps, {
+    method: 'get',
     path: `${BASE}/info-admin/audit-service-status`,
     summary: "The audit service's version, uptime, database and what it has counted (staff)",
     tags: info,
