@@ -123,6 +123,8 @@ describe('the audit service through the BFF', () => {
     expect((await call('GET', `${A}/info-admin/play-totals?scope=dj`, { token: staffToken })).status).toBe(400);
     expect((await call('GET', `${A}/info-admin/play-totals?scope=planet&key=x`, { token: staffToken })).status).toBe(400);
     expect((await call('GET', `${A}/info-admin/play-totals`, { token: staffToken })).body.totalPlayed).toBeGreaterThanOrEqual(2);
+    const { body: doc } = await call('GET', '/api/openapi.json');
+    expect(doc.paths[`${A}/info-admin/play-totals`].get.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['key', 'scope']);
     const everything = await totals('', '');
     expect(everything.totalPlayed).toBeGreaterThanOrEqual(2);
     // The room service's /info-admin/played-seconds answers the audit service's count (every room, every listener:
