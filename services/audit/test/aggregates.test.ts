@@ -104,8 +104,9 @@ describe('play-tracking aggregates', () => {
       await client.recordAnalytics({ topic: 'play-tracking', recordJson: JSON.stringify(record) }, { token });
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect((await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed).toBe(1);
-      // The status counts plays from the totals, which pruning leaves alone.
-      expect(await status()).toBe(countedBefore);
+      // The status counts plays from the totals, which pruning leaves alone (other tests' plays on the
+      // shared topic may add to them meanwhile, never take away).
+      expect(await status()).toBeGreaterThanOrEqual(countedBefore);
     } finally {
       await sql.end();
     }
