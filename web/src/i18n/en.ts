@@ -46,6 +46,7 @@ export const en = {
     friendInvitation: 'Someone invites me to be friends',
     friendInvitationAnswered: 'My friend invitation is answered',
     directMessage: 'I get a direct message',
+    eventLive: 'An event of my communities starts',
     custom: 'Spinroom sends news',
   },
   notifQuietHours: 'Quiet hours',

@@ -44,6 +44,7 @@ export const es: Strings = {
     friendInvitation: 'Alguien me invita a ser su amigo',
     friendInvitationAnswered: 'Responden a mi invitación de amistad',
     directMessage: 'Recibo un mensaje directo',
+    eventLive: 'Empieza un evento de mis comunidades',
     custom: 'Spinroom envía novedades',
   },
   notifQuietHours: 'Horas de silencio',

@@ -7,15 +7,9 @@ import { api } from '../api/client';
 const SOCIAL = '/api/social-service';
 
 /** Every kind of notification the social service sends (its preferences answer lists them too). */
-export const NOTIFICATION_KINDS = [
-  'djOnStage',
-  'seatOpen',
-  'friendInvitation',
-  'friendInvitationAnswered',
-  'directMessage',
-  'custom',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+import { NOTIFICATION_KINDS, type NotificationKind } from '@spinroom/contracts/notifications';
+
+export { NOTIFICATION_KINDS, type NotificationKind };
 
 export interface QuietHours {
   /** HH:MM, 24-hour. */

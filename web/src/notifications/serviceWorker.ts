@@ -85,6 +85,7 @@ export function targetUrl(payload: PushPayload, origin: string): string {
   switch (payload.kind) {
     case 'djOnStage':
     case 'seatOpen':
+    case 'eventLive':
       if (data.roomSlug) return hashRoute(origin, `room/${encodeURIComponent(data.roomSlug)}`);
       break;
     case 'friendInvitation':

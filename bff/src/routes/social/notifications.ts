@@ -1,3 +1,4 @@
+import { NOTIFICATION_KINDS } from '@spinroom/contracts/notifications';
 import { NotificationAudience, NotificationServiceClient } from '@spinroom/contracts/social/v1/notification_service';
 import { AppError, createGrpcClient, type PromiseClient } from '@spinroom/platform/core';
 import { z } from 'zod';
@@ -11,7 +12,7 @@ export function createNotificationClient(address: string): NotificationClient {
   return createGrpcClient(NotificationServiceClient, address);
 }
 
-const KINDS = ['djOnStage', 'seatOpen', 'friendInvitation', 'friendInvitationAnswered', 'directMessage', 'custom'] as const;
+const KINDS = NOTIFICATION_KINDS;
 const Title = z.string().trim().max(200);
 const Body = z.string().trim().max(2000);
 const Data = z

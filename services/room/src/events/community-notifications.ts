@@ -1,3 +1,4 @@
+import type { NotificationKind } from '@spinroom/contracts/notifications';
 import { NotificationRequested } from '@spinroom/contracts/events/v1/notifications';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { CommunityEvent } from '../domain/community-rules.js';
@@ -7,7 +8,7 @@ export const NOTIFICATIONS_TOPIC = 'notifications';
 /** The social service's record of one notification for one person (proto/spinroom/events/v1/notifications.proto). */
 export const NOTIFICATION_REQUESTED = 'notification.requested';
 /** What a person would mute: the social service reads a kind it does not list as `custom`. */
-export const EVENT_LIVE_KIND = 'eventLive';
+export const EVENT_LIVE_KIND: NotificationKind = 'eventLive';
 
 /**
  * An event's start, told to one of its community's members: a

@@ -3,16 +3,10 @@
  * quiet hours), and the devices it reaches. Plain rules, no I/O.
  */
 
+import { NOTIFICATION_KINDS, type NotificationKind } from '@spinroom/contracts/notifications';
+
 /** The kinds a person may mute, as the REST paths and the preferences name them. */
-export const NOTIFICATION_KINDS = [
-  'djOnStage',
-  'seatOpen',
-  'friendInvitation',
-  'friendInvitationAnswered',
-  'directMessage',
-  'custom',
-] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export { NOTIFICATION_KINDS, type NotificationKind };
 
 /** Which of a person's devices a notification goes to. */
 export const NOTIFICATION_CHANNELS = ['all', 'mobile', 'web'] as const;
