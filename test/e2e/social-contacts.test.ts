@@ -3,7 +3,7 @@
 // emails; its contacts who signed up are matched (from user-events), with
 // whether they are friends or invited, unless blocked either way; admins
 // read a user's stored contacts.
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
@@ -129,5 +129,43 @@ describe('user book contacts through the BFF', () => {
     expect((await call('DELETE', BOOK, { token })).body).toEqual({ deleted: 1 });
     expect((await call('GET', `${BOOK}/matching-contacts`, { token })).body).toEqual([]);
     expect((await call('GET', BOOK, { token: await signedToken('user', randomUUID()) })).body.total).toBe(0);
+  });
+
+  it('matches the numbers people sign in with: a phone sign-up, and a number added and then removed', async () => {
+    // A US mobile number (the Twilio stand-in's default line type), as test/e2e/mobile.test.ts makes them.
+    const freshPhone = () => `+1415${randomInt(200, 1000)}${String(randomInt(0, 10_000)).padStart(4, '0')}`;
+    const byPhone = freshPhone();
+    await call('POST', '/api/user-service/mobile-auth/send-code', { body: { phone: byPhone, channel: 'sms' } });
+    const verified = await call('POST', '/api/user-service/mobile-auth/verify-code', {
+      body: { phone: byPhone, code: platform().twilio.lastCode(byPhone)! },
+    });
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    const phoneUser = verified.body.userUuid as string;
+    const other = (
+      await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } })
+    ).body;
+    const added = freshPhone();
+    const admin = await signedToken('admin');
+    const number = await call('POST', '/api/user-service/admin/phoneNumbers', {
+      token: admin,
+      body: { userUuid: other.userUuid, phone: added },
+    });
+    expect(number.status, JSON.stringify(number.body)).toBe(201);
+
+    // An address book writes the numbers its own way; the directory has them normalised and hashed.
+    const me = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } }))
+      .body;
+    const spaced = (phone: string) => `${phone.slice(0, 2)} (${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
+    const book = { contacts: [{ phoneNumbers: [spaced(byPhone)] }, { phoneNumbers: [spaced(added)] }] };
+    expect((await call('POST', BOOK, { token: me.accessToken, body: book })).status).toBe(201);
+    const matched = async () =>
+      ((await call('GET', `${BOOK}/matching-contacts`, { token: me.accessToken })).body as Array<{ userUuid: string; kind: string }>)
+        .map((m) => `${m.userUuid}:${m.kind}`)
+        .sort();
+    await expect.poll(matched, { timeout: 30_000 }).toEqual([`${other.userUuid}:phone`, `${phoneUser}:phone`].sort());
+
+    // The number removed: no longer matched.
+    expect((await call('DELETE', `/api/user-service/admin/phoneNumbers/${number.body.id}`, { token: admin })).status).toBe(200);
+    await expect.poll(matched, { timeout: 30_000 }).toEqual([`${phoneUser}:phone`]);
   });
 });

@@ -24,6 +24,10 @@ export async function addToDirectory(em: EntityManager, userUuid: string, contac
   );
 }
 
+export async function removeFromDirectory(em: EntityManager, userUuid: string, contact: HashedContact): Promise<void> {
+  await em.execute(`delete from "contact_directory" where "hash" = ? and "user_uuid" = ?`, [contact.hash, userUuid]);
+}
+
 /** Address books (hashes only) and the users' directory in PostgreSQL. */
 export class PgContactStore implements ContactStore {
   constructor(private readonly orm: MikroORM) {}

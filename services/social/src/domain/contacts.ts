@@ -160,4 +160,11 @@ export class Contacts {
     if (!this.hasher || !normalised) return undefined;
     return { kind: 'email', hash: this.hasher.hash('email', normalised) };
   }
+
+  /** A user's sign-in number as the directory keeps it (user-events), hashed as address books' numbers are. */
+  phoneDirectoryEntry(phone: string): HashedContact | undefined {
+    const normalised = normalisePhone(phone);
+    if (!this.hasher || !normalised) return undefined;
+    return { kind: 'phone', hash: this.hasher.hash('phone', normalised) };
+  }
 }

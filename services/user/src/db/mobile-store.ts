@@ -14,6 +14,7 @@ import { DEFAULT_AVATAR_ID, DEFAULT_COLOR } from '../domain/profiles.js';
 import type { User } from '../domain/user.js';
 import { PhoneNumberEntity, PhoneValidationEntity, PhoneWhitelistEntity, UserIdentityEntity } from './mobile-entities.js';
 import { UserEntity } from './user-entity.js';
+import { userPhoneNumberChanged } from '../events/user-events.js';
 
 /** Constraint violations as the domain's errors. */
 function translate(error: unknown): unknown {
@@ -109,18 +110,29 @@ export class PgMobileStore implements MobileStore {
   }
 
   async addPhoneNumber(userUuid: string, phone: string): Promise<PhoneNumber> {
-    const em = this.em();
-    const row = em.create(PhoneNumberEntity, { id: randomUUID(), userUuid, phone, createdAt: new Date() });
     try {
-      await em.flush();
+      const row = await this.em().transactional(async (em) => {
+        const added = em.create(PhoneNumberEntity, { id: randomUUID(), userUuid, phone, createdAt: new Date() });
+        addToOutbox(em, userPhoneNumberChanged(userUuid, phone, 'added'));
+        return added;
+      });
+      this.onEventsCommitted();
+      return plain(row);
     } catch (error) {
       throw translate(error);
     }
-    return plain(row);
   }
 
   async deletePhoneNumber(id: string): Promise<boolean> {
-    return (await this.em().nativeDelete(PhoneNumberEntity, { id })) > 0;
+    const deleted = await this.em().transactional(async (em) => {
+      const row = await em.findOne(PhoneNumberEntity, { id });
+      if (!row) return false;
+      em.remove(row);
+      addToOutbox(em, userPhoneNumberChanged(row.userUuid, row.phone, 'removed'));
+      return true;
+    });
+    if (deleted) this.onEventsCommitted();
+    return deleted;
   }
 
   async createPhoneAccount(phone: string, nickname: string): Promise<{ userUuid: string }> {
@@ -145,6 +157,7 @@ export class PgMobileStore implements MobileStore {
         await em.flush(); // the account first (the number references it) and its id, which the event may carry
         em.create(PhoneNumberEntity, { id: randomUUID(), userUuid: user.uuid, phone, createdAt: now });
         addToOutbox(em, this.announceSignUp(user));
+        addToOutbox(em, userPhoneNumberChanged(user.uuid, phone, 'added'));
         return user.uuid;
       });
       this.onEventsCommitted();

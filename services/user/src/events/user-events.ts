@@ -1,4 +1,4 @@
-import { UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
+import { UserPhoneNumberChanged, UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { User } from '../domain/user.js';
 
@@ -15,4 +15,14 @@ export function userSignedUp(user: User): OutboxEntry {
     kind: user.kind,
   }).finish();
   return { topic: USER_EVENTS_TOPIC, key: user.uuid, metadata, payload };
+}
+
+export const PHONE_NUMBER_ADDED = 'user.phone-number-added';
+export const PHONE_NUMBER_REMOVED = 'user.phone-number-removed';
+
+/** `user.phone-number-added` / `-removed`: a sign-in number of the user's (the social service matches address books with it). */
+export function userPhoneNumberChanged(userUuid: string, phone: string, change: 'added' | 'removed'): OutboxEntry {
+  const metadata = newEventMetadata(change === 'added' ? PHONE_NUMBER_ADDED : PHONE_NUMBER_REMOVED);
+  const payload = UserPhoneNumberChanged.encode({ metadata, userUuid, phone }).finish();
+  return { topic: USER_EVENTS_TOPIC, key: userUuid, metadata, payload };
 }
