@@ -100,4 +100,31 @@ describe('blocked users through the BFF', () => {
       social.close();
     }
   });
+
+  it("leaves the blocker's rooms out of the blocked user's room lists, and only theirs", async () => {
+    const owner = randomUUID();
+    const blocked = randomUUID();
+    const other = randomUUID();
+    const ownerToken = await signedToken('user', owner);
+    const room = (
+      await call('POST', '/api/room-service/rooms/infrastructure', {
+        token: ownerToken,
+        body: { name: `Blocker ${randomUUID().slice(0, 8)}` },
+      })
+    ).body;
+    const listed = async (viewer: string) => {
+      const page = await call('GET', '/api/room-service/rooms/public?limit=100', { token: await signedToken('user', viewer) });
+      expect(page.status).toBe(200);
+      return (page.body.rooms as Array<{ uuid: string }>).some((r) => r.uuid === room.uuid);
+    };
+    expect(await listed(blocked)).toBe(true);
+    expect((await call('POST', `${SOCIAL}/blocked-users`, { token: ownerToken, body: { blockedUserUuid: blocked } })).status).toBe(201);
+    expect(await listed(blocked)).toBe(false);
+    expect(await listed(other)).toBe(true);
+    // Global roles see every room.
+    const staff = await call('GET', '/api/room-service/rooms/public?limit=100', { token: await signedToken('admin', blocked) });
+    expect((staff.body.rooms as Array<{ uuid: string }>).some((r) => r.uuid === room.uuid)).toBe(true);
+    expect((await call('DELETE', `${SOCIAL}/blocked-users/${blocked}`, { token: ownerToken })).status).toBe(200);
+    expect(await listed(blocked)).toBe(true);
+  });
 });

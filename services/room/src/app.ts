@@ -3,6 +3,7 @@ import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { CommunityServiceService } from '@spinroom/contracts/room/v1/community_service';
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
+import { SocialServiceClient } from '@spinroom/contracts/social/v1/social_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, Limit, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
 import { roomServiceConfig } from './config.js';
@@ -37,7 +38,13 @@ import { EventClock } from './schedule/event-clock.js';
  */
 export const roomService = defineService('room', {
   config: roomServiceConfig,
-  peers: { user: UserServiceClient, playlist: PlaylistServiceClient, points: TokenServiceClient, audit: AuditServiceClient },
+  peers: {
+    user: UserServiceClient,
+    playlist: PlaylistServiceClient,
+    points: TokenServiceClient,
+    audit: AuditServiceClient,
+    social: SocialServiceClient,
+  },
   database: roomDatabase,
   topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC],
   async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
@@ -57,6 +64,7 @@ export const roomService = defineService('room', {
       new RedisAdmissions(redis),
       logger,
       new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES),
+      blockersOf(peers.social, serviceToken),
     );
     // Paid rooms: the fee moves through the points service's ledger, asked with this service's own token.
     const fees = new EntryFees(orm, pointsLedger(peers.points, serviceToken), logger);
@@ -118,4 +126,10 @@ export const startRoomService = roomService.start;
  */
 function listenedSeconds(audit: PromiseClient<AuditServiceClient>, serviceToken: ServiceTokenSource): () => Promise<number> {
   return async () => (await audit.getPlayTotals({ scope: '', key: '' }, { token: await serviceToken.token() })).totals?.playedSeconds ?? 0;
+}
+
+/** Who blocked a user, asked of the social service with this service's own token. */
+function blockersOf(social: PromiseClient<SocialServiceClient>, serviceToken: ServiceTokenSource): (userUuid: string) => Promise<string[]> {
+  return async (userUuid) =>
+    (await social.listBlocks({ userUuid }, { token: await serviceToken.token(), deadlineMs: 2_000 })).blockedByUuids;
 }

@@ -34,8 +34,9 @@ export const SERVICES = {
     redis: true,
     kafka: true,
     outbox: true,
-    // audit: the seconds listened that /info-admin/played-seconds answers.
-    peers: ['user', 'playlist', 'points', 'audit'],
+    // audit: the seconds listened that /info-admin/played-seconds answers; social: who blocked a
+    // viewer, whose rooms the directories leave out for them.
+    peers: ['user', 'playlist', 'points', 'audit', 'social'],
     serviceToken: true,
   },
   // chat asks the social service about blocks and friends (hidden messages, refused direct messages, conversations' groups).

@@ -101,8 +101,18 @@ export class PgRoomStore implements RoomStore {
   }
 
   /** Rooms matching a filter, with the total, in the listing's order. */
-  async list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: Room[]; total: number }> {
-    const { from, where, params, order } = listingSql(filter);
+  async list(
+    filter: RoomFilter,
+    page: { limit: number; offset: number },
+    hiddenOwners: readonly string[] = [],
+  ): Promise<{ rooms: Room[]; total: number }> {
+    const listing = listingSql(filter);
+    const { from, order } = listing;
+    const where =
+      hiddenOwners.length === 0
+        ? listing.where
+        : `(${listing.where}) and not exists (select 1 from "room_user_role" o where o."room_id" = r."id" and o."role" = 'owner' and o."user_uuid" in (?))`;
+    const params = hiddenOwners.length === 0 ? listing.params : [...listing.params, [...hiddenOwners]];
     const em = this.fork();
     const [{ total }] = (await em.execute<{ total: number }[]>(`select count(*)::int as "total" ${from} where ${where}`, params)) as [
       { total: number },

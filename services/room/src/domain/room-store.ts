@@ -51,7 +51,12 @@ export interface RoomStore {
   /** False when the new slug is taken. */
   update(tx: Tx, room: Room, changes: Partial<Room>): Promise<boolean>;
   delete(tx: Tx, room: Room): Promise<void>;
-  list(filter: RoomFilter, page: { limit: number; offset: number }): Promise<{ rooms: Room[]; total: number }>;
+  /** A page of the listing, leaving out rooms owned by any of `hiddenOwners` (user uuids). */
+  list(
+    filter: RoomFilter,
+    page: { limit: number; offset: number },
+    hiddenOwners?: readonly string[],
+  ): Promise<{ rooms: Room[]; total: number }>;
   named(refs: string[]): Promise<Room[]>;
   countPrivate(): Promise<number>;
   byInternalIds(ids: number[]): Promise<Room[]>;

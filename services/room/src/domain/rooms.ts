@@ -127,6 +127,8 @@ export class Rooms {
     private readonly logger: Logger,
     /** ROOM_PASSWORD_FAILURES (room-passwords.ts), with its configured allowance. */
     private readonly passwordFailures: Limit,
+    /** The users who blocked this one (the social service): the directories leave out the rooms they own. */
+    private readonly blockersOf: (userUuid: string) => Promise<string[]> = async () => [],
   ) {}
 
   async create(actor: Actor, settings: RoomSettings): Promise<RoomView> {
@@ -218,8 +220,23 @@ export class Rooms {
       : { userUuid: isUuid(viewer.userUuid) ? viewer.userUuid : NO_USER, roles: RANKED_ROLES };
     const scoped =
       filter.kind === 'all' || filter.kind === 'discordGuild' || filter.kind === 'community' ? { ...filter, visibleTo } : filter;
-    const { rooms, total } = await this.store.list(scoped, page);
+    const { rooms, total } = await this.store.list(scoped, page, await this.hiddenOwnersFor(viewer));
     return { rooms: await this.views(rooms, viewer), total };
+  }
+
+  /**
+   * Whose rooms a viewer's directories leave out: those of users who blocked them (issue 17: a blocked
+   * user does not see the blocker in room lists). Global roles see every room; without an answer from
+   * the social service nothing is left out (a directory must not fail for it).
+   */
+  private async hiddenOwnersFor(viewer: Actor): Promise<string[]> {
+    if (seesEveryRoom(viewer.role) || !isUuid(viewer.userUuid)) return [];
+    try {
+      return (await this.blockersOf(viewer.userUuid)).filter(isUuid).map((uuid) => uuid.toLowerCase());
+    } catch (error) {
+      this.logger.warn({ err: error }, 'blocks not read; the directory leaves nobody out');
+      return [];
+    }
   }
 
   /** The rooms named by slug or uuid, in that order. */
