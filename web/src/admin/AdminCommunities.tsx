@@ -7,6 +7,7 @@ import { href } from '../app/router';
 import { fill, plural, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
 import { useDebounced } from '../search/useDebounced';
+import { ConfirmDelete, SearchBox } from './controls';
 import { Pager } from './Pager';
 
 /** Communities (global roles): search, create, edit, add rooms in bulk, delete. */
@@ -74,17 +75,14 @@ export function AdminCommunities() {
         )}
         <ErrorNote error={create.error} />
       </form>
-      <label>
-        {p.panelSearchCommunities}
-        <input
-          type="search"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setPage(1);
-          }}
-        />
-      </label>
+      <SearchBox
+        label={p.panelSearchCommunities}
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
       <ErrorNote error={list.error} />
       {list.data?.data.length === 0 && <p className="muted">{p.panelNoCommunities}</p>}
       <ul className="stack" aria-label={p.panelCommunities}>
@@ -105,7 +103,6 @@ function AdminCommunityRow({ community }: { community: Community }) {
   const p = usePanelT();
   const client = useQueryClient();
   const [open, setOpen] = useState<'edit' | 'rooms' | null>(null);
-  const [confirming, setConfirming] = useState(false);
   const [edit, setEdit] = useState({ name: community.name, slug: community.slug, description: community.description });
   const [roomText, setRoomText] = useState('');
   const update = useMutation({
@@ -148,20 +145,7 @@ function AdminCommunityRow({ community }: { community: Community }) {
         >
           {p.panelAddRooms}
         </button>
-        {confirming ? (
-          <>
-            <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {fill(p.panelConfirmDelete, { name: community.name })}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t.cancel}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)} aria-label={`${t.delete} ${community.name}`}>
-            {t.delete}
-          </button>
-        )}
+        <ConfirmDelete name={community.name} pending={remove.isPending} onDelete={() => remove.mutate()} />
       </div>
       {open === 'edit' && (
         <form

@@ -7,6 +7,7 @@ import { href } from '../app/router';
 import { fill, formatDate, useLocale, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
 import { useDebounced } from '../search/useDebounced';
+import { ConfirmDelete, SearchBox } from './controls';
 import { Pager } from './Pager';
 
 /** A datetime-local input's value (the viewer's clock) as an instant; '' stays undefined. */
@@ -98,17 +99,14 @@ export function AdminEvents() {
         )}
         <ErrorNote error={create.error} />
       </form>
-      <label>
-        {p.panelSearchEvents}
-        <input
-          type="search"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setPage(1);
-          }}
-        />
-      </label>
+      <SearchBox
+        label={p.panelSearchEvents}
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
       <ErrorNote error={list.error} />
       {list.data?.data.length === 0 && <p className="muted">{t.noEvents}</p>}
       <ul className="stack" aria-label={p.panelEvents}>
@@ -127,7 +125,6 @@ function AdminEventRow({ event }: { event: SpinEvent }) {
   const locale = useLocale();
   const client = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [edit, setEdit] = useState({ name: event.name, start: localInputOf(event.startTime), end: localInputOf(event.endTime) });
   const update = useMutation({
     mutationFn: (body: EventInput) => events.update(event.id, body),
@@ -150,20 +147,7 @@ function AdminEventRow({ event }: { event: SpinEvent }) {
         <button type="button" aria-expanded={editing} onClick={() => setEditing(!editing)} aria-label={`${p.panelEdit} ${event.name}`}>
           {p.panelEdit}
         </button>
-        {confirming ? (
-          <>
-            <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {fill(p.panelConfirmDelete, { name: event.name })}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t.cancel}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)} aria-label={`${t.delete} ${event.name}`}>
-            {t.delete}
-          </button>
-        )}
+        <ConfirmDelete name={event.name} pending={remove.isPending} onDelete={() => remove.mutate()} />
       </div>
       {editing && (
         <form

@@ -8,6 +8,7 @@ import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
 import { fill, plural, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
+import { ConfirmDelete, SearchBox } from './controls';
 import { Pager } from './Pager';
 
 /** Every room (global roles): edit its name and description, promote or demote it, delete it. */
@@ -59,7 +60,6 @@ function AdminRoomRow({ room }: { room: Room }) {
   const p = usePanelT();
   const client = useQueryClient();
   const [editing, setEditing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const [name, setName] = useState(room.name);
   const [description, setDescription] = useState(room.description);
   const refresh = () => client.invalidateQueries({ queryKey: ['admin', 'rooms'] });
@@ -92,20 +92,7 @@ function AdminRoomRow({ room }: { room: Room }) {
         >
           {room.promoted ? p.panelUnpromote : p.panelPromote}
         </button>
-        {confirming ? (
-          <>
-            <button type="button" className="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
-              {fill(p.panelConfirmDelete, { name: room.name })}
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              {t.cancel}
-            </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => setConfirming(true)} aria-label={`${t.delete} ${room.name}`}>
-            {t.delete}
-          </button>
-        )}
+        <ConfirmDelete name={room.name} pending={remove.isPending} onDelete={() => remove.mutate()} />
       </div>
       {editing && (
         <form

@@ -15,6 +15,8 @@ import { keys } from '../api/keys';
 import { ErrorNote } from '../app/ErrorNote';
 import { formatDate, useLocale, useT } from '../i18n/i18n';
 import { useDebounced } from '../search/useDebounced';
+import { SearchBox } from './controls';
+import { Pager } from './Pager';
 
 /** The users list for admins: search, pages, and per user bans, badges, roles and capabilities. */
 export function AdminUsersScreen() {
@@ -27,21 +29,18 @@ export function AdminUsersScreen() {
     queryFn: () => admin.users(q, page),
     placeholderData: keepPreviousData,
   });
-  const pages = Math.max(1, users.data?.pageCount ?? 1);
+  const pages = users.data?.pageCount ?? 1;
   return (
     <section className="card stack" aria-labelledby="admin-users-title">
       <h1 id="admin-users-title">{t.adminUsers}</h1>
-      <label>
-        {t.searchUsers}
-        <input
-          type="search"
-          value={search}
-          onChange={(e) => {
-            setSearch(e.target.value);
-            setPage(1);
-          }}
-        />
-      </label>
+      <SearchBox
+        label={t.searchUsers}
+        value={search}
+        onSearch={(value) => {
+          setSearch(value);
+          setPage(1);
+        }}
+      />
       <ErrorNote error={users.error} />
       {users.data?.data.length === 0 && <p className="muted">{t.noUsers}</p>}
       <ul className="stack" aria-label={t.adminUsers}>
@@ -49,15 +48,7 @@ export function AdminUsersScreen() {
           <AdminUserRow key={u.uuid} user={u} />
         ))}
       </ul>
-      <nav className="row" aria-label={t.adminUsers}>
-        <button type="button" onClick={() => setPage((p) => p - 1)} disabled={page <= 1}>
-          {t.previousPage}
-        </button>
-        <span>{t.pageOf.replace('{page}', String(page)).replace('{pages}', String(pages))}</span>
-        <button type="button" onClick={() => setPage((p) => p + 1)} disabled={page >= pages}>
-          {t.nextPage}
-        </button>
-      </nav>
+      <Pager page={page} pages={pages} onPage={setPage} label={t.adminUsers} />
     </section>
   );
 }
