@@ -60,6 +60,7 @@ import pg from 'pg';
 import { databaseUrl, ensureSigningKey, infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
 import { bffEnvironment, serviceEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
+import { closedLoop as runClosedLoop, timed, type ClosedLoopResult, type ClosedLoopStep } from './closed-loop.js';
 import { postgresPids, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { percentile } from './open-loop.js';
 import type { StandInCommand, StandInReply } from './push-stand-in.js';
@@ -132,59 +133,9 @@ class PushStandIn {
   }
 }
 
-interface Result {
-  label: string;
-  ops: number;
-  seconds: number;
-  latencies: number[];
-  errors: number;
-  cpuMsPerOp: Record<string, number>;
-  machineBusy: number;
-}
-
-/** `connections` loops running `step` for the warm-up, then the measured window. */
-async function closedLoop(
-  label: string,
-  cpuGroups: CpuGroup[],
-  step: (worker: number, record: (ms: number) => void) => Promise<void>,
-): Promise<Result> {
-  let measuring = false;
-  let stop = false;
-  const latencies: number[] = [];
-  let errors = 0;
-  const record = (ms: number) => {
-    if (measuring) latencies.push(ms);
-  };
-  const loops = Array.from({ length: connections }, async (_, worker) => {
-    while (!stop) {
-      try {
-        await step(worker, record);
-      } catch (error) {
-        if (measuring) errors += 1;
-        if (errors === 1 && measuring) console.error(`${label}:`, error);
-      }
-    }
-  });
-  await sleep(warmupSeconds * 1000);
-  const endCpu = startCpuWindow(cpuGroups);
-  const started = performance.now();
-  measuring = true;
-  await sleep(durationSeconds * 1000);
-  measuring = false;
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = endCpu();
-  stop = true;
-  await Promise.all(loops);
-  const ops = latencies.length;
-  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.cores).map(([name, cores]) => [name, ops ? (cores * seconds * 1000) / ops : 0]));
-  return { label, ops, seconds, latencies: latencies.sort((a, b) => a - b), errors, cpuMsPerOp, machineBusy: cpu.machineBusyPercent };
-}
-
-const timed = async (record: (ms: number) => void, call: () => Promise<unknown>) => {
-  const started = performance.now();
-  await call();
-  record(performance.now() - started);
-};
+/** The closed loop at BENCH_FANOUT_CONNECTIONS connections and this run's timing. */
+const closedLoop = (label: string, cpuGroups: CpuGroup[], step: ClosedLoopStep) =>
+  runClosedLoop({ label, workers: connections, warmupSeconds, durationSeconds, cpuGroups, step });
 
 async function main() {
   for (const port of [ports.user, ports.social, ports.bff, pushPort]) await assertPortFree(port);
@@ -373,8 +324,8 @@ async function main() {
     const cpuGroups: CpuGroup[] = [groups.social, groups.bff, ...groups.postgres, groups.load];
     const users = await Promise.all(Array.from({ length: connections }, signIn));
     const bareFans = Array.from({ length: connections }, () => randomUUID());
-    const results: Result[] = [];
-    const pair = async (what: string, bare: Parameters<typeof closedLoop>[2], service: Parameters<typeof closedLoop>[2]) => {
+    const results: ClosedLoopResult[] = [];
+    const pair = async (what: string, bare: ClosedLoopStep, service: ClosedLoopStep) => {
       const before = await closedLoop(`bare, ${what}`, cpuGroups, bare);
       const measured = await closedLoop(`BFF, ${what}`, cpuGroups, service);
       const after = await closedLoop(`bare again, ${what}`, cpuGroups, bare);
@@ -383,7 +334,7 @@ async function main() {
     };
     const count = await pair(
       'fan count',
-      (_worker, record) =>
+      (record) =>
         timed(record, async () => {
           const { rows } = await db.query<{ fans: string }>(
             `select (select count(*) from "dj_fan" where "dj_uuid" = $1) as "fans", (select count(*) from "dj_fan" where "fan_uuid" = $1) as "following"`,
@@ -391,7 +342,7 @@ async function main() {
           );
           if (Number(rows[0]?.fans) < fanCount) throw new Error(`bare count ${rows[0]?.fans}`);
         }),
-      (worker, record) =>
+      (record, worker) =>
         timed(record, async () => {
           const body = JSON.parse(await call('GET', `/dj-fans/count/${djUuid}`, users[worker]!.authorization)) as { count: number };
           if (body.count < fanCount) throw new Error(`count ${body.count}`);
@@ -399,7 +350,7 @@ async function main() {
     );
     const follow = await pair(
       'follow + unfollow',
-      async (worker, record) => {
+      async (record, worker) => {
         const fan = bareFans[worker]!;
         await timed(record, () =>
           db.query(
@@ -412,7 +363,7 @@ async function main() {
           if (rowCount !== 1) throw new Error('bare unfollow deleted nothing');
         });
       },
-      async (worker, record) => {
+      async (record, worker) => {
         const { authorization } = users[worker]!;
         await timed(record, () => call('POST', '/dj-fans', authorization, { djUuid }));
         await timed(record, () => call('DELETE', `/dj-fans/${djUuid}`, authorization));
@@ -440,9 +391,9 @@ interface FanOutResult {
 }
 
 interface FansResults {
-  results: Result[];
-  count: { measured: Result; bareMean: number };
-  follow: { measured: Result; bareMean: number };
+  results: ClosedLoopResult[];
+  count: { measured: ClosedLoopResult; bareMean: number };
+  follow: { measured: ClosedLoopResult; bareMean: number };
   cpuGroups: CpuGroup[];
 }
 
@@ -479,12 +430,12 @@ function report(fanOut: FanOutResult | undefined, fans: FansResults | undefined,
     );
   }
   if (fans) {
-    const rate = (r: Result) => r.ops / r.seconds;
-    const line = (r: Result) =>
+    const rate = (r: ClosedLoopResult) => r.ops / r.seconds;
+    const line = (r: ClosedLoopResult) =>
       `| ${r.label} | ${fmt(rate(r))} | ${fmt(percentile(r.latencies, 50), 1)} | ${fmt(percentile(r.latencies, 99), 1)} | ${r.errors} | ${fans.cpuGroups
         .map((g) => fmt(r.cpuMsPerOp[g.name] ?? 0, 3))
         .join(' | ')} | ${fmt(r.machineBusy)}% |`;
-    const ratio = (p: { measured: Result; bareMean: number }) =>
+    const ratio = (p: { measured: ClosedLoopResult; bareMean: number }) =>
       `${fmt(100 * (rate(p.measured) / p.bareMean))}% of bare (mean of the bare runs around it: ${fmt(p.bareMean)} ops/s), p99 ${fmt(percentile(p.measured.latencies, 99), 1)} ms`;
     lines.push(
       '',

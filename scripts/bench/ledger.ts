@@ -40,7 +40,8 @@ import pg from 'pg';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
 import { serviceEnvironment, startLocalService, type LocalServices } from '../lib/services.js';
 import { startServiceProcess, type ServiceProcess } from '../lib/processes.js';
-import { postgresPids, startCpuWindow, type CpuGroup } from './cpu.js';
+import { closedLoop as runClosedLoop, timed, type ClosedLoopResult, type ClosedLoopStep } from './closed-loop.js';
+import { postgresPids, type CpuGroup } from './cpu.js';
 import { percentile } from './open-loop.js';
 import { BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 
@@ -58,55 +59,9 @@ ports.points = num('BENCH_LEDGER_POINTS_PORT', 50366);
 
 const { children, stopAll } = benchProcesses<ServiceProcess>();
 
-interface Result {
-  label: string;
-  ops: number;
-  seconds: number;
-  latencies: number[];
-  errors: number;
-  cpuMsPerOp: Record<string, number>;
-  machineBusy: number;
-}
-
-/** `writers` loops running `step` (which reports how many operations it did) for the warm-up, then the measured window. */
-async function closedLoop(label: string, cpuGroups: CpuGroup[], step: (record: (ms: number) => void) => Promise<void>): Promise<Result> {
-  let measuring = false;
-  let stop = false;
-  const latencies: number[] = [];
-  let errors = 0;
-  const record = (ms: number) => {
-    if (measuring) latencies.push(ms);
-  };
-  const loops = Array.from({ length: writers }, async () => {
-    while (!stop) {
-      try {
-        await step(record);
-      } catch (error) {
-        if (measuring) errors += 1;
-        if (errors === 1 && measuring) console.error(`${label}:`, error);
-      }
-    }
-  });
-  await new Promise((r) => setTimeout(r, warmupSeconds * 1000));
-  const endCpu = startCpuWindow(cpuGroups);
-  const started = performance.now();
-  measuring = true;
-  await new Promise((r) => setTimeout(r, durationSeconds * 1000));
-  measuring = false;
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = endCpu();
-  stop = true;
-  await Promise.all(loops);
-  const ops = latencies.length;
-  const cpuMsPerOp = Object.fromEntries(Object.entries(cpu.cores).map(([name, cores]) => [name, ops ? (cores * seconds * 1000) / ops : 0]));
-  return { label, ops, seconds, latencies: latencies.sort((a, b) => a - b), errors, cpuMsPerOp, machineBusy: cpu.machineBusyPercent };
-}
-
-const timed = async (record: (ms: number) => void, call: () => Promise<unknown>) => {
-  const started = performance.now();
-  await call();
-  record(performance.now() - started);
-};
+/** The closed loop at BENCH_LEDGER_WRITERS writers and this run's timing. */
+const closedLoop = (label: string, cpuGroups: CpuGroup[], step: ClosedLoopStep) =>
+  runClosedLoop({ label, workers: writers, warmupSeconds, durationSeconds, cpuGroups, step });
 
 async function main() {
   const infra = infraUp('dev');
@@ -195,7 +150,7 @@ async function main() {
       await timed(record, () => tokens.commitHold({ holdId, amount: 0, idempotencyKey: randomUUID() }, { token }));
     });
 
-  const results: Result[] = [];
+  const results: ClosedLoopResult[] = [];
   const pair = async (what: string, row: () => string, account: () => { id: string; token: string }) => {
     const before = await bare(`bare, ${what}`, row);
     const measured = await ledger(`ledger, ${what}`, account);
@@ -220,12 +175,12 @@ async function main() {
   await stopAll();
 
   const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-  const rate = (r: Result) => r.ops / r.seconds;
-  const line = (r: Result) =>
+  const rate = (r: ClosedLoopResult) => r.ops / r.seconds;
+  const line = (r: ClosedLoopResult) =>
     `| ${r.label} | ${fmt(rate(r))} | ${fmt(percentile(r.latencies, 50), 1)} | ${fmt(percentile(r.latencies, 99), 1)} | ${r.errors} | ${cpuGroups
       .map((g) => fmt(r.cpuMsPerOp[g.name] ?? 0, 3))
       .join(' | ')} | ${fmt(r.machineBusy)}% |`;
-  const verdict = (p: { measured: Result; bareMean: number }) => {
+  const verdict = (p: { measured: ClosedLoopResult; bareMean: number }) => {
     const ratio = rate(p.measured) / p.bareMean;
     const p99 = percentile(p.measured.latencies, 99);
     const met = ratio >= TARGET.ratio && p99 < TARGET.p99Ms;
