@@ -77,6 +77,24 @@ describe('the audit service through the BFF', () => {
     const accepted = await call('POST', `${A}/kinesis`, { token, body: { topic: 'play-tracking', record } });
     expect(accepted.status).toBe(201);
     expect(accepted.body).toEqual({ recordId: expect.stringMatching(/^[0-9a-f-]{36}$/), topic: 'play-tracking' });
+
+    // Requests at the same time share one call to the audit service (the BFF's batcher): each is still answered on its own.
+    const otherUuid = randomUUID();
+    const otherToken = await signedToken('guest', otherUuid);
+    const together = await Promise.all([
+      call('POST', `${A}/kinesis`, { token, body: { topic: 'play-tracking', record: playRecord(userUuid, 'played15Sec') } }),
+      call('POST', `${A}/kinesis`, { token: otherToken, body: { topic: 'play-tracking', record: playRecord(userUuid, 'totalPlayed') } }),
+      call('POST', `${A}/kinesis`, { token, body: { topic: 'play-tracking', record: early } }),
+      call('POST', `${A}/kinesis`, { token: otherToken, body: { topic: 'page-views', record: { path: '/rooms', device } } }),
+      call('POST', `${A}/kinesis`, { token: await signedToken('service'), body: { topic: 'play-tracking', record } }),
+    ]);
+    expect(together.map((answer) => [answer.status, answer.body.message ?? answer.body.topic])).toEqual([
+      [201, 'play-tracking'],
+      [403, 'A record may only be sent for its own user'],
+      [400, 'record: a 30-second play needs 25 s played'],
+      [201, 'page-views'],
+      [403, 'Records come from users'],
+    ]);
   });
 
   it('counts plays per song, DJ, room and user once per play id and kind, whatever is sent again', async () => {

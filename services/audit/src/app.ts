@@ -26,7 +26,7 @@ export const auditService = defineService('audit', {
   database: auditDatabase,
   topics: [...RECORD_TOPICS, MODERATION_ACTIONS_TOPIC],
   async build(
-    { config, logger, orm, kafka, unary },
+    { config, logger, orm, kafka, unary, verifier },
     options: { now?: () => Date; geoDatabase?: () => Promise<GeoDatabase>; onCounted?: (counted: number, messages: number) => void },
   ) {
     const producer = await kafka.producer();
@@ -69,7 +69,7 @@ export const auditService = defineService('audit', {
         {
           name: 'spinroom.audit.v1.AuditService',
           definition: AuditServiceService,
-          implementation: auditServiceHandlers({ analytics, actions, plays, geolocator, logger, unary, startedAt: new Date() }),
+          implementation: auditServiceHandlers({ analytics, verifier, actions, plays, geolocator, logger, unary, startedAt: new Date() }),
         },
       ],
       async stop() {

@@ -72,6 +72,62 @@ describe('play-tracking aggregates', () => {
     await expect(client.getPlayTotals({ scope: 'planet', key: 'x' }, { token: admin })).rejects.toMatchObject({ status: 400 });
   });
 
+  it("takes a batch of several callers' records in one call, each checked with its own token and answered on its own", async () => {
+    const ann = randomUUID();
+    const bob = randomUUID();
+    const [annToken, bobToken, serviceToken] = await Promise.all([
+      user.token('user', ann),
+      user.token('guest', bob),
+      user.token('service'),
+    ]);
+    const songId = `song-${randomUUID()}`;
+    const play = (userUuid: string) => playRecord(userUuid, 'totalPlayed', { songInfo: { songId, duration: 30 } });
+    const mine = play(ann);
+    const input = (accessToken: string, record: unknown, topic = 'play-tracking') => ({
+      accessToken,
+      topic,
+      recordJson: typeof record === 'string' ? record : JSON.stringify(record),
+    });
+    const { results } = await client.recordAnalyticsBatch({
+      records: [
+        input(annToken, mine),
+        input(bobToken, play(bob)),
+        input(annToken, play(bob)),
+        input('not-a-token', play(ann)),
+        input(bobToken, '{"event":'),
+        input(bobToken, play(bob), 'clicks'),
+        input(serviceToken, play(ann)),
+        input(annToken, mine),
+      ],
+    });
+    const refusal = (status: number, message: unknown) => ({
+      recordId: '',
+      topic: '',
+      error: { httpStatus: status, messagesJson: JSON.stringify(message), code: '' },
+    });
+    expect(results).toEqual([
+      { recordId: expect.stringMatching(/^[0-9a-f-]{36}$/), topic: 'play-tracking' },
+      { recordId: expect.stringMatching(/^[0-9a-f-]{36}$/), topic: 'play-tracking' },
+      refusal(403, 'A record may only be sent for its own user'),
+      refusal(401, 'Unauthorized'),
+      refusal(400, 'record: must be a JSON object'),
+      refusal(400, 'topic: must be one of play-tracking, page-views, app-events'),
+      refusal(403, 'Records come from users'),
+      { recordId: expect.stringMatching(/^[0-9a-f-]{36}$/), topic: 'play-tracking' },
+    ]);
+    // Ann's play sent twice counts once, with Bob's.
+    const admin = await user.token('admin');
+    await eventually(
+      async () =>
+        (await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed === 2 ? true : undefined,
+      30_000,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect((await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed).toBe(2);
+    const tooMany = Array.from({ length: 5001 }, () => input(annToken, mine));
+    await expect(client.recordAnalyticsBatch({ records: tooMany })).rejects.toMatchObject({ status: 400 });
+  });
+
   it('forgets counted plays older than the retention, in batches, keeping their totals', async () => {
     const userUuid = randomUUID();
     const token = await user.token('user', userUuid);

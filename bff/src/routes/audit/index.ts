@@ -5,6 +5,7 @@ import { pageOffset, pageSize } from '../../http/paging.js';
 import { route, type RouteDeps } from '../../http/route.js';
 import { present } from '../../http/upstream.js';
 import type { AuditClient } from './clients.js';
+import { KinesisBatcher } from './kinesis-batcher.js';
 import { ActionCreateSchema, ActionPatchSchema, CrudQuery, GeolocationSchema, KinesisBody, ModerationActionSchema } from './schemas.js';
 
 export { createAuditClient, type AuditClient } from './clients.js';
@@ -69,6 +70,8 @@ function unavailable(): AuditClient {
 export function auditServiceRoutes(deps: RouteDeps, client: AuditClient | undefined): void {
   const audit = client ?? unavailable();
   const tags = ['audit'];
+  // Concurrent /kinesis requests share one call to the audit service (kinesis-batcher.ts).
+  const kinesis = new KinesisBatcher((records) => audit.recordAnalyticsBatch({ records }));
 
   route(deps, {
     method: 'post',
@@ -80,7 +83,8 @@ export function auditServiceRoutes(deps: RouteDeps, client: AuditClient | undefi
     status: 201,
     response: z.object({ recordId: z.uuid(), topic: z.string() }),
     errors: [403, 503],
-    handler: async ({ body }) => audit.recordAnalytics({ topic: body.topic, recordJson: JSON.stringify(body.record) }),
+    handler: async ({ body, caller }) =>
+      kinesis.record({ accessToken: caller.token, topic: body.topic, recordJson: JSON.stringify(body.record) }),
   });
 
   const moderation = ['moderation-actions'];

@@ -88,6 +88,8 @@ export interface ServiceKit<N extends ServiceName, Config, Clients> {
   /** Wraps unary handlers: context, caller, errors as gRPC statuses. */
   unary: ReturnType<typeof createUnaryFactory>;
   clientStream: ReturnType<typeof createClientStreamingFactory>;
+  /** The verifier of callers' tokens that `unary` uses (undefined until the user service's key is known), for tokens carried in a message. */
+  verifier: () => TokenVerifier | undefined;
 }
 
 /** What a service's own code builds from the kit. */
@@ -247,6 +249,7 @@ export function defineService<
       }
       kit.unary = createUnaryFactory({ verifier: () => verifier(), logger });
       kit.clientStream = createClientStreamingFactory({ verifier: () => verifier(), logger });
+      kit.verifier = () => verifier();
 
       const built = await definition.build(kit, options);
       if (built.stop) closers.push(built.stop);

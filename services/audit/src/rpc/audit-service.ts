@@ -1,9 +1,10 @@
 import type {
+  AnalyticsRecordError,
   AuditServiceServer,
   ModerationAction as ModerationActionMessage,
   ModerationActionInput,
 } from '@spinroom/contracts/audit/v1/audit';
-import { badRequest, notFound, type createUnaryFactory, type Logger } from '@spinroom/platform';
+import { AppError, badRequest, notFound, type createUnaryFactory, type Logger, type TokenVerifier } from '@spinroom/platform';
 import { randomUUID } from 'node:crypto';
 import type { PgPlayStore } from '../db/play-store.js';
 import type { Analytics } from '../domain/analytics.js';
@@ -59,9 +60,23 @@ export function actionInput(message: ModerationActionInput | undefined): ActionI
   return input;
 }
 
+/** The most records one RecordAnalyticsBatch call may carry. */
+export const MAX_BATCH_RECORDS = 5000;
+
+/** A record's refusal as its batch answer carries it: an AppError as is, anything else a 500 that names nothing. */
+export function recordError(error: unknown, logger: Logger): AnalyticsRecordError {
+  if (error instanceof AppError) {
+    return { httpStatus: error.status, messagesJson: JSON.stringify(error.messages), code: error.code ?? '' };
+  }
+  logger.error({ err: error }, 'a /kinesis record failed');
+  return { httpStatus: 500, messagesJson: JSON.stringify('Internal Server Error'), code: '' };
+}
+
 /** gRPC handlers of spinroom.audit.v1.AuditService: who calls, then the domain decides. */
 export function auditServiceHandlers(deps: {
   analytics: Analytics;
+  /** Verifies the tokens a batch's records carry (the kit's, which `unary` uses for the metadata's). */
+  verifier: () => TokenVerifier | undefined;
   actions: ModerationActions;
   plays: PgPlayStore;
   geolocator: Geolocator;
@@ -72,6 +87,24 @@ export function auditServiceHandlers(deps: {
   const { analytics, actions, plays, geolocator, logger, unary, startedAt } = deps;
   return {
     recordAnalytics: unary(async (req, ctx) => analytics.record(ctx.caller, req.topic, req.recordJson)),
+    // The call needs no token: each record proves its own caller, checked as the metadata's would be.
+    recordAnalyticsBatch: unary.public(async (req) => {
+      if (req.records.length > MAX_BATCH_RECORDS) throw badRequest(`records: at most ${MAX_BATCH_RECORDS} in one call`);
+      const verifier = deps.verifier();
+      const settled = await Promise.allSettled(
+        req.records.map(async (input) => {
+          if (!verifier) throw new AppError(503, 'Sign-in is not available yet, please try again');
+          return analytics.record(await verifier.verify(input.accessToken), input.topic, input.recordJson);
+        }),
+      );
+      return {
+        results: settled.map((outcome) =>
+          outcome.status === 'fulfilled'
+            ? { recordId: outcome.value.recordId, topic: outcome.value.topic, error: undefined }
+            : { recordId: '', topic: '', error: recordError(outcome.reason, logger) },
+        ),
+      };
+    }),
     getPlayTotals: unary(async (req, ctx) => {
       requireStaff(ctx.caller);
       const scope = (req.scope === '' ? 'all' : req.scope) as PlayScope;
