@@ -7,7 +7,6 @@ import {
   isAppError,
   roomMessageJson,
   type Caller,
-  type FeedFrame,
   type Logger,
   type SessionsEnded,
   type StatefulFeedMessageName,
@@ -19,7 +18,8 @@ import type { HiddenSenders } from './blocked-senders.js';
 import { FEED_ERROR_CODES } from './feed-errors.js';
 import type { JoinedRoom, LiveRoomGateway } from './gateway.js';
 import { isLiveAction, liveAction } from './live-actions.js';
-import type { FrameListener, RoomChannels } from './room-channels.js';
+import type { FrameListener, RoomChannels, RoomFrame } from './room-channels.js';
+import { textFrame } from './wire.js';
 
 /** The feed's limits; defaults suit production, tests shorten the clocks. */
 export interface FeedLimits {
@@ -144,6 +144,7 @@ export class FeedServer {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = new FeedConnection(
         ws,
+        socket,
         caller,
         this.options.gateway,
         this.options.channels,
@@ -175,7 +176,8 @@ export class FeedServer {
 
   private heartbeat(): void {
     const ping = JSON.stringify(`primus::ping::${Date.now()}`);
-    for (const connection of this.connections) connection.ping(ping);
+    const wire = textFrame(ping); // framed once for every socket, as room frames are
+    for (const connection of this.connections) connection.ping(ping, wire);
   }
 
   private async keepAlive(): Promise<void> {
@@ -198,7 +200,7 @@ interface JoinedRoomState {
   version: number;
   /** False while joining: frames wait in `buffer` until the join's state is sent. */
   live: boolean;
-  buffer: FeedFrame[];
+  buffer: RoomFrame[];
   /** Whether the caller's blocked users are held for this room's chat frames (people, not guests). */
   watchesBlocks: boolean;
 }
@@ -214,8 +216,17 @@ class FeedConnection implements FrameListener {
   /** This server ended the socket (a refusal, a reset, a dropped heartbeat): the person did not leave on purpose. */
   private closedByServer = false;
 
+  /**
+   * Whether frames framed once for everyone can be written to this socket as
+   * they are: not if it negotiated an extension (permessage-deflate, which the
+   * server turns off), whose frames ws must compress for this socket alone.
+   */
+  private readonly sharesFrames: boolean;
+
   constructor(
     private readonly ws: WebSocket,
+    /** The upgraded TCP socket ws writes to: shared frames are written here, in order with ws's own. */
+    private readonly socket: Duplex,
     private readonly caller: Caller,
     private readonly gateway: LiveRoomGateway,
     private readonly channels: RoomChannels,
@@ -224,6 +235,7 @@ class FeedConnection implements FrameListener {
     private readonly hiddenSenders?: HiddenSenders,
   ) {
     this.tokens = limits.messageBurst;
+    this.sharesFrames = ws.extensions === '';
     ws.on('message', (data: RawData, isBinary: boolean) => void this.receive(data, isBinary));
     ws.on('error', () => ws.terminate());
   }
@@ -232,17 +244,17 @@ class FeedConnection implements FrameListener {
     return this.room?.live ? [{ roomUuid: this.room.uuid, connectionId: this.id, userUuid: this.caller.userUuid }] : [];
   }
 
-  ping(frame: string): void {
+  ping(text: string, wire: Buffer): void {
     if (this.missedPongs >= 2) {
       this.closedByServer = true;
       this.ws.terminate();
       return;
     }
     this.missedPongs += 1;
-    this.send(frame);
+    this.sendFramed(text, wire);
   }
 
-  deliver(frame: FeedFrame): void {
+  deliver(frame: RoomFrame): void {
     const room = this.room;
     if (!room) return;
     if (!room.live) {
@@ -260,26 +272,26 @@ class FeedConnection implements FrameListener {
           return;
         }
         room.version = frame.version;
-        this.send(frame.json);
+        this.sendFramed(frame.json, frame.wire);
         return;
       case 'e':
-        this.send(frame.json);
+        this.sendFramed(frame.json, frame.wire);
         return;
       case 'c':
         if (room.watchesBlocks && this.hiddenSenders?.hides(this.caller.userUuid, frame.userUuid)) return;
-        this.send(frame.json);
+        this.sendFramed(frame.json, frame.wire);
         return;
       case 'u':
-        if (frame.userUuid === this.caller.userUuid) this.send(frame.json);
+        if (frame.userUuid === this.caller.userUuid) this.sendFramed(frame.json, frame.wire);
         return;
       case 'k':
         if (frame.userUuid !== this.caller.userUuid) return;
-        this.send(frame.json);
+        this.sendFramed(frame.json, frame.wire);
         this.leaveRoom();
         this.close('primus::server::close');
         return;
       case 'r':
-        this.send(frame.json);
+        this.sendFramed(frame.json, frame.wire);
         this.close('primus::server::close');
         return;
     }
@@ -313,15 +325,31 @@ class FeedConnection implements FrameListener {
   }
 
   private send(text: string): void {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.writable()) this.ws.send(text);
+  }
+
+  /**
+   * `text`, already framed as `wire` for every socket it goes to: written as is
+   * (one write of a shared buffer, no framing or encoding per socket), with the
+   * same checks as `send`. ws writes its own frames (answers, pings' pongs,
+   * close) straight to the same socket too, so the order is kept.
+   */
+  private sendFramed(text: string, wire: Buffer): void {
+    if (!this.writable()) return;
+    if (this.sharesFrames) this.socket.write(wire);
+    else this.ws.send(text);
+  }
+
+  /** Open, and keeping up: a client with too much unsent is dropped rather than buffered without bound (it reconnects and rejoins). */
+  private writable(): boolean {
+    if (this.ws.readyState !== WebSocket.OPEN) return false;
     if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
-      // Too slow to keep up: dropped rather than buffered without bound. It reconnects and rejoins.
       this.logger.info({ connectionId: this.id }, 'slow feed client dropped');
       this.closedByServer = true;
       this.ws.terminate();
-      return;
+      return false;
     }
-    this.ws.send(text);
+    return true;
   }
 
   private respond(messageId: number | undefined, fields: Record<string, unknown>): void {

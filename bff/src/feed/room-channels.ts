@@ -1,15 +1,22 @@
 import { decodeFeedFrame, feedChannel, feedMetrics, frameSentAt, type FeedFrame, type Logger, type Redis } from '@spinroom/platform/core';
+import { textFrame } from './wire.js';
+
+/** A room's frame as its sockets get it: the JSON, and `wire`, that JSON framed once as a WebSocket text message. */
+export interface RoomFrame extends FeedFrame {
+  wire: Buffer;
+}
 
 /** Whoever holds sockets of a room and wants its frames. */
 export interface FrameListener {
-  deliver(frame: FeedFrame): void;
+  deliver(frame: RoomFrame): void;
 }
 
 /**
  * One Redis subscriber for the whole BFF: a room's channel is subscribed while
  * at least one connection here is in the room, and every frame is handed, as
- * the same string, to each of them. Redis delivers a channel's messages in
- * publish order, so every replica sees the same versions in the same order.
+ * the same string and the same WebSocket frame (framed once here), to each of
+ * them. Redis delivers a channel's messages in publish order, so every replica
+ * sees the same versions in the same order.
  */
 export class RoomChannels {
   private readonly rooms = new Map<string, { listeners: Set<FrameListener>; subscribed: Promise<unknown> }>();
@@ -49,11 +56,13 @@ export class RoomChannels {
   private dispatch(channel: string, raw: string): void {
     const room = this.rooms.get(channel.slice('feed:room:'.length));
     if (!room) return;
-    const frame = decodeFeedFrame(raw);
-    if (!frame) {
+    const decoded = decodeFeedFrame(raw);
+    if (!decoded) {
       this.logger.warn({ channel }, 'malformed feed frame dropped');
       return;
     }
+    // Serialized once by its publisher, framed once here: each socket is one write of the same buffer.
+    const frame: RoomFrame = { ...decoded, wire: textFrame(decoded.json) };
     for (const listener of room.listeners) listener.deliver(frame);
     // Once per frame, after the fan-out: sockets reached and time since the room service sent it.
     feedMetrics.delivered(room.listeners.size, frameSentAt(frame.json));

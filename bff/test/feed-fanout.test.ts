@@ -1,0 +1,288 @@
+import { EventEmitter } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { createLogger, encodeFeedFrame, feedChannel, type Caller, type Redis, type TokenVerifier } from '@spinroom/platform/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { FeedServer, type FeedLimits } from '../src/feed/feed-server.js';
+import type { JoinedRoom, LiveRoomGateway } from '../src/feed/gateway.js';
+import { RoomChannels } from '../src/feed/room-channels.js';
+
+const ROOM = 'b0000000-0000-4000-8000-00000000000b';
+
+/**
+ * One FeedServer on a port of its own, as the BFF runs it, with the room
+ * service and Redis replaced by what these tests need of them: joins answer
+ * version 1, and `publish` hands a frame to the server as the Redis
+ * subscriber would.
+ */
+async function feedHarness(limits: Partial<FeedLimits> = {}) {
+  const subscriber = Object.assign(new EventEmitter(), {
+    subscribe: async () => 1,
+    unsubscribe: async () => 0,
+  });
+  const joins: Array<{ userUuid: string; connectionId: string }> = [];
+  const leaves: Array<{ connectionId: string; left: boolean }> = [];
+  const gateway: LiveRoomGateway = {
+    async join(caller, input): Promise<JoinedRoom> {
+      joins.push({ userUuid: caller.userUuid, connectionId: input.connectionId });
+      return { roomUuid: input.roomUuid, version: 1, stateJson: '{}', allUserDataJson: '{}' };
+    },
+    act: async () => ({ version: 0 }),
+    async leave(_roomUuid, connectionId, left) {
+      leaves.push({ connectionId, left });
+    },
+    keepAlive: async () => undefined,
+  };
+  const verifier = {
+    verify: async (token: string): Promise<Caller> => ({ userUuid: token, role: 'user', kind: 'user', capabilities: [], token }),
+  } as unknown as TokenVerifier;
+  const logger = createLogger('test', { level: 'silent' });
+  const feed = new FeedServer({
+    verifier: () => verifier,
+    gateway,
+    channels: new RoomChannels(subscriber as unknown as Redis, logger),
+    logger,
+    allowedOrigins: [],
+    limits,
+  });
+  const server: Server = createServer();
+  feed.attach(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  let version = 1;
+  return {
+    feed,
+    joins,
+    leaves,
+    url: (user: string) => `ws://127.0.0.1:${port}/primus?token=${user}`,
+    port,
+    /** A stateful frame of the room, the next version, as the room service publishes it. */
+    publish(message: Record<string, unknown>): { version: number; json: string } {
+      version += 1;
+      const json = JSON.stringify({
+        context: 'user',
+        room: ROOM,
+        from: 'server',
+        sentAt: Date.now(),
+        messageId: version,
+        message,
+        version,
+      });
+      subscriber.emit('message', feedChannel(ROOM), encodeFeedFrame({ kind: 's', version, userUuid: '', json }));
+      return { version, json };
+    },
+    async close() {
+      await feed.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+type Harness = Awaited<ReturnType<typeof feedHarness>>;
+
+/** What `ws`'s `send(text)` puts on the wire for a server's text message (RFC 6455 5.2), computed here independently. */
+function expectedFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const n = payload.length;
+  let header: Buffer;
+  if (n < 126) header = Buffer.from([0x81, n]);
+  else if (n < 65536) {
+    header = Buffer.from([0x81, 126, 0, 0]);
+    header.writeUInt16BE(n, 2);
+  } else {
+    header = Buffer.from([0x81, 127, 0, 0, 0, 0, 0, 0, 0, 0]);
+    header.writeUIntBE(n, 4, 6);
+  }
+  return Buffer.concat([header, payload]);
+}
+
+/**
+ * A feed client on a plain TCP socket: the WebSocket handshake by hand, then
+ * every byte the server sends kept as it came, so frames can be compared byte
+ * for byte. It can stop reading (a slow client: the kernel's buffers fill and
+ * the server's writes queue up).
+ */
+class RawFeedClient {
+  private bytes = Buffer.alloc(0);
+  private upgraded = false;
+  readonly closed: Promise<void>;
+
+  private constructor(private readonly socket: Socket) {
+    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => {
+      this.bytes = Buffer.concat([this.bytes, chunk]);
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static async open(port: number, user: string): Promise<RawFeedClient> {
+    const socket = connect(port, '127.0.0.1');
+    const client = new RawFeedClient(socket);
+    socket.write(
+      `GET /primus?token=${user} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    await client.until(() => client.bytes.includes('\r\n\r\n'));
+    const end = client.bytes.indexOf('\r\n\r\n') + 4;
+    expect(client.bytes.subarray(0, end).toString()).toMatch(/^HTTP\/1\.1 101 /);
+    client.bytes = client.bytes.subarray(end);
+    client.upgraded = true;
+    return client;
+  }
+
+  /** A text frame from the client (masked, as RFC 6455 requires). */
+  send(text: string): void {
+    const payload = Buffer.from(text);
+    if (payload.length >= 126) throw new Error('short frames only');
+    const mask = Buffer.from([0x12, 0x34, 0x56, 0x78]);
+    const masked = payload.map((b, i) => b ^ mask[i % 4]!);
+    this.socket.write(Buffer.concat([Buffer.from([0x81, 0x80 | payload.length]), mask, masked]));
+  }
+
+  /** The complete frames received so far, each as its exact bytes. */
+  frames(): Buffer[] {
+    if (!this.upgraded) return [];
+    const frames: Buffer[] = [];
+    let at = 0;
+    while (at + 2 <= this.bytes.length) {
+      const short = this.bytes[at + 1]! & 0x7f;
+      const [headerLength, length] =
+        short === 126
+          ? [4, at + 4 <= this.bytes.length ? this.bytes.readUInt16BE(at + 2) : Infinity]
+          : short === 127
+            ? [10, at + 10 <= this.bytes.length ? this.bytes.readUIntBE(at + 4, 6) : Infinity]
+            : [2, short];
+      if (at + headerLength + length > this.bytes.length) break;
+      frames.push(this.bytes.subarray(at, at + headerLength + length));
+      at += headerLength + length;
+    }
+    return frames;
+  }
+
+  texts(): string[] {
+    return this.frames().map((frame) => {
+      const short = frame[1]! & 0x7f;
+      return frame.subarray(short === 126 ? 4 : short === 127 ? 10 : 2).toString();
+    });
+  }
+
+  async join(): Promise<void> {
+    this.send(JSON.stringify({ event: 'action', messageId: 1, params: { action: 'joinRoom', roomUuid: ROOM } }));
+    await this.until(() => this.texts().some((t) => t.includes('"updatedUserData"')));
+  }
+
+  pause(): void {
+    this.socket.pause();
+  }
+
+  resume(): void {
+    this.socket.resume();
+  }
+
+  destroy(): void {
+    this.socket.destroy();
+  }
+
+  async until(done: () => boolean, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error('timed out');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+describe('the room feed fan-out', () => {
+  let harness: Harness | undefined;
+  const clients: RawFeedClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.destroy();
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it("writes each room message to every socket in the room as the same bytes ws's send would, small, medium and large", async () => {
+    harness = await feedHarness();
+    const h = harness;
+    const listeners = await Promise.all(Array.from({ length: 60 }, (_, i) => RawFeedClient.open(h.port, `user-${i % 7}`)));
+    clients.push(...listeners);
+    await Promise.all(listeners.map((c) => c.join()));
+    // Beside them, the published client's transport (ws) reads the same messages.
+    const ws = new WebSocket(h.url('user-ws'));
+    const heard: string[] = [];
+    ws.on('message', (data: Buffer) => heard.push(data.toString()));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ event: 'action', messageId: 1, params: { action: 'joinRoom', roomUuid: ROOM } }));
+    await clients[0]!.until(() => heard.length >= 2);
+
+    const sent = [
+      h.publish({ name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/voteCounts/likes', value: 1 }] }),
+      h.publish({ name: 'updatedUserData', statePatch: [{ op: 'add', path: '/x', value: 'é'.repeat(200) }] }),
+      h.publish({ name: 'updatedUserData', statePatch: [{ op: 'add', path: '/y', value: 'ü'.repeat(40_000) }] }),
+    ];
+    const expected = sent.map((s) => expectedFrame(s.json));
+    expect(expected.map((e) => e[1]! & 0x7f)).toEqual([126, 126, 127]); // 16-bit lengths (one of them counted in UTF-8 bytes), then 64-bit
+    for (const client of listeners) await client.until(() => client.frames().length >= 5);
+    for (const client of listeners) {
+      // The join's answer and updatedUserData (this socket's own), then the three room messages.
+      // As base64: vitest compares Buffers byte by byte as arrays, too slowly for 60 x 80 KB.
+      expect(
+        client
+          .frames()
+          .slice(2)
+          .map((f) => f.toString('base64')),
+      ).toEqual(expected.map((f) => f.toString('base64')));
+    }
+    await clients[0]!.until(() => heard.length >= 5);
+    expect(heard.slice(2)).toEqual(sent.map((s) => s.json));
+    ws.close();
+  });
+
+  it('frames the heartbeat once for every socket too: the same bytes, with the one-byte length', async () => {
+    harness = await feedHarness({ pingIntervalMs: 100 });
+    const h = harness;
+    const listeners = await Promise.all([1, 2, 3].map((i) => RawFeedClient.open(h.port, `user-${i}`)));
+    clients.push(...listeners);
+    const pings = (client: RawFeedClient) => client.frames().filter((f) => f.toString().includes('primus::ping::'));
+    // A beat every socket heard (one that connected just after a beat missed that one).
+    const common = () => pings(listeners[0]!).filter((p) => listeners.every((c) => pings(c).some((q) => q.equals(p))));
+    await listeners[0]!.until(() => common().length >= 1);
+    const ping = common()[0]!;
+    expect(ping.subarray(2).toString()).toMatch(/^"primus::ping::\d+"$/);
+    expect(ping).toEqual(expectedFrame(ping.subarray(2).toString()));
+    expect(ping[1]).toBeLessThan(126);
+  });
+
+  it('drops a socket that stops reading once its unsent bytes pass the limit, and the others get everything', async () => {
+    harness = await feedHarness({ maxBufferedBytes: 256 * 1024 });
+    const h = harness;
+    const slow = await RawFeedClient.open(h.port, 'user-slow');
+    const fast = await Promise.all([1, 2, 3].map((i) => RawFeedClient.open(h.port, `user-fast-${i}`)));
+    clients.push(slow, ...fast);
+    await Promise.all([slow, ...fast].map((c) => c.join()));
+    const slowJoin = h.joins.find((j) => j.userUuid === 'user-slow')!;
+    expect(h.feed.connectionCount).toBe(4);
+    slow.pause();
+
+    // 30 MB through: more than loopback's kernel buffers hold for a reader that stopped.
+    const sent: string[] = [];
+    for (let i = 0; i < 500; i += 1) {
+      sent.push(h.publish({ name: 'updatedUserData', statePatch: [{ op: 'add', path: '/pad', value: 'p'.repeat(60_000) }] }).json);
+      if (i % 25 === 24) await new Promise((resolve) => setTimeout(resolve, 20)); // let the fast ones read
+    }
+    await fast[0]!.until(() => h.leaves.some((l) => l.connectionId === slowJoin.connectionId));
+    // Dropped by the server (terminated, not a leave on purpose: the room service gives it its grace period).
+    expect(h.leaves.find((l) => l.connectionId === slowJoin.connectionId)).toEqual({ connectionId: slowJoin.connectionId, left: false });
+    expect(h.feed.connectionCount).toBe(3);
+    for (const client of fast) {
+      await client.until(() => client.frames().length >= 2 + sent.length, 30_000);
+      expect(client.texts().slice(2)).toEqual(sent);
+    }
+    // The slow client, reading again, gets what the kernel held for it, then the end of a socket the server dropped.
+    slow.resume();
+    await slow.closed;
+    const got = slow.texts().slice(2);
+    expect(got.length).toBeLessThan(sent.length);
+    expect(got).toEqual(sent.slice(0, got.length));
+  });
+});
