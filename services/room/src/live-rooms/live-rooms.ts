@@ -3,6 +3,8 @@ import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
 import { badRequest, forbidden, type Caller, type Logger } from '@spinroom/platform';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
 import * as live from '../domain/live/transitions.js';
+import * as members from '../domain/live/members.js';
+import { clientStateJson } from '../domain/live/state-json.js';
 import type { Entrant, RoomFee } from '../domain/entry-fees.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
 
@@ -80,6 +82,20 @@ export interface JoinResult {
 }
 
 const MAX_ATTEMPTS = 20;
+
+type JoinInput = { member: Member; profile: Record<string, unknown>; position: { x: number; y: number } };
+
+interface Joiner {
+  input: JoinInput;
+  resolve: (result: JoinResult) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Leaver {
+  userUuid: string;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
 const QUEUE_LOOKAHEAD = 10;
 
 /**
@@ -91,6 +107,9 @@ const QUEUE_LOOKAHEAD = 10;
 export class LiveRooms {
   /** Each room's last queued change in this replica (see `serialized`). */
   private readonly pending = new Map<string, Promise<void>>();
+  /** Each room's joins and leaves waiting for its turn (see `queueJoin`, `leave`). */
+  private readonly joining = new Map<string, Joiner[]>();
+  private readonly leaving = new Map<string, Leaver[]>();
 
   constructor(
     private readonly store: LiveStore,
@@ -110,7 +129,7 @@ export class LiveRooms {
     const present =
       access.fee.entryFee > 0 && ((await this.store.load(roomUuid))?.room.server.members.some((m) => m.uuid === caller.userUuid) ?? false);
     const who = { userUuid: caller.userUuid, kind: caller.kind, tokenRole: caller.role, highestRole: access.highestRole, present };
-    const stored = await this.fees.enter(
+    return this.fees.enter(
       roomUuid,
       access.fee,
       who,
@@ -119,17 +138,84 @@ export class LiveRooms {
         const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
         await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
         const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
-        return (await this.change(roomUuid, (room) => live.join(room, { member, profile, position, now: this.now() }), access)).stored;
+        return this.queueJoin(roomUuid, access, { member, profile, position });
       },
       () => this.disconnect(roomUuid, input.connectionId, true),
     );
-    const { allUserData, ...state } = stored.room.client;
-    return {
-      roomUuid,
-      version: stored.version,
-      stateJson: JSON.stringify({ ...state, allUserData: {} }),
-      allUserDataJson: JSON.stringify(allUserData),
-    };
+  }
+
+  /**
+   * Joins wait for the room's turn together: the joins that came while the
+   * room was busy enter in one write and one `userJoined` (members.ts),
+   * whatever the room's size, and share one answer.
+   */
+  private queueJoin(roomUuid: string, access: RoomAccess, input: JoinInput): Promise<JoinResult> {
+    return new Promise((resolve, reject) => {
+      let queue = this.joining.get(roomUuid);
+      if (!queue) {
+        const fresh: Joiner[] = [];
+        this.joining.set(roomUuid, fresh);
+        queue = fresh;
+        void this.serialized(roomUuid, () => {
+          if (this.joining.get(roomUuid) === fresh) this.joining.delete(roomUuid);
+          return this.enterTogether(roomUuid, access, fresh);
+        });
+      }
+      queue.push({ input, resolve, reject });
+    });
+  }
+
+  private async enterTogether(roomUuid: string, access: RoomAccess, joiners: Joiner[]): Promise<void> {
+    let pending = joiners;
+    try {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS && pending.length > 0; attempt += 1) {
+        const stored = await this.opened(roomUuid, access);
+        if (!stored) continue;
+        const now = this.now();
+        const batch = members.arrivalBatch(stored.room);
+        const arrivals: members.Arrival[] = [];
+        const arriving: Joiner[] = [];
+        const others: Joiner[] = [];
+        for (const joiner of pending) {
+          try {
+            const entry = stored.legacy ? null : members.arrival(stored.room, { ...joiner.input, now }, batch);
+            if (entry) {
+              arrivals.push(entry);
+              arriving.push(joiner);
+            } else others.push(joiner);
+          } catch (error) {
+            joiner.reject(error); // the room is full
+          }
+        }
+        if (arrivals.length > 0) {
+          const saved = await this.store.addUsers(stored, arrivals, now);
+          if (!saved) {
+            pending = [...arriving, ...others];
+            continue;
+          }
+          const answer: JoinResult = { roomUuid, version: saved.version, ...clientStateJson(saved.room.client) };
+          for (const joiner of arriving) joiner.resolve(answer);
+        }
+        pending = [];
+        // Someone already in (a second tab, a reconnect, new roles): the rules decide, one at a time.
+        for (const joiner of others) await this.enterNow(roomUuid, access, joiner.input).then(joiner.resolve, joiner.reject);
+      }
+      for (const joiner of pending) joiner.reject(new Error(`room ${roomUuid}: too many concurrent changes`));
+    } catch (error) {
+      for (const joiner of pending) joiner.reject(error);
+    }
+  }
+
+  /** One join through the rules (`join` of transitions.ts), in the room's turn; answers the state at the version stored. */
+  private async enterNow(roomUuid: string, access: RoomAccess, input: JoinInput): Promise<JoinResult> {
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.opened(roomUuid, access);
+      if (!stored) continue;
+      const transition = live.join(stored.room, { ...input, now: this.now() });
+      const result = transition ? await this.save(stored, transition) : stored;
+      if (result) return { roomUuid, version: result.version, ...clientStateJson(result.room.client) };
+    }
+    throw new Error(`room ${roomUuid}: too many concurrent changes`);
   }
 
   /**
@@ -259,9 +345,46 @@ export class LiveRooms {
     if (deleted) await this.store.delete(roomUuid);
   }
 
+  /**
+   * A user leaves. Leaves wait for the room's turn together, as joins do:
+   * those who hold nothing else in the room leave in one write and one
+   * `userLeft` (members.ts); DJs, those in line and voters through the rules.
+   */
   async leave(roomUuid: string, userUuid: string): Promise<void> {
     if (!(await this.store.load(roomUuid))) return;
-    await this.change(roomUuid, (room) => live.leave(room, userUuid, this.now()));
+    return new Promise((resolve, reject) => {
+      let queue = this.leaving.get(roomUuid);
+      if (!queue) {
+        const fresh: Leaver[] = [];
+        this.leaving.set(roomUuid, fresh);
+        queue = fresh;
+        void this.serialized(roomUuid, () => {
+          if (this.leaving.get(roomUuid) === fresh) this.leaving.delete(roomUuid);
+          return this.leaveTogether(roomUuid, fresh).then(
+            () => {
+              for (const l of fresh) l.resolve();
+            },
+            (error: unknown) => {
+              for (const l of fresh) l.reject(error);
+            },
+          );
+        });
+      }
+      queue.push({ userUuid, resolve, reject });
+    });
+  }
+
+  private async leaveTogether(roomUuid: string, leavers: Leaver[]): Promise<void> {
+    const userUuids = leavers.map((l) => l.userUuid);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const stored = await this.store.load(roomUuid);
+      if (!stored) return;
+      const { quick, ruled } = stored.legacy ? { quick: [], ruled: userUuids } : members.departures(stored.room, userUuids);
+      if (quick.length > 0 && !(await this.store.removeUsers(stored, quick, this.now()))) continue;
+      for (const userUuid of ruled) await this.changeNow(roomUuid, (room) => live.leave(room, userUuid, this.now()));
+      return;
+    }
+    throw new Error(`room ${roomUuid}: too many concurrent changes`);
   }
 
   /** The present users' uuids (for the room's REST answers). */
@@ -363,20 +486,24 @@ export class LiveRooms {
     known?: RoomAccess,
   ): Promise<{ stored: StoredRoom }> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-      let stored = await this.store.load(roomUuid);
-      if (!stored) {
-        const access = known ?? (await this.directory.room(roomUuid));
-        const fresh = emptyLiveRoom(roomUuid, access.settings, access.rules);
-        const created = await this.store.save(null, fresh, { name: 'updatedRoomSettings', due: null, now: this.now() });
-        if (!created) continue;
-        stored = (await this.store.load(roomUuid))!;
-      }
+      const stored = await this.opened(roomUuid, known);
+      if (!stored) continue;
       const transition = rule(stored.room);
       if (!transition) return { stored };
       const saved = await this.save(stored, transition);
       if (saved) return { stored: saved };
     }
     throw new Error(`room ${roomUuid}: too many concurrent changes`);
+  }
+
+  /** The stored room, made from the room's records the first time (null: another writer made it first; load again). */
+  private async opened(roomUuid: string, known?: RoomAccess): Promise<StoredRoom | null> {
+    const stored = await this.store.load(roomUuid);
+    if (stored) return stored;
+    const access = known ?? (await this.directory.room(roomUuid));
+    const fresh = emptyLiveRoom(roomUuid, access.settings, access.rules);
+    const created = await this.store.save(null, fresh, { name: 'updatedRoomSettings', due: null, now: this.now() });
+    return created ? this.store.load(roomUuid) : null;
   }
 
   /** Stores a transition; on success runs its effects and, if the clock is already due, ticks. */
@@ -389,12 +516,11 @@ export class LiveRooms {
       now: this.now(),
     });
     if (!result) return null;
-    const saved = { room: transition.room, rev: stored.rev + 1, version: result.version };
     void this.runEffects(transition.room.roomUuid, transition.effects);
     void this.announceStage(stored.room, transition.room);
     if (due !== null && due <= this.now())
       void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
-    return saved;
+    return result;
   }
 
   private async runEffects(roomUuid: string, effects: live.Effect[]): Promise<void> {

@@ -7,13 +7,17 @@ import {
   type StatelessFeedMessage,
 } from '@spinroom/platform';
 import type { Operation } from 'fast-json-patch';
+import type { Arrival, Departure } from '../domain/live/members.js';
+import { admit, release } from '../domain/live/members.js';
 import { diffClientState } from '../domain/live/patch.js';
 import type { StatelessMessage } from '../domain/live/transitions.js';
-import type { LiveRoom } from '../domain/live/state.js';
+import type { ClientRoomUser, ClientUserData, LiveRoom, Member } from '../domain/live/state.js';
 
 /** Redis keys of the live rooms (`room:<entity>:<id>`). */
 export const liveKeys = {
   room: (roomUuid: string) => `room:live:${roomUuid}`,
+  /** The room's users, apart from the room: user uuid -> their record (`UserRecord` JSON). */
+  users: (roomUuid: string) => `room:users:${roomUuid}`,
   /** Rooms by when they next need the clock (ms). */
   clock: 'room:clock',
   /** The connections in a room: connection id -> `userUuid|lastSeenMs`. */
@@ -28,17 +32,59 @@ export interface StoredRoom {
   rev: number;
   /** Bumped by every write clients see: the feed's version. */
   version: number;
+  /** Each user's record as stored (JSON, '' when not stored yet) and their join order. */
+  users: Map<string, { seq: number; json: string }>;
+  /** The join order the next new user takes. */
+  nextSeq: number;
+  /** Stored before the users were kept apart (in the room's document): the next save writes them apart, joins and leaves too. */
+  legacy?: boolean;
 }
 
-// One script per transition: compare the revision, write the state, set the
-// room's clock, and publish its frames, all or nothing, in this order.
+/** One user of a room as `room:users:<uuid>` keeps them: what the room document would hold of them. */
+interface UserRecord {
+  /** Join order (the user lists follow it). */
+  seq: number;
+  member: Member;
+  data: ClientUserData;
+  joinedAt?: number;
+  likedAt?: number;
+}
+
+// One script per transition: compare the revision, write the room (without
+// its users), the users that changed and the join order, set the room's clock,
+// and publish its frames, all or nothing, in this order.
+// ARGV: rev, state, version, due, room uuid, next seq, #set, #deleted, then
+// the set users' (uuid, record) pairs, the deleted uuids, and the frames.
 const SAVE = `
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if (rev or '0') ~= ARGV[1] then return -1 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'rev', tonumber(ARGV[1]) + 1, 'version', ARGV[3])
+if ARGV[1] == '0' then redis.call('DEL', KEYS[4]) end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'rev', tonumber(ARGV[1]) + 1, 'version', ARGV[3], 'seq', ARGV[6])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
-for i = 6, #ARGV do redis.call('PUBLISH', KEYS[3], ARGV[i]) end
+local sets = tonumber(ARGV[7])
+local dels = tonumber(ARGV[8])
+local i = 9
+for _ = 1, sets do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]); i = i + 2 end
+for _ = 1, dels do redis.call('HDEL', KEYS[4], ARGV[i]); i = i + 1 end
+for j = i, #ARGV do redis.call('PUBLISH', KEYS[3], ARGV[j]) end
 return tonumber(ARGV[3])
+`;
+
+// Joins or leaves: their users' records written or removed, the room's
+// revision and version bumped, the frame published; the room itself is not
+// rewritten. ARGV: rev, version, next seq, #set, #deleted, the set users'
+// (uuid, record) pairs, the deleted uuids, the frames.
+const SAVE_USERS = `
+local rev = redis.call('HGET', KEYS[1], 'rev')
+if (rev or '0') ~= ARGV[1] then return -1 end
+local sets = tonumber(ARGV[4])
+local dels = tonumber(ARGV[5])
+local i = 6
+for _ = 1, sets do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]); i = i + 2 end
+for _ = 1, dels do redis.call('HDEL', KEYS[2], ARGV[i]); i = i + 1 end
+redis.call('HSET', KEYS[1], 'rev', tonumber(ARGV[1]) + 1, 'version', ARGV[2], 'seq', ARGV[3])
+for j = i, #ARGV do redis.call('PUBLISH', KEYS[3], ARGV[j]) end
+return 1
 `;
 
 // Sets the clock only if the room is still at the revision the due time was computed from.
@@ -64,12 +110,18 @@ export class LiveStore {
   async load(roomUuid: string): Promise<StoredRoom | null> {
     const cached = this.cache.get(roomUuid);
     if (cached && Number(await this.redis.hget(liveKeys.room(roomUuid), 'rev')) === cached.rev) return cached;
-    const [state, rev, version] = await this.redis.hmget(liveKeys.room(roomUuid), 'state', 'rev', 'version');
+    const results = await this.redis
+      .multi()
+      .hmget(liveKeys.room(roomUuid), 'state', 'rev', 'version', 'seq')
+      .hgetall(liveKeys.users(roomUuid))
+      .exec();
+    const [state, rev, version, seq] = results![0]![1] as Array<string | null>;
+    const records = results![1]![1] as Record<string, string>;
     if (!state) {
       this.cache.delete(roomUuid);
       return null;
     }
-    return this.remember({ room: JSON.parse(state) as LiveRoom, rev: Number(rev), version: Number(version) });
+    return this.remember(assemble(JSON.parse(state) as LiveRoom, records, Number(rev), Number(version), Number(seq ?? 0)));
   }
 
   private remember(stored: StoredRoom): StoredRoom {
@@ -82,14 +134,14 @@ export class LiveStore {
   /**
    * Writes `next` if the room is still at `previous.rev`, publishing the patch
    * of what clients see (if anything changed) and the stateless messages.
-   * Answers the new version, or null when another writer came first.
+   * Answers the room as stored, or null when another writer came first.
    */
   async save(
     previous: StoredRoom | null,
     next: LiveRoom,
     /** `name` null: a change of the server's part alone (clients see nothing, no patch is sent). */
     input: { name: StatefulFeedMessageName | null; stateless?: StatelessMessage[]; due: number | null; now: number },
-  ): Promise<{ version: number; patched: boolean } | null> {
+  ): Promise<StoredRoom | null> {
     const patch =
       input.name === null
         ? []
@@ -98,32 +150,99 @@ export class LiveStore {
     const frames: string[] = [];
     for (const message of input.name === null ? [] : splitSongChange(input.name, patch)) {
       version += 1;
-      frames.push(
-        encodeFeedFrame({
-          kind: 's',
-          version,
-          userUuid: '',
-          json: roomMessageJson({ roomUuid: next.roomUuid, sentAt: input.now, message, version }),
-        }),
-      );
+      frames.push(statefulFrame(next.roomUuid, message, version, input.now));
     }
     for (const message of input.stateless ?? []) frames.push(statelessFrame(next.roomUuid, message, input.now));
+    // The users whose records changed (the rules copy the whole room, so each is compared by its JSON).
+    let nextSeq = previous?.nextSeq ?? 0;
+    const users = new Map<string, { seq: number; json: string }>();
+    const set: string[] = [];
+    for (const member of next.server.members) {
+      const before = previous?.users.get(member.uuid);
+      const seq = before?.seq ?? nextSeq++;
+      const json = recordJson(next, member, seq);
+      users.set(member.uuid, { seq, json });
+      if (json !== before?.json) set.push(member.uuid, json);
+    }
+    const deleted = [...(previous?.users.keys() ?? [])].filter((uuid) => !users.has(uuid));
     const result = (await this.redis.eval(
       SAVE,
-      3,
+      4,
       liveKeys.room(next.roomUuid),
       liveKeys.clock,
       feedChannel(next.roomUuid),
+      liveKeys.users(next.roomUuid),
       String(previous?.rev ?? 0),
-      JSON.stringify(next),
+      JSON.stringify(withoutUsers(next)),
       String(version),
       input.due === null ? '' : String(input.due),
       next.roomUuid,
+      String(nextSeq),
+      String(set.length / 2),
+      String(deleted.length),
+      ...set,
+      ...deleted,
       ...frames,
     )) as number;
     if (result < 0) return null;
-    this.remember({ room: next, rev: (previous?.rev ?? 0) + 1, version });
-    return { version, patched: frames.length > 0 };
+    return this.remember({ room: next, rev: (previous?.rev ?? 0) + 1, version, users, nextSeq });
+  }
+
+  /**
+   * New users enter (`arrival` of domain/live/members.ts, in order): their
+   * records are written and one `userJoined` published, the room is not
+   * rewritten. Answers the stored room (the cached one, changed in place), or
+   * null when another writer came first.
+   */
+  async addUsers(previous: StoredRoom, arrivals: Arrival[], now: number): Promise<StoredRoom | null> {
+    if (previous.legacy) throw new Error('a room stored whole is saved whole');
+    const records = arrivals.map((entry, i) => {
+      const record: UserRecord = { seq: previous.nextSeq + i, member: entry.member, data: entry.data, joinedAt: entry.now };
+      return { uuid: entry.member.uuid, seq: record.seq, json: JSON.stringify(record) };
+    });
+    const nextSeq = previous.nextSeq + arrivals.length;
+    const version = previous.version + 1;
+    const frame = statefulFrame(previous.room.roomUuid, { name: 'userJoined', statePatch: arrivals.flatMap((a) => a.patch) }, version, now);
+    const set = records.flatMap((r) => [r.uuid, r.json]);
+    if (!(await this.saveUsers(previous, { version, nextSeq, set, deleted: [], frame }))) return null;
+    for (const entry of arrivals) admit(previous.room, entry);
+    for (const r of records) previous.users.set(r.uuid, { seq: r.seq, json: r.json });
+    return this.remember({ room: previous.room, rev: previous.rev + 1, version, users: previous.users, nextSeq });
+  }
+
+  /** Users who hold nothing else in the room leave (`departures` of domain/live/members.ts): one `userLeft`, as `addUsers`. */
+  async removeUsers(previous: StoredRoom, departures: Departure[], now: number): Promise<StoredRoom | null> {
+    if (previous.legacy) throw new Error('a room stored whole is saved whole');
+    const version = previous.version + 1;
+    const frame = statefulFrame(previous.room.roomUuid, { name: 'userLeft', statePatch: departures.flatMap((d) => d.patch) }, version, now);
+    const deleted = departures.map((d) => d.userUuid);
+    if (!(await this.saveUsers(previous, { version, nextSeq: previous.nextSeq, set: [], deleted, frame }))) return null;
+    for (const entry of departures) release(previous.room, entry);
+    for (const uuid of deleted) previous.users.delete(uuid);
+    return this.remember({ room: previous.room, rev: previous.rev + 1, version, users: previous.users, nextSeq: previous.nextSeq });
+  }
+
+  private async saveUsers(
+    previous: StoredRoom,
+    change: { version: number; nextSeq: number; set: string[]; deleted: string[]; frame: string },
+  ): Promise<boolean> {
+    const roomUuid = previous.room.roomUuid;
+    const result = (await this.redis.eval(
+      SAVE_USERS,
+      3,
+      liveKeys.room(roomUuid),
+      liveKeys.users(roomUuid),
+      feedChannel(roomUuid),
+      String(previous.rev),
+      String(change.version),
+      String(change.nextSeq),
+      String(change.set.length / 2),
+      String(change.deleted.length),
+      ...change.set,
+      ...change.deleted,
+      change.frame,
+    )) as number;
+    return result > 0;
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
@@ -157,7 +276,11 @@ export class LiveStore {
 
   async delete(roomUuid: string): Promise<void> {
     this.cache.delete(roomUuid);
-    await this.redis.multi().del(liveKeys.room(roomUuid), liveKeys.connections(roomUuid)).zrem(liveKeys.clock, roomUuid).exec();
+    await this.redis
+      .multi()
+      .del(liveKeys.room(roomUuid), liveKeys.users(roomUuid), liveKeys.connections(roomUuid))
+      .zrem(liveKeys.clock, roomUuid)
+      .exec();
   }
 
   // --- connections and departures ---
@@ -253,6 +376,82 @@ export function splitSongChange(
   const song = patch.filter((op) => SONG_PATHS.test(op.path));
   const rest = patch.filter((op) => !SONG_PATHS.test(op.path));
   return [...(rest.length > 0 ? [{ name, statePatch: rest }] : []), { name: 'playedSong', statePatch: song }];
+}
+
+function statefulFrame(
+  roomUuid: string,
+  message: { name: StatefulFeedMessageName; statePatch: Operation[] },
+  version: number,
+  now: number,
+): string {
+  return encodeFeedFrame({ kind: 's', version, userUuid: '', json: roomMessageJson({ roomUuid, sentAt: now, message, version }) });
+}
+
+/** The room as `state` keeps it: everything but its users (their records are in `room:users:<uuid>`). */
+function withoutUsers(room: LiveRoom): LiveRoom {
+  return {
+    ...room,
+    client: { ...room.client, allUserData: {}, allUsers: [], audienceUsers: [], floorUsers: [] },
+    server: { ...room.server, members: [], joinedAt: {}, likedAt: {} },
+  };
+}
+
+function recordJson(room: LiveRoom, member: Member, seq: number): string {
+  const record: UserRecord = {
+    seq,
+    member,
+    data: room.client.allUserData[member.uuid]!,
+    joinedAt: room.server.joinedAt?.[member.uuid],
+    likedAt: room.server.likedAt?.[member.uuid],
+  };
+  return JSON.stringify(record);
+}
+
+const asUser = (m: Member): ClientRoomUser => ({
+  uuid: m.uuid,
+  tokenRole: m.tokenRole,
+  ...(m.highestRole ? { highestRole: m.highestRole } : {}),
+  canDj: m.canDj,
+});
+
+/**
+ * The room from its document and its users' records (in join order), the
+ * user lists derived as the rules derive them. A room stored before its users
+ * were kept apart holds them in its document: kept, and written apart at its next save.
+ */
+function assemble(room: LiveRoom, records: Record<string, string>, rev: number, version: number, storedSeq: number): StoredRoom {
+  const users = new Map<string, { seq: number; json: string }>();
+  if (room.server.members.length > 0) {
+    for (const [i, m] of room.server.members.entries()) users.set(m.uuid, { seq: i, json: '' });
+    return { room, rev, version, users, nextSeq: room.server.members.length, legacy: true };
+  }
+  const parsed = Object.entries(records)
+    .map(([uuid, json]) => ({ uuid, json, record: JSON.parse(json) as UserRecord }))
+    .sort((a, b) => a.record.seq - b.record.seq);
+  const joinedAt: Record<string, number> = {};
+  const likedAt: Record<string, number> = {};
+  const allUserData: Record<string, ClientUserData> = {};
+  const members: Member[] = [];
+  let nextSeq = storedSeq;
+  for (const { uuid, json, record } of parsed) {
+    users.set(uuid, { seq: record.seq, json });
+    members.push(record.member);
+    allUserData[uuid] = record.data;
+    if (record.joinedAt !== undefined) joinedAt[uuid] = record.joinedAt;
+    if (record.likedAt !== undefined) likedAt[uuid] = record.likedAt;
+    nextSeq = Math.max(nextSeq, record.seq + 1);
+  }
+  const onStage = new Set(room.client.djs.map((d) => d.uuid));
+  const audience = members.filter((m) => !onStage.has(m.uuid));
+  room.server = { ...room.server, members, joinedAt, likedAt };
+  room.client = {
+    ...room.client,
+    allUserData,
+    allUsers: members.filter((m) => m.tokenRole !== 'guest').map(asUser),
+    audienceUsers: audience.map(asUser),
+    floorUsers: audience.filter((m) => m.tokenRole !== 'guest').map(asUser),
+  };
+  return { room, rev, version, users, nextSeq };
 }
 
 function statelessFrame(roomUuid: string, { to, ...message }: StatelessMessage, now: number): string {

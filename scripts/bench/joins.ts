@@ -1,0 +1,240 @@
+// Join benchmark (issue 19, "joins as cheap as a socket"): how fast ws clients
+// enter ONE room through one BFF and one room-service process, beside a bare
+// `ws` server (scripts/bench/bare-ws-server.ts, which answers any action OK)
+// taking the same arrivals in the same run. An arrival is a WebSocket connect
+// plus a `joinRoom` answered; its latency runs from the connect's start to the
+// answer. Each joiner is a distinct guest (GET /auth/guest), so the room really
+// grows: the room is filled in steps (BENCH_JOINS_STEPS, 1000,2500,5000) and
+// each step's rate, p50/p99 and CPU per arrival (from /proc, per process) are
+// printed, the bare server's step first, then Spinroom's.
+//
+// Uses the dev profile's infrastructure as it is (never starts or stops it) and
+// starts, on ports and databases of its own, the user, playlist and room
+// services and one BFF as their images run them (bundled), and the bare server.
+// The clients are child processes (this file with `clients`), so the servers'
+// CPU is measured apart. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
+// in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
+// BENCH_JOINS_SERVERS (bare,spinroom).
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import WebSocket from 'ws';
+import { apiClient } from '../lib/http.js';
+import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
+import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
+import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
+import { startCpuWindow, type CpuGroup } from './cpu.js';
+import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
+
+type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number } | { type: 'close' };
+type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[] } | { type: 'closed' };
+
+// --- the client processes ---
+
+if (process.argv[2] === 'clients') {
+  const sockets: WebSocket[] = [];
+  const RESPONSE = Buffer.from('{"context":"response"');
+  const arrive = (url: string, token: string, roomUuid: string): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false, skipUTF8Validation: true });
+      const timer = setTimeout(() => reject(new Error('no answer in 30 s')), 30_000);
+      ws.once('error', (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      ws.once('open', () => {
+        sockets.push(ws);
+        ws.send(JSON.stringify({ event: 'action', params: { action: 'joinRoom', roomUuid }, messageId: 1 }));
+      });
+      ws.on('message', (data: Buffer) => {
+        if (data.indexOf('"primus::ping::') === 0) {
+          ws.send(data.toString().replace('ping', 'pong'));
+          return;
+        }
+        if (data.indexOf(RESPONSE) !== 0) return;
+        clearTimeout(timer);
+        if (data.indexOf('"status":"OK"') >= 0) resolve(performance.now() - started);
+        else reject(new Error(data.toString().slice(0, 200)));
+      });
+    });
+  process.on('message', (command: Command) => {
+    void (async (): Promise<Reply> => {
+      if (command.type === 'close') {
+        for (const ws of sockets.splice(0)) ws.terminate();
+        return { type: 'closed' };
+      }
+      const latencies: number[] = [];
+      const errors: string[] = [];
+      let failed = 0;
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: command.concurrency }, async () => {
+          while (next < command.tokens.length) {
+            const token = command.tokens[next++]!;
+            try {
+              latencies.push(await arrive(command.url, token, command.roomUuid));
+            } catch (error) {
+              failed += 1;
+              if (errors.length < 3) errors.push((error as Error).message);
+            }
+          }
+        }),
+      );
+      return { type: 'arrived', latencies, failed, errors };
+    })().then((reply) => process.send!(reply));
+  });
+  process.on('disconnect', () => process.exit(0));
+} else {
+  await runBenchmark();
+}
+
+// --- the run ---
+
+async function runBenchmark(): Promise<void> {
+  const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+  const steps = (process.env.BENCH_JOINS_STEPS ?? '1000,2500,5000').split(',').map(Number);
+  const concurrency = num('BENCH_JOINS_CONCURRENCY', 50);
+  const clientCount = num('BENCH_JOINS_CLIENT_PROCESSES', 2);
+  const servers = (process.env.BENCH_JOINS_SERVERS ?? 'bare,spinroom').split(',') as Array<'bare' | 'spinroom'>;
+  const ports = { bff: 8390, bare: 8391, ...servicePorts(28450) };
+  for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_EXPORTER_OTLP_')) delete process.env[key];
+  const processes = benchProcesses<Pick<ServiceProcess, 'name' | 'stop'>>();
+  const { children, stopAll } = processes;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+  try {
+    const infra = readInfraEnv('dev');
+    await Promise.all(Object.values(ports).map(assertPortFree));
+    const local: LocalServices = { infra, ports, suffix: '_bench_joins', common: { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV } };
+    const user = startLocalService('user', local, { bundled: true });
+    const playlist = startLocalService('playlist', local, { bundled: true });
+    const room = startLocalService('room', local, { bundled: true });
+    const bff = startServiceProcess('bff', 'bff/src/main.ts', bffEnvironment(local, ports.bff), { bundled: true });
+    const bareChild = fork(join(repoRoot, 'scripts/bench/bare-ws-server.ts'), [], {
+      cwd: repoRoot,
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, PORT: String(ports.bare), REDIS_URL: infra.REDIS_URL },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    const bare = managed('bare-ws', bareChild);
+    children.push(user, playlist, room, bff, bare);
+    const exitedEarly = () =>
+      [user, playlist, room, bff, bare]
+        .map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : ''))
+        .find(Boolean);
+    const bffUrl = `http://127.0.0.1:${ports.bff}`;
+    await waitForHttp(`${bffUrl}/healthz`, 180_000, exitedEarly);
+    await waitForHttp(`http://127.0.0.1:${ports.bare}/healthz`, 60_000, exitedEarly);
+    const call = apiClient(bffUrl);
+    const retrying = async <T>(task: () => Promise<T>): Promise<T> => {
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          return await task();
+        } catch (error) {
+          if (exitedEarly()) throw new Error(exitedEarly());
+          if (attempt >= 240) throw error;
+          await sleep(500);
+        }
+      }
+    };
+
+    const owner = await retrying(async () => {
+      const body = { email: `bench-joins-owner@spinroom.local`, password: 'bench-password-7f3a', nickname: 'Join owner' };
+      const signedUp = await call('POST', '/api/user-service/users/sign-up', undefined, body, [403]);
+      return signedUp.accessToken
+        ? signedUp
+        : call('POST', '/api/user-service/auth/login', undefined, { email: body.email, password: body.password });
+    });
+    const total = Math.max(...steps);
+    process.stdout.write(`Making ${fmt(total * servers.length)} guests... `);
+    const guests: string[] = [];
+    const wanted = total * servers.length;
+    let made = 0;
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (made < wanted) {
+          made += 1;
+          guests.push((await retrying(() => call('GET', '/api/user-service/auth/guest'))).accessToken as string);
+        }
+      }),
+    );
+    console.log('done');
+
+    const clients: Array<{ child: ChildProcess; waiting: Array<(r: Reply) => void> }> = [];
+    for (let i = 0; i < clientCount; i += 1) {
+      const child = fork(join(repoRoot, 'scripts/bench/joins.ts'), ['clients'], {
+        cwd: repoRoot,
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      const entry = { child, waiting: [] as Array<(r: Reply) => void> };
+      child.on('message', (reply: Reply) => entry.waiting.shift()?.(reply));
+      clients.push(entry);
+      children.push(managed(`clients ${i}`, child));
+    }
+    const ask = <T extends Reply>(c: (typeof clients)[number], command: Command) =>
+      new Promise<T>((resolve) => {
+        c.waiting.push(resolve as (r: Reply) => void);
+        c.child.send(command);
+      });
+
+    const redisPidFile = join(localDir, 'dev/redis/redis.pid');
+    const redisPid = existsSync(redisPidFile) ? Number(readFileSync(redisPidFile, 'utf8').trim()) : undefined;
+    const groups: CpuGroup[] = [
+      { name: 'bare', pids: () => [bare.child.pid!] },
+      { name: 'BFF', pids: () => [bff.child.pid!] },
+      { name: 'room', pids: () => [room.child.pid!] },
+      { name: 'user', pids: () => [user.child.pid!] },
+      { name: 'clients', pids: () => clients.map((c) => c.child.pid!) },
+      ...(redisPid ? [{ name: 'Redis', pids: () => [redisPid] }] : []),
+    ];
+    await sleep(3000);
+
+    console.log(`\nJoins into one room, ${clientCount} client processes x ${concurrency} in flight; revision ${gitRevision()}`);
+    console.log(
+      '| server | room size after | arrivals | failed | arrivals/s | p50 ms | p99 ms | max ms | CPU ms per arrival: server (BFF + room + user + Redis) | machine busy |',
+    );
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    let used = 0;
+    for (const server of servers) {
+      const { uuid: roomUuid } = await retrying(() =>
+        call('POST', '/api/room-service/rooms/infrastructure', owner.accessToken, { name: `Join bench ${Date.now()}`, roomSize: 10_000 }),
+      );
+      const url = server === 'bare' ? `ws://127.0.0.1:${ports.bare}/primus` : `ws://127.0.0.1:${ports.bff}/primus`;
+      let size = 0;
+      for (const step of steps) {
+        const tokens = guests.slice(used, used + step - size);
+        used += tokens.length;
+        const share = (i: number) => tokens.filter((_, k) => k % clients.length === i);
+        const stop = startCpuWindow(groups);
+        const started = performance.now();
+        const replies = await Promise.all(
+          clients.map((c, i) =>
+            ask<Extract<Reply, { type: 'arrived' }>>(c, { type: 'arrive', url, roomUuid, tokens: share(i), concurrency }),
+          ),
+        );
+        const seconds = (performance.now() - started) / 1000;
+        const cpu = stop();
+        const latencies = replies.flatMap((r) => r.latencies).sort((a, b) => a - b);
+        const failed = replies.reduce((s, r) => s + r.failed, 0);
+        const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
+        const perArrival = (cores: number | undefined) => ((cores ?? 0) * seconds * 1000) / Math.max(1, latencies.length);
+        const parts =
+          server === 'bare'
+            ? `${fmt(perArrival(cpu.cores.bare), 3)} (bare) + ${fmt(perArrival(cpu.cores.Redis), 3)} Redis`
+            : `${fmt(perArrival(cpu.cores.BFF), 3)} + ${fmt(perArrival(cpu.cores.room), 3)} + ${fmt(perArrival(cpu.cores.user), 3)} + ${fmt(perArrival(cpu.cores.Redis), 3)}`;
+        size += latencies.length;
+        console.log(
+          `| ${server} | ${fmt(size)} | ${fmt(latencies.length)} | ${failed} | ${fmt(latencies.length / seconds)} | ${fmt(at(50), 1)} | ${fmt(at(99), 1)} | ${fmt(latencies.at(-1) ?? NaN, 1)} | ${parts}; clients ${fmt(perArrival(cpu.cores.clients), 3)} | ${fmt(cpu.machineBusyPercent)}% |`,
+        );
+        for (const e of replies.flatMap((r) => r.errors).slice(0, 3)) console.log(`  error: ${e}`);
+      }
+      await Promise.all(clients.map((c) => ask(c, { type: 'close' })));
+      await sleep(2000);
+    }
+  } finally {
+    await stopAll();
+  }
+}
