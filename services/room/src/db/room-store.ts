@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { addToOutbox, isUuid } from '@spinroom/platform';
+import { addToOutbox, isUuid, type Logger } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx, Visibility } from '../domain/room-store.js';
 import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
 import { RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
+import { RecentVisits } from './recent-visits.js';
 
 /** A write in progress here: the transaction's entity manager (for the service's own SQL, e.g. the play log) and its outbox. */
 export interface PgTx extends Tx {
@@ -18,11 +19,22 @@ const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
 
 /** Rooms, their roles, favourites and recent rooms in PostgreSQL. */
 export class PgRoomStore implements RoomStore {
+  /** Recent rooms, written behind the joins (recent-visits.ts). */
+  private readonly recent: RecentVisits;
+
   constructor(
     private readonly orm: MikroORM,
     /** Called after a commit that staged events (wakes the outbox relay). */
     private readonly staged: () => void = () => undefined,
-  ) {}
+    logger?: Logger,
+  ) {
+    this.recent = new RecentVisits(() => this.fork(), logger);
+  }
+
+  /** Writes what waits to be written (the recent rooms): on a graceful stop. */
+  async stop(): Promise<void> {
+    await this.recent.stop();
+  }
 
   fork(): EntityManager {
     return this.orm.em.fork();
@@ -106,6 +118,7 @@ export class PgRoomStore implements RoomStore {
     page: { limit: number; offset: number },
     hiddenOwners: readonly string[] = [],
   ): Promise<{ rooms: Room[]; total: number }> {
+    if (filter.kind === 'recent') await this.recent.flushFor(filter.userUuid);
     const listing = listingSql(filter);
     const { from, order } = listing;
     const where =
@@ -216,6 +229,7 @@ export class PgRoomStore implements RoomStore {
 
   /** Forgets a user's favourites, recent rooms and (expired or not) roles of the given kinds. */
   async forgetUser(userUuid: string, roles: RoomRoleName[]): Promise<void> {
+    this.recent.forget(userUuid);
     await this.fork().transactional(async (em) => {
       await em.execute(`delete from "room_user_role" where "user_uuid" = ? and "role" in (?)`, [userUuid, roles]);
       await em.execute(`delete from "room_favorite" where "user_uuid" = ?`, [userUuid]);
@@ -223,20 +237,10 @@ export class PgRoomStore implements RoomStore {
     });
   }
 
-  /** Records a visit; keeps the user's `keep` most recent rooms. */
+  /** Records a visit; keeps the user's `keep` most recent rooms. Written behind (recent-visits.ts): no wait on the database. */
   async recordRecent(userUuid: string, roomId: number, keep: number): Promise<void> {
-    await this.fork().transactional(async (em) => {
-      await em.execute(
-        `insert into "recent_room" ("user_uuid", "room_id", "visited_at") values (?, ?, ?)
-         on conflict ("user_uuid", "room_id") do update set "visited_at" = excluded."visited_at"`,
-        [userUuid, roomId, new Date()],
-      );
-      await em.execute(
-        `delete from "recent_room" where "user_uuid" = ? and "room_id" not in
-           (select "room_id" from "recent_room" where "user_uuid" = ? order by "visited_at" desc limit ?)`,
-        [userUuid, userUuid, keep],
-      );
-    });
+    this.recent.record(userUuid, roomId, keep);
+    return Promise.resolve();
   }
 
   /** Adds a favourite (or answers the existing one). */
