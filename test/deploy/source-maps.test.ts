@@ -3,7 +3,7 @@
 // still maps to the file and line it came from.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,7 @@ describe("the bundles' source maps", () => {
 
   it('map every column of a bundled line to the original line, with far fewer mappings than tokens', () => {
     execFileSync(process.execPath, [join(repoRoot, 'deploy/docker/build.mjs'), 'bff', out], { cwd: repoRoot, stdio: 'pipe' });
-    const map = JSON.parse(readFileSync(join(out, 'main.js.map'), 'utf8')) as { mappings: string; names: string[] };
+    const map = JSON.parse(readFileSync(join(out, 'main.js.map'), 'utf8')) as SourceMapPayload & { names: string[] };
     const bundle = readFileSync(join(out, 'main.js'), 'utf8').split('\n');
     const sourceMap = new SourceMap(map);
     // Lines of the original that esbuild prints on one line with others (a call's arguments, a class's fields)
