@@ -53,7 +53,7 @@ export const pointsService = defineService('points', {
   topics: [USER_EVENTS_TOPIC, ROOM_EVENTS_TOPIC, PLAY_TRACKING_TOPIC, POINTS_EVENTS_TOPIC],
   async build({ config, logger, orm, kafka, relay, unary, clientStream, peers, serviceToken }, options: { now?: () => Date }) {
     // A purchase's event (the room's chat shows it) goes out through the outbox.
-    const ledger = new PgTokenStore(orm, () => relay.nudge());
+    const ledger = new PgTokenStore(orm, () => relay.nudge(), { lanes: config.TOKEN_WRITE_LANES, maxBatch: config.TOKEN_WRITE_BATCH });
     const tokens = new Tokens(
       ledger,
       { holdTtlSeconds: config.TOKEN_HOLD_TTL_SECONDS, maxHoldTtlSeconds: config.TOKEN_HOLD_MAX_TTL_SECONDS },

@@ -16,6 +16,13 @@ export const pointsServiceConfig = serviceConfig('points', {
   TOKEN_HOLD_MAX_TTL_SECONDS: z.coerce.number().int().positive().default(86_400),
   /** How often expired holds are voided and old idempotency keys forgotten (reads and writes expire an account's holds anyway). */
   TOKEN_SWEEP_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Token writes go to the ledger in batches (group commit): this many lanes
+   * write side by side (one account's writes share one), each taking up to
+   * TOKEN_WRITE_BATCH writes that arrived while its previous batch was written.
+   */
+  TOKEN_WRITE_LANES: z.coerce.number().int().min(1).max(64).default(2),
+  TOKEN_WRITE_BATCH: z.coerce.number().int().min(1).max(1000).default(64),
   /** How long an idempotency key is remembered (a day, as Stripe's). */
   TOKEN_IDEMPOTENCY_KEY_HOURS: z.coerce.number().int().positive().default(24),
   /** How long someone must have heard a song before their up-vote (or their listening) earns its DJ a point. */

@@ -86,7 +86,14 @@ describe('the token ledger through gRPC, with the service restarted in the middl
     await kafka.ensureTopics([{ topic: 'user-events' }]);
     const admin = new Kafka({ brokers: testInfra().kafkaBrokers, logLevel: logLevel.NOTHING }).admin();
     await admin.connect();
-    await admin.resetOffsets({ groupId: config.KAFKA_CONSUMER_GROUP, topic: 'user-events', earliest: false });
+    // The topic's current ends, as numbers: kafkajs's resetOffsets to latest commits -1, which a
+    // consumer reads as no offset at all and so starts from the beginning (the kit's default).
+    const ends = await admin.fetchTopicOffsets('user-events');
+    await admin.setOffsets({
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      topic: 'user-events',
+      partitions: ends.map(({ partition, high }) => ({ partition, offset: high })),
+    });
     await admin.disconnect();
     service = await startPointsService(config);
     config = { ...config, GRPC_PORT: service.port }; // the restart binds the same port

@@ -94,6 +94,8 @@ export function testPointsConfig(
     TOKEN_HOLD_MAX_TTL_SECONDS: 86_400,
     TOKEN_SWEEP_MS: 500,
     TOKEN_IDEMPOTENCY_KEY_HOURS: 24,
+    TOKEN_WRITE_LANES: 2,
+    TOKEN_WRITE_BATCH: 64,
     LOG_LEVEL: (process.env.LOG_LEVEL ?? 'silent') as PointsServiceConfig['LOG_LEVEL'],
     ...overrides,
   } as PointsServiceConfig;

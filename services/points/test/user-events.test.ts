@@ -34,6 +34,8 @@ describe('token accounts and points follow user-events and room-events', () => {
       TOKEN_HOLD_MAX_TTL_SECONDS: 86_400,
       TOKEN_SWEEP_MS: 1000,
       TOKEN_IDEMPOTENCY_KEY_HOURS: 24,
+      TOKEN_WRITE_LANES: 2,
+      TOKEN_WRITE_BATCH: 64,
       POINTS_MIN_LISTEN_SECONDS: 30,
       POINTS_MIN_ACCOUNT_AGE_HOURS: 24,
       OUTBOX_POLL_MS: 100,

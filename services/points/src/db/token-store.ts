@@ -13,7 +13,8 @@ import {
   type TransactionType,
 } from '../domain/ledger.js';
 import type { Decide, Page, TokenAccount, TokenStore, TokenTransaction, WriteResult, WriteTarget } from '../domain/ports.js';
-import { TOKEN_HOLD_NOT_FOUND } from '../domain/tokens.js';
+import { applyBatch, type AppliedBatch, type BatchWrite } from '../domain/ledger-batch.js';
+import { GroupCommit, type Settled } from './group-commit.js';
 import { consumablePurchased } from '../events/points-events.js';
 
 interface AccountRow {
@@ -107,11 +108,25 @@ function fromStored(stored: Record<string, unknown>): TokenTransaction {
  * each appended transaction; its check constraint refuses a negative balance.
  */
 export class PgTokenStore implements TokenStore, PurchaseLedger {
+  private readonly batches: GroupCommit<PendingWrite, WriteResult>;
+  /** Which account recent holds belong to, so a commit or void joins its account's lane. */
+  private readonly holdAccounts = new RecentMap<string, string>(100_000);
+
   constructor(
     private readonly orm: MikroORM,
     /** Called after a commit that staged events (wakes the outbox relay). */
     private readonly staged: () => void = () => undefined,
-  ) {}
+    batching: { lanes: number; maxBatch: number } = { lanes: 2, maxBatch: 64 },
+  ) {
+    this.batches = new GroupCommit<PendingWrite, WriteResult>(
+      {
+        ...batching,
+        laneKey: ({ target }) => ('accountId' in target ? target.accountId : (this.holdAccounts.get(target.holdId) ?? target.holdId)),
+        batchKey: ({ claim }) => `${claim.scope}\n${claim.key}`,
+      },
+      (writes) => this.writeBatch(writes),
+    );
+  }
 
   private em(): EntityManager {
     return this.orm.em.fork();
@@ -146,26 +161,80 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
   }
 
   /**
-   * One write in four statements between BEGIN and COMMIT, so the account's
-   * lock is held for as few round trips as can be: claim the key; lock the
-   * account (a commit or void finds it through its hold, whose account never
-   * changes); read its due holds and the named hold (after the lock, so what
-   * the previous holder of the lock wrote is seen); then append, keep the open
-   * holds, the totals and the key's answer in one statement.
+   * One write, batched with the writes that arrive while the previous batch
+   * of its lane is being written (group commit, group-commit.ts): one
+   * transaction of five statements for the whole batch, so the account's lock
+   * is held for as few round trips as can be, whatever the batch's size.
    */
   async write(claim: IdempotencyClaim, target: WriteTarget, decide: Decide, now: Date): Promise<WriteResult> {
-    return this.em().transactional(async (em) => {
-      const first = await claimKeyIn(em, claim, now);
-      if (first) return { transaction: fromStored(first), replayed: true };
-      const holdId = 'holdId' in target ? target.holdId : undefined;
-      const locked = await lockAccountOf(em, target);
-      if (!locked) throw new AppError(404, holdId ? TOKEN_HOLD_NOT_FOUND : 'Token account not found');
-      const { due, hold } = await readLocked(em, locked.id, holdId, now);
-      const { account } = due.length > 0 ? await expireHolds(em, locked, due, now) : { account: locked };
-      if (hold && due.some((d) => d.id === hold.id)) hold.state = 'expired';
-      const transaction = await appendOne(em, account, decide(account, hold), now, claim);
-      return { transaction, replayed: false };
+    return this.batches.submit({ claim, target, decide, now });
+  }
+
+  /**
+   * A batch of writes in one transaction: claim every key (a repeat answers
+   * the stored answer; a key another request holds is refused); lock every
+   * account the writes name, in id order (a commit or void finds it through
+   * its hold, whose account never changes); read their due holds and the
+   * named holds (after the lock, so what the previous holder wrote is seen);
+   * decide each write in order (ledger-batch.ts); then append every
+   * transaction, keep the open holds, the totals and the keys' answers, and
+   * drop the keys of refused writes, in one statement.
+   */
+  private async writeBatch(writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
+    const settled = await this.em().transactional(async (em) => {
+      const results: Array<Settled<WriteResult> | undefined> = writes.map(() => undefined);
+      const replays = await claimKeys(em, writes);
+      replays.forEach((replay, i) => {
+        if (replay) results[i] = replay;
+      });
+      const open = writes.map((write, i) => ({ write, i })).filter(({ i }) => !results[i]);
+      if (open.length === 0) return results;
+
+      const accountIds = open.flatMap(({ write }) => ('accountId' in write.target ? [write.target.accountId] : []));
+      const holdIds = open.flatMap(({ write }) => ('holdId' in write.target ? [write.target.holdId] : []));
+      const locked = await em.execute<AccountRow[]>(
+        `select ${ACCOUNT_COLUMNS} from "token_account"
+          where "id" = any(array(
+            select jsonb_array_elements_text(?::jsonb)::uuid
+            union
+            select "account_id" from "token_transaction" where "id" = any(${UUIDS}) and "type" = 'hold'))
+          order by "id" for update`,
+        [JSON.stringify(accountIds), JSON.stringify(holdIds)],
+      );
+      const accounts = locked.map(toAccount);
+      const latest = new Date(Math.max(...open.map(({ write }) => write.now.getTime())));
+      const holds = await readHolds(
+        em,
+        accounts.map((a) => a.id),
+        holdIds,
+        latest,
+      );
+      const applied = applyBatch(
+        open.map(({ write }) => write),
+        accounts,
+        holds,
+        randomUUID,
+      );
+      const refusedKeys = open.filter((_, j) => 'refused' in applied.outcomes[j]!).map(({ write }) => write.claim);
+      const answers = open.flatMap(({ write }, j) => {
+        const outcome = applied.outcomes[j]!;
+        return 'appended' in outcome ? [{ claim: write.claim, transaction: outcome.appended.transaction }] : [];
+      });
+      const sequences = await appendBatch(em, applied, answers, refusedKeys);
+      for (const item of applied.appended) item.transaction.sequence = sequences.get(item.transaction.id)!;
+      open.forEach(({ i }, j) => {
+        const outcome = applied.outcomes[j]!;
+        if ('refused' in outcome) {
+          results[i] = { failed: outcome.refused };
+          return;
+        }
+        const { transaction } = outcome.appended;
+        if (transaction.type === 'hold') this.holdAccounts.remember(transaction.id, transaction.accountId);
+        results[i] = { ok: { transaction, replayed: false } };
+      });
+      return results;
     });
+    return settled.map((result) => result ?? { failed: new Error('a batched write was left undecided') });
   }
 
   async purchase(
@@ -266,6 +335,183 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
   }
 }
 
+/** A write waiting for its batch. */
+interface PendingWrite extends BatchWrite {
+  claim: IdempotencyClaim;
+}
+
+/** A Map that forgets its oldest entries past `limit`. */
+class RecentMap<K, V> {
+  private readonly map = new Map<K, V>();
+  constructor(private readonly limit: number) {}
+  get(key: K): V | undefined {
+    return this.map.get(key);
+  }
+  remember(key: K, value: V): void {
+    this.map.set(key, value);
+    if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
+  }
+}
+
+/**
+ * Claims every write's key in one statement, in key order (so two batches
+ * never wait on each other's keys in a cycle). A repeat waits here for the
+ * first request's transaction, then answers its stored answer; another
+ * request under a held key is refused. Per write: undefined when the key is
+ * now this write's, else its answer.
+ */
+async function claimKeys(em: EntityManager, writes: readonly PendingWrite[]): Promise<Array<Settled<WriteResult> | undefined>> {
+  const order = writes.map((write, i) => ({ claim: write.claim, now: write.now, i }));
+  order.sort((a, b) => (a.claim.scope === b.claim.scope ? compare(a.claim.key, b.claim.key) : compare(a.claim.scope, b.claim.scope)));
+  const claimed = await em.execute<Array<{ scope: string; key: string }>>(
+    `insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at")
+     select "s", "k", "f", "t" from jsonb_to_recordset(?::jsonb) as "c"("s" varchar, "k" varchar, "f" char(64), "t" timestamptz, "n" int)
+      order by "n"
+     on conflict do nothing returning "scope", "key"`,
+    [JSON.stringify(order.map((o, n) => ({ s: o.claim.scope, k: o.claim.key, f: o.claim.fingerprint, t: o.now, n })))],
+  );
+  const mine = new Set(claimed.map((row) => `${row.scope}\n${row.key}`));
+  const taken = writes.filter((write) => !mine.has(`${write.claim.scope}\n${write.claim.key}`));
+  if (taken.length === 0) return writes.map(() => undefined);
+  const firsts = await em.execute<Array<{ scope: string; key: string; fingerprint: string; response: Record<string, unknown> | null }>>(
+    `select "scope", "key", "fingerprint", "response" from "token_idempotency_key"
+      where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(?::jsonb) as "x"("s" varchar, "k" varchar))`,
+    [JSON.stringify(taken.map((w) => ({ s: w.claim.scope, k: w.claim.key })))],
+  );
+  const first = new Map(firsts.map((row) => [`${row.scope}\n${row.key}`, row]));
+  return writes.map((write) => {
+    const key = `${write.claim.scope}\n${write.claim.key}`;
+    if (mine.has(key)) return undefined;
+    const row = first.get(key);
+    if (!row || row.fingerprint !== write.claim.fingerprint || !row.response) return { failed: keyReused() };
+    return { ok: { transaction: fromStored(row.response), replayed: true } };
+  });
+}
+
+/**
+ * A list of uuids passed as one JSON parameter (the driver binds no arrays),
+ * as an array so that `= any(...)` is planned as an index lookup.
+ */
+const UUIDS = `array(select jsonb_array_elements_text(?::jsonb)::uuid)`;
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Under the accounts' lock, in one statement: their holds due by `now`, and the holds the writes name (and how each stands). */
+async function readHolds(em: EntityManager, accountIds: string[], holdIds: string[], now: Date): Promise<HoldView[]> {
+  const rows = await em.execute<
+    Array<{
+      id: string;
+      account_id: string;
+      amount: string;
+      expires_at: Date;
+      ending_type: TransactionType | null;
+      ending_expired: boolean | null;
+    }>
+  >(
+    `select "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
+       from "token_open_hold" where "account_id" = any(${UUIDS}) and "expires_at" <= ?
+     union
+     select "t"."id", "t"."account_id", "t"."amount", "t"."expires_at", "e"."type", "e"."expired"
+       from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
+      where "t"."id" = any(${UUIDS}) and "t"."type" = 'hold'`,
+    [JSON.stringify(accountIds), now, JSON.stringify(holdIds)],
+  );
+  const byId = new Map<string, HoldView>();
+  for (const row of rows) {
+    const view: HoldView = {
+      id: row.id,
+      accountId: row.account_id,
+      amount: Number(row.amount),
+      expiresAt: new Date(row.expires_at),
+      state: holdState(row.ending_type, row.ending_expired),
+    };
+    // A due hold the writes also name appears twice: open either way.
+    if (!byId.has(view.id) || view.state !== 'open') byId.set(view.id, view);
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Writes a decided batch in one statement: appends its transactions in
+ * order, opens and closes the holds it began and ended, saves the accounts'
+ * totals, stores each answer with the sequence its transaction got, and
+ * drops the keys of refused writes (a refused request keeps no key). Answers
+ * each transaction's sequence by id.
+ */
+async function appendBatch(
+  em: EntityManager,
+  applied: AppliedBatch,
+  answers: Array<{ claim: IdempotencyClaim; transaction: TokenTransaction }>,
+  refused: IdempotencyClaim[],
+): Promise<Map<string, number>> {
+  const transactions = applied.appended.map(({ transaction: t }, n) => ({
+    id: t.id,
+    account_id: t.accountId,
+    type: t.type,
+    amount: t.amount,
+    hold_id: t.holdId,
+    expires_at: t.expiresAt,
+    expired: t.expired,
+    reason: t.reason,
+    reference: t.reference,
+    balance_after: t.balance,
+    held_after: t.held,
+    created_at: t.createdAt,
+    n,
+  }));
+  const opened = applied.opened.map(({ transaction: t }) => ({
+    hold_id: t.id,
+    account_id: t.accountId,
+    amount: t.amount,
+    expires_at: t.expiresAt,
+  }));
+  const totals = applied.accounts.map((a) => ({ id: a.id, credited: a.credited, spent: a.spent, held: a.held, updated_at: a.updatedAt }));
+  const keys = answers.map(({ claim, transaction }) => ({ scope: claim.scope, key: claim.key, id: transaction.id, response: transaction }));
+  const rows = await em.execute<Array<{ id: string; seq: string }>>(
+    `with "t" as (
+       insert into "token_transaction"
+         ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
+       select "id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at"
+         from jsonb_to_recordset(?::jsonb) as "x"("id" uuid, "account_id" uuid, "type" varchar, "amount" bigint, "hold_id" uuid,
+           "expires_at" timestamptz, "expired" boolean, "reason" varchar, "reference" varchar, "balance_after" bigint, "held_after" bigint,
+           "created_at" timestamptz, "n" int)
+        order by "n"
+       returning "id", "seq"
+     ),
+     "o" as (
+       insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at")
+       select * from jsonb_to_recordset(?::jsonb) as "x"("hold_id" uuid, "account_id" uuid, "amount" bigint, "expires_at" timestamptz)
+     ),
+     "d" as (delete from "token_open_hold" where "hold_id" = any(${UUIDS})),
+     "a" as (
+       -- (the ids again, as an array: the planner then reads the accounts by their index)
+       update "token_account" set "credited" = "x"."credited", "spent" = "x"."spent", "held" = "x"."held", "updated_at" = "x"."updated_at"
+         from jsonb_to_recordset(?::jsonb) as "x"("id" uuid, "credited" bigint, "spent" bigint, "held" bigint, "updated_at" timestamptz)
+        where "token_account"."id" = "x"."id" and "token_account"."id" = any(${UUIDS})
+     ),
+     "k" as (
+       update "token_idempotency_key" set "response" = "x"."response" || jsonb_build_object('sequence', "t"."seq")
+         from jsonb_to_recordset(?::jsonb) as "x"("scope" varchar, "key" varchar, "id" uuid, "response" jsonb) join "t" on "t"."id" = "x"."id"
+        where "token_idempotency_key"."scope" = "x"."scope" and "token_idempotency_key"."key" = "x"."key"
+     ),
+     "r" as (
+       delete from "token_idempotency_key"
+        where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(?::jsonb) as "x"("s" varchar, "k" varchar))
+     )
+     select "id", "seq" from "t"`,
+    [
+      JSON.stringify(transactions),
+      JSON.stringify(opened),
+      JSON.stringify(applied.ended),
+      JSON.stringify(totals),
+      JSON.stringify(totals.map((t) => t.id)),
+      JSON.stringify(keys),
+      JSON.stringify(refused.map((c) => ({ s: c.scope, k: c.key }))),
+    ],
+  );
+  return new Map(rows.map((row) => [row.id, Number(row.seq)]));
+}
+
 /**
  * Claims the idempotency key first: a repeat waits here for the first
  * request's transaction, then answers its stored answer (returned); another
@@ -319,141 +565,6 @@ export async function createAccount(em: EntityManager, userUuid: string, now: Da
 async function lockAccount(em: EntityManager, accountId: string): Promise<TokenAccount | undefined> {
   const [row] = await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from "token_account" where "id" = ? for update`, [accountId]);
   return row ? toAccount(row) : undefined;
-}
-
-/** Locks the account a write names: by id, or through the hold a commit or void names. */
-async function lockAccountOf(em: EntityManager, target: WriteTarget): Promise<TokenAccount | undefined> {
-  const [row] =
-    'accountId' in target
-      ? await em.execute<AccountRow[]>(`select ${ACCOUNT_COLUMNS} from "token_account" where "id" = ? for update`, [target.accountId])
-      : await em.execute<AccountRow[]>(
-          `select ${ACCOUNT_COLUMNS} from "token_account"
-            where "id" = (select "account_id" from "token_transaction" where "id" = ? and "type" = 'hold') for update`,
-          [target.holdId],
-        );
-  return row ? toAccount(row) : undefined;
-}
-
-/** Under the account's lock, in one statement: its holds past their time, and the hold a commit or void names (and how it stands). */
-async function readLocked(
-  em: EntityManager,
-  accountId: string,
-  holdId: string | undefined,
-  now: Date,
-): Promise<{ due: HoldView[]; hold: HoldView | undefined }> {
-  const rows = await em.execute<
-    Array<{
-      kind: 'due' | 'hold';
-      id: string;
-      account_id: string;
-      amount: string;
-      expires_at: Date;
-      ending_type: TransactionType | null;
-      ending_expired: boolean | null;
-    }>
-  >(
-    `select 'due' as "kind", "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
-       from "token_open_hold" where "account_id" = ? and "expires_at" <= ?
-     union all
-     select 'hold', "t"."id", "t"."account_id", "t"."amount", "t"."expires_at", "e"."type", "e"."expired"
-       from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
-      where "t"."id" = ?::uuid and "t"."type" = 'hold'`,
-    [accountId, now, holdId ?? null],
-  );
-  const view = (row: (typeof rows)[number]): HoldView => ({
-    id: row.id,
-    accountId: row.account_id,
-    amount: Number(row.amount),
-    expiresAt: new Date(row.expires_at),
-    state: holdState(row.ending_type, row.ending_expired),
-  });
-  const due = rows
-    .filter((r) => r.kind === 'due')
-    .map(view)
-    .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime());
-  const hold = rows.find((r) => r.kind === 'hold');
-  return { due, hold: hold ? view(hold) : undefined };
-}
-
-/**
- * Appends one decided entry in one statement: the transaction, the open
- * holds kept in step, the account's totals and the key's answer (with the
- * sequence the insert gave). `account` (locked) takes the decided totals.
- */
-async function appendOne(
-  em: EntityManager,
-  account: TokenAccount,
-  decision: Decision,
-  now: Date,
-  claim: IdempotencyClaim,
-): Promise<TokenTransaction> {
-  const { entry, totals } = decision;
-  const id = randomUUID();
-  const balance = available(totals);
-  const transaction: TokenTransaction = {
-    id,
-    accountId: account.id,
-    sequence: 0,
-    type: entry.type,
-    amount: entry.amount,
-    holdId: entry.holdId,
-    expiresAt: entry.expiresAt,
-    expired: entry.expired,
-    reason: entry.reason,
-    reference: entry.reference,
-    createdAt: now,
-    balance,
-    held: totals.held,
-    holdState: entry.type === 'hold' ? 'open' : null,
-  };
-  const openHold =
-    entry.type === 'hold'
-      ? {
-          sql: `insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at") values (?, ?, ?, ?)`,
-          params: [id, account.id, entry.amount, entry.expiresAt],
-        }
-      : entry.holdId
-        ? { sql: `delete from "token_open_hold" where "hold_id" = ?`, params: [entry.holdId] }
-        : undefined;
-  const [row] = await em.execute<Array<{ seq: string }>>(
-    `with "t" as (
-       insert into "token_transaction"
-         ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning "seq"
-     )${openHold ? `, "o" as (${openHold.sql})` : ''},
-     "a" as (update "token_account" set "credited" = ?, "spent" = ?, "held" = ?, "updated_at" = ? where "id" = ?),
-     "k" as (
-       update "token_idempotency_key" set "response" = ?::jsonb || jsonb_build_object('sequence', (select "seq" from "t"))
-        where "scope" = ? and "key" = ?
-     )
-     select "seq" from "t"`,
-    [
-      id,
-      account.id,
-      entry.type,
-      entry.amount,
-      entry.holdId,
-      entry.expiresAt,
-      entry.expired,
-      entry.reason,
-      entry.reference,
-      balance,
-      totals.held,
-      now,
-      ...(openHold?.params ?? []),
-      totals.credited,
-      totals.spent,
-      totals.held,
-      now,
-      account.id,
-      JSON.stringify(transaction),
-      claim.scope,
-      claim.key,
-    ],
-  );
-  transaction.sequence = Number(row!.seq);
-  Object.assign(account, totals, { balance, updatedAt: now });
-  return transaction;
 }
 
 /** Voids (as expired) the locked account's holds that are past their time; answers the account after and how many. */
