@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuditService, type RunningAuditService } from '../src/app.js';
 import { validateRecord } from '../src/domain/analytics.js';
+import type { PlayEvent } from '../src/domain/plays.js';
 import { recordMessage } from '../src/events/analytics-records.js';
 import { fakeUserService, playRecord, testAuditConfig } from './support.js';
 
@@ -126,6 +127,62 @@ describe('play-tracking aggregates', () => {
     expect((await client.getPlayTotals({ scope: 'song', key: songId }, { token: admin })).totals!.totalPlayed).toBe(2);
     const tooMany = Array.from({ length: 5001 }, () => input(annToken, mine));
     await expect(client.recordAnalyticsBatch({ records: tooMany })).rejects.toMatchObject({ status: 400 });
+  });
+
+  it('sums a batch per scope and key in one statement, skipping empty keys, and adds nothing for what it counted before', async () => {
+    const [u1, u2, d1, s1, s2, r1] = [
+      randomUUID(),
+      randomUUID(),
+      randomUUID(),
+      `song-${randomUUID()}`,
+      `song-${randomUUID()}`,
+      `room-${randomUUID()}`,
+    ];
+    const play = (kind: PlayEvent['kind'], overrides: Partial<PlayEvent> = {}): PlayEvent => ({
+      kind,
+      playId: 'p1',
+      userUuid: u1,
+      songId: s1,
+      djUuid: d1,
+      roomSlug: r1,
+      startedDate: new Date(0),
+      updatedDate: new Date(100_000),
+      duration: 0,
+      ...overrides,
+    });
+    const p1 = `p1-${randomUUID()}`;
+    const p2 = `p2-${randomUUID()}`;
+    const batch = [
+      play('totalPlayed', { playId: p1 }),
+      play('played15Sec', { playId: p1 }),
+      play('totalPlayed', { playId: p1 }), // the same play and kind twice in a batch: once
+      play('played30Sec', { playId: p1, songId: s2, djUuid: '' }),
+      play('totalPlayed', { playId: p2, userUuid: u2 }),
+    ];
+    const at = new Date();
+    const events = [
+      { userUuid: u1, name: 'played15Sec', topic: 'play-tracking', occurredAt: new Date(at.getTime() - 1000), detail: {} },
+      { userUuid: u1, name: 'totalPlayed', topic: 'play-tracking', occurredAt: at, detail: { playId: p1 } },
+    ];
+    expect(await service.plays.count(batch, events)).toBe(4);
+    const totals = (scope: 'song' | 'dj' | 'room' | 'user', key: string) => service.plays.totals(scope, key);
+    expect(await totals('user', u1)).toEqual({ totalPlayed: 1, playedSeconds: 100, fifteenSecondPlays: 1, thirtySecondPlays: 1 });
+    expect(await totals('user', u2)).toEqual({ totalPlayed: 1, playedSeconds: 100, fifteenSecondPlays: 0, thirtySecondPlays: 0 });
+    expect(await totals('room', r1)).toEqual({ totalPlayed: 2, playedSeconds: 200, fifteenSecondPlays: 1, thirtySecondPlays: 1 });
+    expect(await totals('song', s2)).toEqual({ totalPlayed: 0, playedSeconds: 0, fifteenSecondPlays: 0, thirtySecondPlays: 1 });
+    // The 30-second event without a DJ counts nowhere under dj.
+    expect(await totals('dj', d1)).toEqual({ totalPlayed: 2, playedSeconds: 200, fifteenSecondPlays: 1, thirtySecondPlays: 0 });
+    expect(await totals('dj', '')).toEqual({ totalPlayed: 0, playedSeconds: 0, fifteenSecondPlays: 0, thirtySecondPlays: 0 });
+    expect(await service.plays.lastEvent(u1)).toMatchObject({ name: 'totalPlayed', occurredAt: at });
+
+    // Delivered again with one new play: only that one counts; an older event leaves the last one alone.
+    const p3 = `p3-${randomUUID()}`;
+    const older = { userUuid: u1, name: 'pageView', topic: 'page-views', occurredAt: new Date(at.getTime() - 5000), detail: {} };
+    expect(await service.plays.count([...batch, play('played15Sec', { playId: p3 })], [older])).toBe(1);
+    expect(await totals('user', u1)).toEqual({ totalPlayed: 1, playedSeconds: 100, fifteenSecondPlays: 2, thirtySecondPlays: 1 });
+    expect(await totals('room', r1)).toEqual({ totalPlayed: 2, playedSeconds: 200, fifteenSecondPlays: 2, thirtySecondPlays: 1 });
+    expect(await service.plays.lastEvent(u1)).toMatchObject({ name: 'totalPlayed' });
+    expect(await service.plays.count([], [])).toBe(0);
   });
 
   it('forgets counted plays older than the retention, in batches, keeping their totals', async () => {

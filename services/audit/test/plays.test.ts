@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Caller } from '@spinroom/platform';
 import { describe, expect, it } from 'vitest';
 import { validateRecord } from '../src/domain/analytics.js';
-import { firstOfEachPlay, playedSeconds, sumPlays, type PlayEvent } from '../src/domain/plays.js';
+import { firstOfEachPlay, playDelta, playedSeconds, type PlayEvent } from '../src/domain/plays.js';
 import { playRecord } from './support.js';
 
 const caller = (userUuid = randomUUID(), kind: Caller['kind'] = 'user'): Caller => ({
@@ -47,27 +47,10 @@ describe('play totals', () => {
     expect(playedSeconds({ startedDate: new Date(0), updatedDate: new Date(3 * 86_400_000), duration: 0 })).toBe(86_400);
   });
 
-  it('sums a batch per scope and key, and counts only total-played time', () => {
-    const sums = sumPlays([
-      play('totalPlayed'),
-      play('played15Sec'),
-      play('played30Sec', { songId: 's2', djUuid: '' }),
-      play('totalPlayed', { playId: 'p2', userUuid: 'u2' }),
-    ]);
-    const of = (scope: string, key: string) => sums.find((s) => s.scope === scope && s.key === key);
-    expect(of('all', '')).toEqual({
-      scope: 'all',
-      key: '',
-      totalPlayed: 2,
-      playedSeconds: 200,
-      fifteenSecondPlays: 1,
-      thirtySecondPlays: 1,
-    });
-    expect(of('user', 'u1')).toMatchObject({ totalPlayed: 1, playedSeconds: 100, fifteenSecondPlays: 1, thirtySecondPlays: 1 });
-    expect(of('song', 's2')).toMatchObject({ totalPlayed: 0, thirtySecondPlays: 1 });
-    expect(of('dj', 'd1')).toMatchObject({ totalPlayed: 2, fifteenSecondPlays: 1, thirtySecondPlays: 0 });
-    // An event without a DJ counts nowhere under dj.
-    expect(sums.filter((s) => s.scope === 'dj')).toHaveLength(1);
+  it('adds a play per kind, and the time listened for total-played events only', () => {
+    expect(playDelta(play('totalPlayed'))).toEqual({ totalPlayed: 1, playedSeconds: 100, fifteenSecondPlays: 0, thirtySecondPlays: 0 });
+    expect(playDelta(play('played15Sec'))).toEqual({ totalPlayed: 0, playedSeconds: 0, fifteenSecondPlays: 1, thirtySecondPlays: 0 });
+    expect(playDelta(play('played30Sec'))).toEqual({ totalPlayed: 0, playedSeconds: 0, fifteenSecondPlays: 0, thirtySecondPlays: 1 });
   });
 
   it('keeps the first of each play id and kind within a batch', () => {

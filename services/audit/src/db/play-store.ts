@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { firstOfEachPlay, NO_PLAYS, sumPlays, type PlayEvent, type PlayKind, type PlayScope, type PlayTotals } from '../domain/plays.js';
+import { firstOfEachPlay, NO_PLAYS, playDelta, type PlayEvent, type PlayKind, type PlayScope, type PlayTotals } from '../domain/plays.js';
 
 /** How a kind is stored in `play_event_seen`. */
 const KIND_NUMBER: Record<PlayKind, number> = { totalPlayed: 1, played15Sec: 2, played30Sec: 3 };
@@ -14,86 +14,112 @@ export interface UserEventRow {
 }
 
 /**
- * Counts a batch of play events in the caller's transaction: the (play id,
- * kind) pairs not seen before are inserted into `play_event_seen` and only
- * those are added to `play_total`, so whatever Kafka delivers again (after a
- * crash before the offsets were committed) adds nothing. Answers how many
- * events were counted.
+ * Counts a consumed batch in one statement (so one transaction and one round
+ * trip): the batch's (play id, kind) pairs not seen before are inserted into
+ * `play_event_seen`, only those are added to `play_total` under each of their
+ * scopes (summed per scope and key), and each user's newest event is kept in
+ * `user_last_event`. Whatever Kafka delivers again (after a crash before the
+ * offsets were committed) finds its pairs seen and adds nothing. Answers how
+ * many events were counted.
  */
-export async function countPlays(em: EntityManager, events: readonly PlayEvent[]): Promise<number> {
+export async function countBatch(em: EntityManager, events: readonly PlayEvent[], userEvents: readonly UserEventRow[]): Promise<number> {
   const unique = firstOfEachPlay(events);
-  if (unique.length === 0) return 0;
-  const fresh = await em.execute<Array<{ play_id: string; kind: number }>>(
-    `insert into "play_event_seen" ("play_id", "kind")
-     select r."play_id", r."kind" from jsonb_to_recordset(cast(? as jsonb)) as r("play_id" text, "kind" smallint)
-     on conflict do nothing returning "play_id", "kind"`,
-    [JSON.stringify(unique.map((event) => ({ play_id: event.playId, kind: KIND_NUMBER[event.kind] })))],
-  );
-  const isFresh = new Set(fresh.map((row) => `${row.play_id}\u0000${row.kind}`));
-  const counted = unique.filter((event) => isFresh.has(`${event.playId}\u0000${KIND_NUMBER[event.kind]}`));
-  // Rows in one order in every transaction, so two replicas adding to the same keys never deadlock.
-  const sums = sumPlays(counted).sort((a, b) => (a.scope === b.scope ? (a.key < b.key ? -1 : 1) : a.scope < b.scope ? -1 : 1));
-  if (sums.length > 0) {
-    await em.execute(
-      `insert into "play_total" ("scope", "key", "total_played", "played_seconds", "fifteen_second_plays", "thirty_second_plays", "updated_at")
-       select r."scope", r."key", r."t", r."s", r."f", r."h", now()
-       from jsonb_to_recordset(cast(? as jsonb)) as r("scope" text, "key" text, "t" bigint, "s" bigint, "f" bigint, "h" bigint)
+  const users = newestPerUser(userEvents);
+  if (unique.length === 0 && users.length === 0) return 0;
+  const plays = unique.map((event) => {
+    const delta = playDelta(event);
+    return {
+      play_id: event.playId,
+      kind: KIND_NUMBER[event.kind],
+      song: event.songId,
+      dj: event.djUuid,
+      room: event.roomSlug,
+      usr: event.userUuid,
+      t: delta.totalPlayed,
+      s: delta.playedSeconds,
+      f: delta.fifteenSecondPlays,
+      h: delta.thirtySecondPlays,
+    };
+  });
+  // Data-modifying CTEs all run, to completion, in the statement's one snapshot; the totals
+  // and the last events are written in one order in every statement, so two replicas adding
+  // to the same keys never deadlock.
+  const [row] = await em.execute<Array<{ counted: number }>>(
+    `with "batch" as (
+       select * from jsonb_to_recordset(cast(? as jsonb))
+         as r("play_id" text, "kind" smallint, "song" text, "dj" text, "room" text, "usr" text, "t" bigint, "s" bigint, "f" bigint, "h" bigint)
+     ), "fresh" as (
+       insert into "play_event_seen" ("play_id", "kind") select "play_id", "kind" from "batch"
+       on conflict do nothing returning "play_id", "kind"
+     ), "sums" as (
+       select k."scope", k."key", sum(b."t") as "t", sum(b."s") as "s", sum(b."f") as "f", sum(b."h") as "h"
+       from "batch" b
+       join "fresh" f on f."play_id" = b."play_id" and f."kind" = b."kind"
+       cross join lateral (values ('all', ''), ('song', b."song"), ('dj', b."dj"), ('room', b."room"), ('user', b."usr")) as k("scope", "key")
+       where k."scope" = 'all' or k."key" <> ''
+       group by k."scope", k."key"
+     ), "totals" as (
+       insert into "play_total" ("scope", "key", "total_played", "played_seconds", "fifteen_second_plays", "thirty_second_plays", "updated_at")
+       select "scope", "key", "t", "s", "f", "h", now() from "sums" order by "scope" collate "C", "key" collate "C"
        on conflict ("scope", "key") do update set
          "total_played" = "play_total"."total_played" + excluded."total_played",
          "played_seconds" = "play_total"."played_seconds" + excluded."played_seconds",
          "fifteen_second_plays" = "play_total"."fifteen_second_plays" + excluded."fifteen_second_plays",
          "thirty_second_plays" = "play_total"."thirty_second_plays" + excluded."thirty_second_plays",
-         "updated_at" = now()`,
-      [
-        JSON.stringify(
-          sums.map((sum) => ({
-            scope: sum.scope,
-            key: sum.key,
-            t: sum.totalPlayed,
-            s: sum.playedSeconds,
-            f: sum.fifteenSecondPlays,
-            h: sum.thirtySecondPlays,
-          })),
-        ),
-      ],
-    );
-  }
-  return counted.length;
+         "updated_at" = now()
+       returning 1
+     ), "last" as (
+       ${UPSERT_LAST_EVENTS}
+       returning 1
+     )
+     select count(*)::int as "counted" from "fresh"`,
+    [JSON.stringify(plays), JSON.stringify(users.map(lastEventJson))],
+  );
+  return Number(row?.counted ?? 0);
 }
 
-/** Keeps each user's newest event (of those given and the one stored). */
-export async function recordUserEvents(em: EntityManager, events: readonly UserEventRow[]): Promise<void> {
+/** Each user's newest event of those given, in user order (the order rows are locked in). */
+function newestPerUser(events: readonly UserEventRow[]): UserEventRow[] {
   const newest = new Map<string, UserEventRow>();
   for (const event of events) {
     const seen = newest.get(event.userUuid);
     if (!seen || seen.occurredAt.getTime() <= event.occurredAt.getTime()) newest.set(event.userUuid, event);
   }
-  if (newest.size === 0) return;
-  const rows = [...newest.values()].sort((a, b) => (a.userUuid < b.userUuid ? -1 : 1));
-  await em.execute(
-    `insert into "user_last_event" ("user_uuid", "name", "topic", "occurred_at", "detail")
+  return [...newest.values()].sort((a, b) => (a.userUuid < b.userUuid ? -1 : 1));
+}
+
+const lastEventJson = (row: UserEventRow) => ({
+  user_uuid: row.userUuid,
+  name: row.name,
+  topic: row.topic,
+  occurred_at: row.occurredAt.toISOString(),
+  detail: row.detail,
+});
+
+/** Keeps the given users' newest events unless a newer one is stored; its one parameter is their JSON. */
+const UPSERT_LAST_EVENTS = `insert into "user_last_event" ("user_uuid", "name", "topic", "occurred_at", "detail")
      select r."user_uuid", r."name", r."topic", r."occurred_at", r."detail"
      from jsonb_to_recordset(cast(? as jsonb)) as r("user_uuid" uuid, "name" text, "topic" text, "occurred_at" timestamptz, "detail" jsonb)
+     order by r."user_uuid"
      on conflict ("user_uuid") do update set
        "name" = excluded."name", "topic" = excluded."topic", "occurred_at" = excluded."occurred_at", "detail" = excluded."detail"
-     where "user_last_event"."occurred_at" <= excluded."occurred_at"`,
-    [
-      JSON.stringify(
-        rows.map((row) => ({
-          user_uuid: row.userUuid,
-          name: row.name,
-          topic: row.topic,
-          occurred_at: row.occurredAt.toISOString(),
-          detail: row.detail,
-        })),
-      ),
-    ],
-  );
+     where "user_last_event"."occurred_at" <= excluded."occurred_at"`;
+
+/** Keeps each user's newest event (of those given and the one stored), in the caller's transaction. */
+export async function recordUserEvents(em: EntityManager, events: readonly UserEventRow[]): Promise<void> {
+  const users = newestPerUser(events);
+  if (users.length === 0) return;
+  await em.execute(UPSERT_LAST_EVENTS, [JSON.stringify(users.map(lastEventJson))]);
 }
 
 /** The reads of the play totals and the users' last events. */
 export class PgPlayStore {
   constructor(private readonly orm: MikroORM) {}
+
+  /** Counts a batch as the consumer does (`countBatch`), outside any transaction of the caller's. */
+  count(events: readonly PlayEvent[], userEvents: readonly UserEventRow[] = []): Promise<number> {
+    return countBatch(this.orm.em.fork(), events, userEvents);
+  }
 
   async totals(scope: PlayScope, key: string): Promise<PlayTotals> {
     const [row] = await this.orm.em

@@ -7,7 +7,11 @@
 export type PlayKind = 'totalPlayed' | 'played15Sec' | 'played30Sec';
 export const PLAY_KINDS: readonly PlayKind[] = ['totalPlayed', 'played15Sec', 'played30Sec'];
 
-/** The scopes counted: every play, and per song, DJ, room (its slug) and listener. */
+/**
+ * The scopes counted: every play, and per song, DJ, room (its slug) and
+ * listener (a scope whose key is empty is skipped); db/play-store.ts sums a
+ * batch's events per scope and key.
+ */
 export type PlayScope = 'all' | 'song' | 'dj' | 'room' | 'user';
 export const PLAY_SCOPES: readonly PlayScope[] = ['all', 'song', 'dj', 'room', 'user'];
 
@@ -56,39 +60,6 @@ export function playDelta(event: PlayEvent): PlayTotals {
     fifteenSecondPlays: event.kind === 'played15Sec' ? 1 : 0,
     thirtySecondPlays: event.kind === 'played30Sec' ? 1 : 0,
   };
-}
-
-/** The keys an event counts under, by scope (a scope without a key is skipped). */
-export function playKeys(event: PlayEvent): Array<{ scope: PlayScope; key: string }> {
-  const keys: Array<{ scope: PlayScope; key: string }> = [
-    { scope: 'all', key: '' },
-    { scope: 'song', key: event.songId },
-    { scope: 'dj', key: event.djUuid },
-    { scope: 'room', key: event.roomSlug },
-    { scope: 'user', key: event.userUuid },
-  ];
-  return keys.filter(({ scope, key }) => scope === 'all' || key !== '');
-}
-
-/**
- * The events of a batch summed per scope and key: one row to add per key,
- * however many events name it. Only events counted for the first time are given.
- */
-export function sumPlays(events: readonly PlayEvent[]): Array<{ scope: PlayScope; key: string } & PlayTotals> {
-  const sums = new Map<string, { scope: PlayScope; key: string } & PlayTotals>();
-  for (const event of events) {
-    const delta = playDelta(event);
-    for (const { scope, key } of playKeys(event)) {
-      const id = `${scope}\u0000${key}`;
-      const sum = sums.get(id) ?? { scope, key, ...NO_PLAYS };
-      sum.totalPlayed += delta.totalPlayed;
-      sum.playedSeconds += delta.playedSeconds;
-      sum.fifteenSecondPlays += delta.fifteenSecondPlays;
-      sum.thirtySecondPlays += delta.thirtySecondPlays;
-      sums.set(id, sum);
-    }
-  }
-  return [...sums.values()];
 }
 
 /** Within one batch, the first event of each play id and kind (Kafka may hand the same one twice). */

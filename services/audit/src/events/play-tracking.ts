@@ -1,6 +1,6 @@
 import { AnalyticsRecorded, PlayEventKind, PlayTracked } from '@spinroom/contracts/events/v1/analytics';
 import { headersToRecord, type EventProducer, type KafkaClient, type Logger, type MikroORM } from '@spinroom/platform';
-import { countPlays, recordUserEvents, type UserEventRow } from '../db/play-store.js';
+import { countBatch, type UserEventRow } from '../db/play-store.js';
 import { APP_EVENT, PAGE_VIEW_EVENT } from '../domain/event-names.js';
 import type { PlayEvent, PlayKind } from '../domain/plays.js';
 import { APP_EVENTS_TOPIC, PAGE_VIEWS_TOPIC, PLAY_TRACKING_TOPIC } from './analytics-records.js';
@@ -75,7 +75,8 @@ export const RECORD_TOPICS = [PLAY_TRACKING_TOPIC, PAGE_VIEWS_TOPIC, APP_EVENTS_
 /**
  * The play-tracking aggregates' consumer (and the users' last events from the
  * analytics topics). It reads a partition's batch, counts it in one
- * transaction (the (play id, kind) dedupe rows and the totals together), and
+ * statement (the (play id, kind) dedupe rows, the totals and the users' last
+ * events together: db/play-store.ts `countBatch`), and
  * only then commits the batch's offsets: a crash in between redelivers the
  * batch, whose plays are then found counted and add nothing. A message that
  * cannot be decoded goes to `<topic>.dlq` with the error.
@@ -112,13 +113,8 @@ export async function startRecordConsumer(options: {
           unreadable.push({ message, error });
         }
       }
-      const counted = await withRetries(() =>
-        orm.em.fork().transactional(async (em) => {
-          const n = await countPlays(em, plays);
-          await recordUserEvents(em, userEvents);
-          return n;
-        }),
-      );
+      // One statement: the dedupe rows, the totals and the last events commit together, or not at all.
+      const counted = await withRetries(() => countBatch(orm.em.fork(), plays, userEvents));
       if (unreadable.length > 0) {
         logger.error({ topic: batch.topic, count: unreadable.length, err: unreadable[0]!.error }, 'records sent to DLQ');
         await options.deadLetters.send(
