@@ -49,7 +49,7 @@ export const roomService = defineService('room', {
   topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC],
   async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
     const users = peers.user;
-    const store = new PgRoomStore(orm, () => relay.nudge(), logger);
+    const store = new PgRoomStore(orm, () => relay.nudge(), logger, redis);
     const plays = new PgPlayLog(store);
     // The VERIFIED badge, from the user's profile (asked with the current caller's token).
     const badges: BadgeSource = {

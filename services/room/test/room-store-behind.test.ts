@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
+import { createRedis, dropDatabase, openServiceDatabase, type MikroORM, type Redis } from '@spinroom/platform';
 import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { roomDatabase } from '../src/db/database.js';
@@ -10,6 +10,9 @@ describe('what the joins leave to be written behind them (PostgreSQL)', () => {
   const databaseUrl = uniqueDatabaseUrl('room_behind');
   let orm: MikroORM;
   let store: PgRoomStore;
+  let redis: Redis;
+  /** Another replica's store, reading through Redis. */
+  let cached: PgRoomStore;
 
   async function room(slug: string): Promise<Room> {
     return store.write(async (tx) => {
@@ -38,8 +41,11 @@ describe('what the joins leave to be written behind them (PostgreSQL)', () => {
   beforeAll(async () => {
     orm = await openServiceDatabase('room', databaseUrl, roomDatabase);
     store = new PgRoomStore(orm);
+    redis = createRedis(process.env.REDIS_URL!);
+    cached = new PgRoomStore(orm, undefined, undefined, redis);
   });
   afterAll(async () => {
+    redis?.disconnect();
     await orm?.close();
     await dropDatabase(databaseUrl);
   });
@@ -78,5 +84,53 @@ describe('what the joins leave to be written behind them (PostgreSQL)', () => {
     await store.forgetUser(bob, ['dj']);
     await store.stop();
     expect(await rows(bob)).toEqual([]);
+  });
+
+  it('reads rooms and roles from Redis, in step with every committed change of them', async () => {
+    const made = await room('cached-room');
+    const userUuid = randomUUID();
+    // Read once (by uuid: the id is learnt from PostgreSQL), then from Redis.
+    expect((await cached.find({ uuid: made.uuid }))?.name).toBe('cached-room');
+    expect(await redis.exists(`room:record:${made.id}`)).toBe(0);
+    expect((await cached.find({ uuid: made.uuid }))?.name).toBe('cached-room');
+    expect(await redis.exists(`room:record:${made.id}`)).toBe(1);
+    const read = (await cached.find({ uuid: made.uuid }))!;
+    expect(read.createdAt).toBeInstanceOf(Date);
+    expect(read).toEqual(await store.find({ id: made.id }));
+    // A change through the store: gone from Redis at the commit, read fresh after.
+    await cached.write(async (tx) => cached.update(tx, (await cached.find({ id: made.id }, tx))!, { name: 'renamed' }));
+    expect((await cached.find({ uuid: made.uuid }))?.name).toBe('renamed');
+    // Roles: granted, expiring, removed.
+    await cached.write((tx) => cached.upsertRole(tx, made.id, userUuid, 'moderator', null));
+    await cached.write((tx) => cached.upsertRole(tx, made.id, userUuid, 'kicked', new Date(Date.now() + 300)));
+    expect((await cached.activeRoles([made.id], userUuid)).map((r) => r.role)).toEqual(['moderator', 'kicked']);
+    expect((await cached.activeRoles([made.id], userUuid))[0]!.createdAt).toBeInstanceOf(Date);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await cached.activeRoles([made.id], userUuid)).map((r) => r.role)).toEqual(['moderator']);
+    await cached.write((tx) => cached.deleteRole(tx, made.id, userUuid, 'moderator'));
+    expect(await cached.activeRoles([made.id], userUuid)).toEqual([]);
+    await cached.write((tx) => cached.upsertRole(tx, made.id, userUuid, 'banned', null));
+    await cached.write((tx) => cached.deleteRolesOfUser(tx, userUuid, ['banned']));
+    expect(await cached.activeRoles([made.id], userUuid)).toEqual([]);
+    await cached.write((tx) => cached.upsertRole(tx, made.id, userUuid, 'dj', null));
+    await cached.forgetUser(userUuid, ['dj']);
+    expect(await cached.activeRoles([made.id], userUuid)).toEqual([]);
+    expect((await cached.ownerOf([made.id])).get(made.id)).toBe((await store.ownerOf([made.id])).get(made.id));
+    // A read that began before a change never puts back what the change replaced.
+    await redis.del(`room:record:${made.id}`);
+    const generation = await redis.get(`room:record-gen:${made.id}`);
+    await cached.write(async (tx) => cached.update(tx, (await cached.find({ id: made.id }, tx))!, { name: 'after' }));
+    await redis.eval(
+      `local gen = redis.call('GET', KEYS[2]) or '0' if gen ~= ARGV[1] then return 0 end redis.call('SET', KEYS[1], ARGV[2]) return 1`,
+      2,
+      `room:record:${made.id}`,
+      `room:record-gen:${made.id}`,
+      generation ?? '0',
+      'stale',
+    );
+    expect((await cached.find({ uuid: made.uuid }))?.name).toBe('after');
+    // Deleted: no room.
+    await cached.write(async (tx) => cached.delete(tx, (await cached.find({ id: made.id }, tx))!));
+    expect(await cached.find({ uuid: made.uuid })).toBeNull();
   });
 });

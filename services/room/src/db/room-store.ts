@@ -1,19 +1,28 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException, type EntityManager, type MikroORM } from '@mikro-orm/postgresql';
-import { addToOutbox, isUuid, type Logger } from '@spinroom/platform';
+import { addToOutbox, isUuid, type Logger, type Redis } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import type { NewRoom, RoomFavorite, RoomFilter, RoomRef, RoomStore, Tx, Visibility } from '../domain/room-store.js';
-import type { RoomRole, RoomRoleName } from '../domain/room-roles.js';
+import { isActive, type RoomRole, type RoomRoleName } from '../domain/room-roles.js';
 import { RoomEntity, RoomFavoriteEntity, RoomUserRoleEntity } from './entities.js';
 import { RecentVisits } from './recent-visits.js';
+import { RoomCache, type RoomRecord } from './room-cache.js';
 
 /** A write in progress here: the transaction's entity manager (for the service's own SQL, e.g. the play log) and its outbox. */
 export interface PgTx extends Tx {
   em: EntityManager;
+  /** Rooms whose record or roles this transaction changed: their cached records go at its commit. */
+  touched?: Set<number>;
 }
 
 /** Every Tx the rules hand back is one this store opened (write), so it carries its entity manager. */
 const emOf = (tx: Tx) => (tx as PgTx).em;
+/** Marks a room changed in `tx` (its cached record goes at the commit). */
+const touch = (tx: Tx, ...roomIds: number[]) => {
+  const pg = tx as PgTx;
+  pg.touched ??= new Set();
+  for (const id of roomIds) pg.touched.add(id);
+};
 
 const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
 
@@ -21,14 +30,20 @@ const ACTIVE = `("expiration_time" is null or "expiration_time" > now())`;
 export class PgRoomStore implements RoomStore {
   /** Recent rooms, written behind the joins (recent-visits.ts). */
   private readonly recent: RecentVisits;
+  /** Rooms and roles read from Redis, kept in step with the commits here (room-cache.ts); none without Redis. */
+  private readonly cache: RoomCache | undefined;
+  /** Room uuid -> id (never changes for a room). */
+  private readonly ids = new Map<string, number>();
 
   constructor(
     private readonly orm: MikroORM,
     /** Called after a commit that staged events (wakes the outbox relay). */
     private readonly staged: () => void = () => undefined,
     logger?: Logger,
+    redis?: Redis,
   ) {
     this.recent = new RecentVisits(() => this.fork(), logger);
+    this.cache = redis ? new RoomCache(redis) : undefined;
   }
 
   /** Writes what waits to be written (the recent rooms): on a graceful stop. */
@@ -43,20 +58,60 @@ export class PgRoomStore implements RoomStore {
   /** Runs `fn` in one transaction; events it stages commit (or roll back) with its changes. */
   async write<T>(fn: (tx: PgTx) => Promise<T>): Promise<T> {
     let stagedAny = false;
+    const touched = new Set<number>();
     const result = await this.fork().transactional((em) =>
       fn({
         em,
+        touched,
         stage: (entry) => {
           stagedAny = true;
           addToOutbox(em, entry);
         },
       }),
     );
+    await this.cache?.invalidate(touched);
     if (stagedAny) this.staged();
     return result;
   }
 
+  /** Rooms with their unexpired roles, from Redis (read from here and kept there when not in it). */
+  private records(roomIds: number[]): Promise<Map<number, RoomRecord>> {
+    return this.cache!.get(roomIds, async (missing) => {
+      const em = this.fork();
+      const [rooms, roles] = await Promise.all([
+        em.find(RoomEntity, { id: { $in: missing } }),
+        em.find(
+          RoomUserRoleEntity,
+          { roomId: { $in: missing }, $or: [{ expirationTime: null }, { expirationTime: { $gt: new Date() } }] },
+          { orderBy: { id: 'asc' } },
+        ),
+      ]);
+      return new Map(
+        rooms.map((room) => [
+          room.id,
+          { room: { ...room } as Room, roles: roles.filter((r) => r.roomId === room.id).map((r) => ({ ...r }) as RoomRole) },
+        ]),
+      );
+    });
+  }
+
   async find(ref: RoomRef, tx?: Tx, lock = false): Promise<Room | null> {
+    // Outside a write, by uuid or id: from Redis.
+    if (!tx && this.cache) {
+      const id = 'id' in ref ? ref.id : 'uuid' in ref ? this.ids.get(ref.uuid) : undefined;
+      if (id !== undefined) return (await this.records([id])).get(id)?.room ?? null;
+    }
+    const room = await this.findInDatabase(ref, tx, lock);
+    if (room) this.rememberId(room);
+    return room;
+  }
+
+  private rememberId(room: Room): void {
+    if (this.ids.size >= 100_000) this.ids.clear();
+    this.ids.set(room.uuid, room.id);
+  }
+
+  private async findInDatabase(ref: RoomRef, tx?: Tx, lock = false): Promise<Room | null> {
     const em = tx ? emOf(tx) : this.fork();
     const where =
       'uuid' in ref ? (isUuid(ref.uuid) ? { uuid: ref.uuid } : null) : 'slug' in ref ? { slug: ref.slug.toLowerCase() } : { id: ref.id };
@@ -93,6 +148,7 @@ export class PgRoomStore implements RoomStore {
   /** Applies changes to a room read in this transaction; false when the new slug is taken. */
   async update(tx: Tx, room: Room, changes: Partial<Room>): Promise<boolean> {
     const em = emOf(tx);
+    touch(tx, room.id);
     try {
       await em.transactional(async (inner) => {
         const entity = await inner.findOneOrFail(RoomEntity, { id: room.id });
@@ -109,6 +165,7 @@ export class PgRoomStore implements RoomStore {
 
   async delete(tx: Tx, room: Room): Promise<void> {
     const em = emOf(tx);
+    touch(tx, room.id);
     await em.nativeDelete(RoomEntity, { id: room.id });
   }
 
@@ -169,8 +226,15 @@ export class PgRoomStore implements RoomStore {
 
   /** Unexpired roles of some rooms (optionally of one user), oldest first. */
   async activeRoles(roomIds: number[], userUuid?: string, tx?: Tx): Promise<RoomRole[]> {
-    const em = tx ? emOf(tx) : this.fork();
     if (roomIds.length === 0 || (userUuid !== undefined && !isUuid(userUuid))) return [];
+    if (!tx && this.cache) {
+      const now = new Date();
+      return [...(await this.records(roomIds)).values()]
+        .flatMap((r) => r.roles)
+        .filter((r) => (userUuid === undefined || r.userUuid === userUuid) && isActive(r, now))
+        .sort((a, b) => a.id - b.id);
+    }
+    const em = tx ? emOf(tx) : this.fork();
     const rows = await em.find(
       RoomUserRoleEntity,
       {
@@ -186,6 +250,7 @@ export class PgRoomStore implements RoomStore {
   /** Grants a role, or renews it with the new expiration when the user already holds it (expired or not). */
   async upsertRole(tx: Tx, roomId: number, userUuid: string, role: RoomRoleName, expirationTime: Date | null): Promise<RoomRole> {
     const em = emOf(tx);
+    touch(tx, roomId);
     const now = new Date();
     const [row] = await em.execute<Record<string, unknown>[]>(
       `insert into "room_user_role" ("room_id", "user_uuid", "role", "expiration_time", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?)
@@ -199,6 +264,7 @@ export class PgRoomStore implements RoomStore {
   /** Removes a role; answers whether an unexpired one was removed. */
   async deleteRole(tx: Tx, roomId: number, userUuid: string, role: RoomRoleName): Promise<boolean> {
     const em = emOf(tx);
+    touch(tx, roomId);
     const rows = await em.execute<{ active: boolean }[]>(
       `delete from "room_user_role" where "room_id" = ? and "user_uuid" = ? and "role" = ? returning ${ACTIVE} as "active"`,
       [roomId, userUuid, role],
@@ -207,8 +273,12 @@ export class PgRoomStore implements RoomStore {
   }
 
   async ownerOf(roomIds: number[], tx?: Tx): Promise<Map<number, string>> {
-    const em = tx ? emOf(tx) : this.fork();
     if (roomIds.length === 0) return new Map();
+    if (!tx && this.cache) {
+      const owners = [...(await this.records(roomIds)).values()].flatMap((r) => r.roles).filter((r) => r.role === 'owner');
+      return new Map(owners.map((r) => [r.roomId, r.userUuid]));
+    }
+    const em = tx ? emOf(tx) : this.fork();
     const rows = await em.find(RoomUserRoleEntity, { roomId: { $in: roomIds }, role: 'owner' });
     return new Map(rows.map((r) => [r.roomId, r.userUuid]));
   }
@@ -220,21 +290,28 @@ export class PgRoomStore implements RoomStore {
     roles: RoomRoleName[],
   ): Promise<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>> {
     const em = emOf(tx);
-    return em.execute(
+    const deleted = await em.execute<Array<{ roomId: number; roomUuid: string; role: RoomRoleName }>>(
       `delete from "room_user_role" u using "room" r where r."id" = u."room_id" and u."user_uuid" = ? and u."role" in (?) and ${ACTIVE.replaceAll('"expiration_time"', 'u."expiration_time"')}
        returning u."room_id" as "roomId", r."uuid" as "roomUuid", u."role"`,
       [userUuid, roles],
     );
+    touch(tx, ...deleted.map((d) => Number(d.roomId)));
+    return deleted;
   }
 
   /** Forgets a user's favourites, recent rooms and (expired or not) roles of the given kinds. */
   async forgetUser(userUuid: string, roles: RoomRoleName[]): Promise<void> {
     this.recent.forget(userUuid);
-    await this.fork().transactional(async (em) => {
-      await em.execute(`delete from "room_user_role" where "user_uuid" = ? and "role" in (?)`, [userUuid, roles]);
+    const rooms = await this.fork().transactional(async (em) => {
+      const deleted = await em.execute<Array<{ room_id: number }>>(
+        `delete from "room_user_role" where "user_uuid" = ? and "role" in (?) returning "room_id"`,
+        [userUuid, roles],
+      );
       await em.execute(`delete from "room_favorite" where "user_uuid" = ?`, [userUuid]);
       await em.execute(`delete from "recent_room" where "user_uuid" = ?`, [userUuid]);
+      return deleted.map((d) => Number(d.room_id));
     });
+    await this.cache?.invalidate(rooms);
   }
 
   /** Records a visit; keeps the user's `keep` most recent rooms. Written behind (recent-visits.ts): no wait on the database. */

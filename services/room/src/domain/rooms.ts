@@ -262,8 +262,11 @@ export class Rooms {
    * ends; behind a password the password (or, for guests, the guest password)
    * unless already admitted, a room role holder or a global role. Entering a
    * room with a door admits the user. Records the room among the recent rooms.
+   * `presence: false` (the live engine's join) leaves who is there and what
+   * plays out of the answer: the engine has them, and reading them would cost
+   * as much as the room is big.
    */
-  async join(actor: Actor, ref: RoomRef, password: string | undefined): Promise<RoomView> {
+  async join(actor: Actor, ref: RoomRef, password: string | undefined, options: { presence?: boolean } = {}): Promise<RoomView> {
     const room = await this.require(ref);
     const roles = await this.store.activeRoles([room.id], actor.userUuid);
     const [decision] = await this.decisions([room], roles, actor);
@@ -276,7 +279,7 @@ export class Rooms {
     }
     if (hasDoor(room)) await this.admissions.admit(room.uuid, actor.userUuid, doorOf(room));
     await this.store.recordRecent(actor.userUuid, room.id, RECENT_ROOMS_KEPT);
-    return (await this.views([room]))[0]!;
+    return (await this.views([room], undefined, options))[0]!;
   }
 
   /** 403 when `password` matches none of `hashes`; each wrong one counts against the user in this room, and past the limit a 429 refuses every try. */
@@ -587,12 +590,13 @@ export class Rooms {
   }
 
   /** Rooms as answered; with a viewer, who is there and what plays only in the rooms the viewer may see inside. */
-  private async views(rooms: Room[], viewer?: Actor): Promise<RoomView[]> {
+  private async views(rooms: Room[], viewer?: Actor, options: { presence?: boolean } = {}): Promise<RoomView[]> {
     const ids = rooms.map((r) => r.id);
+    const nobody = { userUuids: [], song: null, djUuids: [] };
     const [roles, owners, present] = await Promise.all([
       this.store.activeRoles(ids),
       this.store.ownerOf(ids),
-      Promise.all(rooms.map((r) => this.live.presence(r.uuid))),
+      options.presence === false ? rooms.map(() => nobody) : Promise.all(rooms.map((r) => this.live.presence(r.uuid))),
     ]);
     const readable =
       viewer && viewer.role !== 'service' ? (await this.decisions(rooms, roles, viewer)).map((d) => d.mayRead) : rooms.map(() => true);
