@@ -238,6 +238,43 @@ describe('communities through the BFF', () => {
     expect((await call('GET', `${BASE}/user-communities`, { token: (await person()).token })).body).toEqual([]);
   });
 
+  it('lets anyone browse every community, the most members first, searched by name or slug, with their membership', async () => {
+    const admin = await person('admin');
+    const fan = await person();
+    const word = unique('browse');
+    const make = async (name: string) =>
+      (await call('POST', `${BASE}/admin/communities`, { token: admin.token, body: { name: `${name} ${word}` } })).body as {
+        slug: string;
+        id: number;
+      };
+    const quiet = await make('Quiet');
+    const busy = await make('Busy');
+    await call('POST', `${BASE}/communities/${busy.slug}/join`, { token: fan.token });
+    await call('POST', `${BASE}/communities/${busy.slug}/join`, { token: (await person()).token });
+    await call('POST', `${BASE}/communities/${quiet.slug}/join`, { token: (await person()).token });
+
+    const found = await call('GET', `${BASE}/communities?search=${word.toUpperCase()}`, { token: fan.token });
+    expect(found).toMatchObject({ status: 200, body: { total: 2 } });
+    expect(
+      found.body.communities.map((c: { slug: string; membersCount: number; isMember: boolean }) => [c.slug, c.membersCount, c.isMember]),
+    ).toEqual([
+      [busy.slug, 2, true],
+      [quiet.slug, 1, false],
+    ]);
+    const second = await call('GET', `${BASE}/communities?search=${word}&limit=1&offset=1`, { token: fan.token });
+    expect(second.body).toMatchObject({ total: 2, communities: [{ slug: quiet.slug }] });
+    // LIKE's own characters are only characters; everyone (jqbx and web3 at least) without a search.
+    expect((await call('GET', `${BASE}/communities?search=${encodeURIComponent('%_')}`, { token: fan.token })).body).toEqual({
+      communities: [],
+      total: 0,
+    });
+    const all = await call('GET', `${BASE}/communities?limit=100`, { token: fan.token });
+    expect(all.body.total).toBeGreaterThanOrEqual(4);
+    expect(all.body.communities.map((c: { slug: string }) => c.slug)).toEqual(expect.arrayContaining(['jqbx', 'web3']));
+    expect(await call('GET', `${BASE}/communities?limit=0`, { token: fan.token })).toMatchObject({ status: 400 });
+    expect(await call('GET', `${BASE}/communities?search=${'x'.repeat(101)}`, { token: fan.token })).toMatchObject({ status: 400 });
+  });
+
   it('lets the owner and moderators manage members, within their rank', async () => {
     const admin = await person('admin');
     const owner = await person();

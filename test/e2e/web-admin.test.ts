@@ -210,11 +210,14 @@ describe.skipIf(!HAS_CHROMIUM)('the admin panel and community pages in a browser
     expect(await listener.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Admin' }).count()).toBe(0);
     expect((await call('GET', '/api/audit-service/moderation-actions', { token: uli.token })).status).toBe(403);
 
-    // The community page: join, see it among one's communities, leave.
+    // The community page, found by browsing: join, see it among one's communities, leave.
     const slug = `owls-${RUN}`;
     await listener.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Communities' }).click();
-    await listener.getByRole('textbox', { name: 'Open a community by its slug' }).fill(slug);
-    await listener.getByRole('button', { name: 'Open' }).click();
+    await listener.getByRole('searchbox', { name: 'Search communities by name' }).fill(`owls ${RUN}`);
+    await listener
+      .getByRole('list', { name: 'Browse communities' })
+      .getByRole('link', { name: `Night Owls ${RUN}` })
+      .click();
     await listener.getByRole('heading', { name: `Night Owls ${RUN}` }).waitFor();
     await listener.getByRole('list', { name: 'Rooms' }).getByRole('link', { name: room.name }).waitFor();
     await listener.getByRole('button', { name: 'Join' }).click();

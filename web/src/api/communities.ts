@@ -108,6 +108,9 @@ export function roomKeysOf(text: string): string[] {
 export const communities = {
   get: (idOrSlug: string | number) => api.get<Community>(`${ROOM}/communities/${key(idOrSlug)}`),
   mine: () => api.get<Community[]>(`${ROOM}/user-communities`),
+  /** Every community, the most members first; `search` in the name or slug. */
+  all: (search: string, offset = 0, limit = PANEL_PAGE_SIZE) =>
+    api.get<{ communities: Community[]; total: number }>(`${ROOM}/communities`, { query: { search: search.trim(), limit, offset } }),
   members: (idOrSlug: string | number, offset = 0, limit = PANEL_PAGE_SIZE) =>
     api.get<{ users: CommunityMember[]; total: number }>(`${ROOM}/communities/${key(idOrSlug)}/users`, { query: { limit, offset } }),
   rooms: (idOrSlug: string | number, offset = 0, limit = PANEL_PAGE_SIZE) =>

@@ -37,6 +37,7 @@ export const keys = {
   /** Communities and events for everyone (web/src/communities): one prefix, so joining or leaving refreshes them all. */
   communities: ['communities'] as const,
   myCommunities: ['communities', 'mine'] as const,
+  allCommunities: (search: string, page: number) => ['communities', 'all', search, page] as const,
   community: (slug: string) => ['communities', 'one', slug] as const,
   communityRooms: (slug: string, page: number) => ['communities', 'rooms', slug, page] as const,
   communityMembers: (slug: string, page: number) => ['communities', 'members', slug, page] as const,

@@ -56,6 +56,7 @@ const AdminPageSchema = z
   .openapi('AdminCommunityPage');
 
 const CommunityParams = z.object({ id: CommunityKey });
+const CommunityPageSchema = z.object({ communities: z.array(CommunitySchema), total: z.number().int() }).openapi('CommunityPage');
 const RoomsBody = z.object({ rooms: z.array(RoomKey).min(1).max(100) }).openapi('CommunityRooms');
 
 /**
@@ -181,6 +182,19 @@ export function communityRoutes(deps: RouteDeps, rooms: RoomClients): void {
     handler: async ({ params }) => (await communities.listRoomCommunities({ room: roomRef(params.roomId) })).communities.map(communityJson),
   });
 
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/communities`,
+    summary:
+      "Every community, to browse: the most members first, with the caller's membership; `search` matches the name or slug (limit 1..100, default 20)",
+    tags,
+    query: LimitOffsetDefaults.extend({ search: z.string().max(100).default('') }),
+    response: CommunityPageSchema,
+    handler: async ({ query }) => {
+      const { communities: found, total } = await communities.listCommunities(query);
+      return { communities: found.map(communityJson), total };
+    },
+  });
   route(deps, {
     method: 'get',
     path: `${BASE}/communities/{id}`,

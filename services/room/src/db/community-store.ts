@@ -272,6 +272,21 @@ export class PgCommunityStore implements CommunityStore {
     return rows.length;
   }
 
+  async listCommunities(
+    filter: { search: string },
+    page: { limit: number; offset: number },
+  ): Promise<{ communities: Community[]; total: number }> {
+    const pattern = `%${filter.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const where = filter.search ? `where lower(c."name") like ? or c."slug" like ?` : '';
+    const params = filter.search ? [pattern, pattern] : [];
+    const rows = await this.em().execute<Row[]>(
+      `select * from (${COMMUNITY_SELECT} ${where}) c order by c."members_count" desc, c."name", c."id" limit ? offset ?`,
+      [...params, page.limit, page.offset],
+    );
+    const [count] = await this.em().execute<Row[]>(`select count(*)::int as "total" from "community" c ${where}`, params);
+    return { communities: rows.map(toCommunity), total: Number(count?.total ?? 0) };
+  }
+
   async communitiesOfRoom(roomId: number): Promise<Community[]> {
     const rows = await this.em().execute<Row[]>(
       `${COMMUNITY_SELECT} where exists (select 1 from "community_room" x where x."community_id" = c."id" and x."room_id" = ?) order by c."name", c."id"`,

@@ -79,6 +79,11 @@ export interface CommunityStore {
   removeMember(tx: Tx, communityId: number, userUuid: string): Promise<boolean>;
   addRooms(tx: Tx, communityId: number, roomIds: number[]): Promise<number>;
   removeRooms(tx: Tx, communityId: number, roomIds: number[]): Promise<number>;
+  /** Every community, the most members first; `search` (lower case) in the name or slug. */
+  listCommunities(
+    filter: { search: string },
+    page: { limit: number; offset: number },
+  ): Promise<{ communities: Community[]; total: number }>;
   communitiesOfRoom(roomId: number): Promise<Community[]>;
   communitiesOfUser(userUuid: string): Promise<Array<{ community: Community; role: MemberRole }>>;
   insertEvent(
@@ -114,6 +119,7 @@ export function refOf(key: string): CommunityRef {
 
 /** Rooms named in a community request: by uuid, slug or numeric id. */
 const MAX_ROOMS_PER_CALL = 100;
+const MAX_SEARCH_LENGTH = 100;
 
 /** Holds no role anywhere: the viewer of lists when the caller has no user uuid. */
 const NO_USER = '00000000-0000-0000-0000-000000000000';
@@ -202,6 +208,14 @@ export class Communities {
   async get(actor: Actor, ref: CommunityRef): Promise<CommunityView> {
     const community = await this.requireCommunity(ref);
     return { community, membership: await this.store.membership(community.id, actor.userUuid) };
+  }
+
+  /** Every community for anyone to browse, with the caller's membership of each. */
+  async list(actor: Actor, search: string, page: { limit: number; offset: number }): Promise<{ views: CommunityView[]; total: number }> {
+    const words = search.trim();
+    if (words.length > MAX_SEARCH_LENGTH) throw badRequest(`search must be at most ${MAX_SEARCH_LENGTH} characters`);
+    const { communities, total } = await this.store.listCommunities({ search: words }, page);
+    return { views: await this.viewsFor(actor, communities), total };
   }
 
   async members(ref: CommunityRef, page: { limit: number; offset: number }): Promise<{ members: CommunityMember[]; total: number }> {

@@ -117,6 +117,10 @@ export function communityServiceHandlers(deps: {
     getCommunity: unary(async (req, ctx) => ({
       community: toCommunityMessage(await communities.get(actor(ctx), toCommunityRef(req.community))),
     })),
+    listCommunities: unary(async (req, ctx) => {
+      const { views, total } = await communities.list(actor(ctx), req.search, page(req));
+      return { communities: views.map(toCommunityMessage), total };
+    }),
     listCommunityMembers: unary(async (req) => {
       const { members, total } = await communities.members(toCommunityRef(req.community), page(req));
       return { users: members, total };
