@@ -71,7 +71,11 @@ export class KafkaClient {
     return {
       async send(messages) {
         const byTopic = new Map<string, EventMessage[]>();
-        for (const m of messages) byTopic.set(m.topic, [...(byTopic.get(m.topic) ?? []), m]);
+        for (const m of messages) {
+          const list = byTopic.get(m.topic);
+          if (list) list.push(m);
+          else byTopic.set(m.topic, [m]);
+        }
         await producer.sendBatch({
           acks: -1,
           topicMessages: [...byTopic].map(([topic, list]) => ({
