@@ -38,9 +38,14 @@ const POPULAR_WALK = 3000;
  *    words' GIN index (their songs are few).
  * 4. Ranked: exact title, then the artist's own songs, then `ts_rank` (names
  *    weigh most, then album, then genre), then popularity.
+ *
+ * Two statements a search (three with a typo): the words of step 1 (and 2),
+ * then steps 3 and 4 and the page's rows in one, each source of candidates
+ * behind a one-time filter on what the ones before it found.
  */
 export class PgSongSearch implements SongSearch {
   private common: { at: number; freq: Map<string, number> } | undefined;
+  private songColumns: string | undefined;
 
   constructor(private readonly orm: MikroORM) {}
 
@@ -50,49 +55,69 @@ export class PgSongSearch implements SongSearch {
     const em = this.orm.em.fork();
     const text = query.text.trim().toLowerCase();
     const k = Math.max(MIN_CANDIDATES, wanted * 2);
+    const terms = await this.terms(text);
+    const tsQuery = terms.length > 0 ? toTsQuery(terms) : null;
+    // The walk pays only for words common enough to be found in it (the planner's statistics say which).
+    const walk = tsQuery !== null && (await this.share(terms)) * POPULAR_WALK >= k;
+
+    // One statement for the candidates, their ranking and the page's rows. Each source runs only
+    // while the ones before it leave the page short (one-time filters on their counts): the exact
+    // title and artist; the walk down the popularity index; the words' GIN index.
     const playable = `"status" <> 'UNVERIFIED' and (? or not "explicit")`;
-    const [terms, exact] = await Promise.all([
-      this.terms(text),
-      em.fork().execute<{ id: number }[]>(
-        `(select "id" from "song" where lower("track_name") = ? and ${playable} order by "popularity" desc limit ?)
-         union
-         (select "id" from "song" where lower("artist_name") = ? and ${playable} order by "popularity" desc limit ?)`,
-        [text, query.includeExplicit, k, text, query.includeExplicit, k],
-      ),
-    ]);
-    const ids = new Set(exact.map((r) => Number(r.id)));
-    const tsQuery = terms.length > 0 && ids.size < wanted ? toTsQuery(terms) : null;
-    if (tsQuery) {
-      // The walk pays only for words common enough to be found in it (the planner's statistics say which).
-      const common = (await this.share(terms)) * POPULAR_WALK >= k;
-      let words = common
-        ? await em.execute<{ id: number }[]>(
-            `select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
-             where "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?`,
-            [POPULAR_WALK, tsQuery, query.includeExplicit, k],
-          )
-        : [];
-      if (words.length < k) {
-        words = await em.execute<{ id: number }[]>(
-          `select "id" from "song" where "search_vector" @@ to_tsquery('simple', ?) and ${playable}
-           order by "popularity" desc, "id" limit ?`,
-          [tsQuery, query.includeExplicit, k],
-        );
-      }
-      for (const r of words) ids.add(Number(r.id));
+    const ctes = [
+      {
+        name: 'exact',
+        sql: `"exact" as materialized (
+          (select "id" from "song" where lower("track_name") = ? and ${playable} order by "popularity" desc limit ?)
+          union
+          (select "id" from "song" where lower("artist_name") = ? and ${playable} order by "popularity" desc limit ?))`,
+        params: [text, query.includeExplicit, k, text, query.includeExplicit, k],
+      },
+    ];
+    if (tsQuery && walk) {
+      ctes.push({
+        name: 'walk',
+        sql: `"walk" as materialized (
+          select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
+           where (select count(*) from "exact") < ? and "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?)`,
+        params: [POPULAR_WALK, wanted, tsQuery, query.includeExplicit, k],
+      });
     }
-    if (ids.size <= query.offset) return [];
-    const rank = tsQuery ? `ts_rank("search_vector", to_tsquery('simple', ?)) desc, ` : '';
-    const ranked = await em.execute<{ id: number }[]>(
-      `select "id" from "song" where "id" in (?)
-       order by (lower("track_name") = ?) desc, (lower("artist_name") = ?) desc, ${rank}"popularity" desc, "id"
-       limit ? offset ?`,
-      [[...ids], text, text, ...(tsQuery ? [tsQuery] : []), query.limit, query.offset],
+    if (tsQuery) {
+      ctes.push({
+        name: 'words',
+        sql: `"words" as materialized (
+          select "id" from "song"
+           where (select count(*) from "exact") < ?${walk ? ` and (select count(*) from "walk") < ?` : ''}
+             and "search_vector" @@ to_tsquery('simple', ?) and ${playable}
+           order by "popularity" desc, "id" limit ?)`,
+        params: [wanted, ...(walk ? [k] : []), tsQuery, query.includeExplicit, k],
+      });
+    }
+    // The words' rank counts only when the words were asked (the exact matches left the page short).
+    const rank = tsQuery
+      ? `(case when (select count(*) from "exact") < ? then ts_rank("search_vector", to_tsquery('simple', ?)) else 0 end) desc, `
+      : '';
+    const rows = await em.execute<Array<Record<string, unknown>>>(
+      `with ${ctes.map((c) => c.sql).join(', ')}
+       select ${this.columns()} from "song"
+        where "id" in (${ctes.map((c) => `select "id" from "${c.name}"`).join(' union ')})
+        order by (lower("track_name") = ?) desc, (lower("artist_name") = ?) desc, ${rank}"popularity" desc, "id"
+        limit ? offset ?`,
+      [...ctes.flatMap((c) => c.params), text, text, ...(tsQuery ? [wanted, tsQuery] : []), query.limit, query.offset],
     );
-    const page = ranked.map((r) => Number(r.id));
-    const songs = await em.find(SongEntity, { id: { $in: page } });
-    const byId = new Map(songs.map((s) => [s.id, s]));
-    return page.flatMap((id) => byId.get(id) ?? []);
+    return rows.map((row) => em.map(SongEntity, row));
+  }
+
+  /** The song's own columns (what its entity maps), without the search's. */
+  private columns(): string {
+    this.songColumns ??= this.orm
+      .getMetadata()
+      .get(SongEntity)
+      .props.flatMap((prop) => prop.fieldNames ?? [])
+      .map((name) => `"${name}"`)
+      .join(', ');
+    return this.songColumns;
   }
 
   /**
