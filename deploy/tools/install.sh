@@ -10,8 +10,12 @@
 #         built with `go build` from the module's source, see install_mailpit)
 # and, from PyPI into a virtualenv, $SPINROOM_LOCAL_DIR/tools/schemathesis:
 #   schemathesis  (the REST fuzzer in `npm test`, test/fuzz/openapi.test.ts)
+# and, from Debian's packages (apt-get, as deploy/local installs PostgreSQL):
+#   podman  (podman, the runc runtime, netavark and aardvark-dns for its
+#           networks, debootstrap for the base images: deploy/docker/build-images.sh
+#           and the container test, test/deploy/containers.test.ts)
 # Idempotent: a tool already built at the pinned version is kept.
-#   bash deploy/tools/install.sh [helm] [k6] [stripe-mock] [mailpit] [schemathesis]      (default: helm and k6)
+#   bash deploy/tools/install.sh [helm] [k6] [stripe-mock] [mailpit] [schemathesis] [podman]      (default: helm and k6)
 set -euo pipefail
 
 HELM_VERSION=v3.22.0
@@ -27,11 +31,14 @@ mkdir -p "$bin"
 
 # The Go toolchain's own install location, when it is not on PATH (a minimal PATH).
 command -v go >/dev/null || [[ ! -x /usr/local/go/bin/go ]] || PATH="$PATH:/usr/local/go/bin"
-command -v go >/dev/null || { echo "deploy/tools/install.sh: Go is needed to build the tools (apt-get install golang, or the machine's Go)" >&2; exit 1; }
+need_go() { command -v go >/dev/null || { echo "deploy/tools/install.sh: Go is needed to build the tools (apt-get install golang, or the machine's Go)" >&2; exit 1; }; }
+# debootstrap lives in sbin, which a minimal PATH leaves out.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH="$PATH:/usr/sbin:/sbin" ;; esac
 
 install_tool() { # name version module-path
   local name=$1 version=$2 module=$3 stamp="$bin/.$1.version"
   if [[ -x "$bin/$name" && "$(cat "$stamp" 2>/dev/null)" == "$version" ]]; then return 0; fi
+  need_go
   echo "building $name $version with go install (a few minutes the first time)..." >&2
   # One build at a time on small machines; the module cache makes rebuilds quick.
   GOBIN="$bin" GOFLAGS="${GOFLAGS:-} -buildvcs=false" CGO_ENABLED=0 go install "$module@$version"
@@ -45,6 +52,7 @@ install_tool() { # name version module-path
 install_mailpit() {
   local version=$MAILPIT_VERSION module=github.com/axllent/mailpit stamp="$bin/.mailpit.version" src work
   if [[ -x "$bin/mailpit" && "$(cat "$stamp" 2>/dev/null)" == "$version" ]]; then return 0; fi
+  need_go
   command -v npm >/dev/null || { echo "deploy/tools/install.sh: npm is needed to build Mailpit's web inbox" >&2; exit 1; }
   echo "building mailpit $version (its web inbox with npm, then go build; a few minutes the first time)..." >&2
   src="$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')"
@@ -77,6 +85,23 @@ install_schemathesis() {
   ln -sf "$venv/bin/st" "$bin/st"
 }
 
+# Debian's podman 4.3 with runc (crun refuses hybrid cgroups: docs/operations.md),
+# its network stack, and debootstrap for base images made without a registry.
+# Under the lock deploy/local's apt-get installs take, output in .local/apt-podman.log.
+install_podman() {
+  local pkgs=(podman runc netavark aardvark-dns iptables debootstrap) missing=() p
+  for p in "${pkgs[@]}"; do dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p"); done
+  ((${#missing[@]} == 0)) && return 0
+  [[ $EUID -eq 0 ]] || { echo "deploy/tools/install.sh: need root to apt-get install ${missing[*]}" >&2; exit 1; }
+  echo "installing ${missing[*]} with apt-get..." >&2
+  (
+    flock 9
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends -o DPkg::Lock::Timeout=300 "${missing[@]}"; } \
+      >"$local_dir/apt-podman.log" 2>&1
+  ) 9>/var/lock/spinroom-local-apt.lock || { tail -n 20 "$local_dir/apt-podman.log" >&2; echo "deploy/tools/install.sh: apt-get install ${missing[*]} failed" >&2; exit 1; }
+}
+
 tools=("$@")
 (( ${#tools[@]} > 0 )) || tools=(helm k6)
 for tool in "${tools[@]}"; do
@@ -86,7 +111,8 @@ for tool in "${tools[@]}"; do
     stripe-mock) install_tool stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock ;;
     mailpit) install_mailpit ;;
     schemathesis) install_schemathesis ;;
-    *) echo "unknown tool: $tool (helm, k6, stripe-mock, mailpit, schemathesis)" >&2; exit 2 ;;
+    podman) install_podman ;;
+    *) echo "unknown tool: $tool (helm, k6, stripe-mock, mailpit, schemathesis, podman)" >&2; exit 2 ;;
   esac
 done
 echo "$bin"

