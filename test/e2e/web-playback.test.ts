@@ -39,7 +39,9 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
     mkdirSync(ARTIFACTS, { recursive: true });
     providers = await startProviderStandIns();
     playback = await PlaybackStandIns.start(providers.oauth, TEST_APPLE_MUSIC);
-    platform = await startPlatform({ webDir, providerEnv: providers.env, user: providers.user });
+    // The catalogue signs 7digital's stream links for its real address, which the browser's requests reach through `playback`.
+    const providerEnv = { ...providers.env, SEVEN_DIGITAL_STREAM_URL: 'https://stream.svc.7digital.net' };
+    platform = await startPlatform({ webDir, providerEnv, user: providers.user });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 240_000);
   afterEach(async (ctx) => {
@@ -314,6 +316,110 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
     await guestPage.getByRole('button', { name: 'Sign up to keep listening' }).waitFor();
     await expect.poll(() => guestPage.locator('.playback-video').count()).toBe(0);
     await guestPage.screenshot({ path: join(ARTIFACTS, 'playback-guest-limit.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+  it('plays a SoundCloud song over its HLS after one 403 and a 7digital song from its signed stream, in sync', {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await person(`Host ${RUN}`);
+    const dj = await person(`Selector ${RUN}`);
+    const cleo = await person(`Cleo ${RUN}`);
+    const dan = await person(`Dan ${RUN}`);
+
+    // Cleo links SoundCloud with a refresh token its web SDK obtained (the settings screen's form does the same).
+    const linked = await call('POST', `${U}/soundcloud/refresh-token`, cleo.token, {
+      refreshToken: providers.oauth.issueRefreshToken('soundcloud'),
+    });
+    expect(linked.status).toBe(200);
+    const cleoSoundCloudToken = linked.body.accessToken as string;
+
+    // Numeric ids, as SoundCloud's and 7digital's are (7digital's links are signed only for those).
+    const soundCloudId = `${Date.now()}1`;
+    const sevenDigitalId = `${Date.now()}7`;
+    playback.soundCloudTracks.add(soundCloudId);
+    playback.sevenDigitalTracks.add(sevenDigitalId);
+    const onSoundCloud = await catalogueSong(
+      dj.token,
+      { trackName: `Cloud Walk ${RUN}`, artistName: 'The Uploaders', duration: 200, isrc: `QZTSC${RUN.toUpperCase()}1`.slice(0, 12) },
+      { soundCloudPublic: soundCloudId },
+    );
+    const onSevenDigital = await catalogueSong(
+      dj.token,
+      { trackName: `Seventh ${RUN}`, artistName: 'Signed Links', duration: 200, isrc: `QZTSD${RUN.toUpperCase()}2`.slice(0, 12) },
+      { sevenDigital: sevenDigitalId },
+    );
+    const queued = await call('POST', `${P}/crate/special/queue/songs`, dj.token, {
+      songs: [onSoundCloud, onSevenDigital].map((songId) => ({ songId })),
+      append: true,
+    });
+    expect(queued.status).toBe(201);
+
+    const room = (await call('POST', '/api/room-service/rooms/infrastructure', owner.token, { name: `Open Streams ${RUN}` })).body;
+    const deejay = await FeedListener.join(platform.baseUrl, dj.token, dj.userUuid, room.uuid);
+    listeners.push(deejay);
+    await deejay.action('addDj');
+    await deejay.until((s) => s.nowPlaying?.song?.songId === onSoundCloud, 'the SoundCloud song playing');
+    const roomPosition = (): Promise<Reading> => {
+      const at = Date.now();
+      const np = deejay.state.nowPlaying;
+      return Promise.resolve([np.song.duration - (np.endTime - at) / 1000, at]);
+    };
+    const audioAt = (page: Page) => inPage(page, `document.querySelector('[data-testid="room-audio"]').currentTime`);
+    const inSync = (pages: Page[]) =>
+      eventually(
+        async () => {
+          const [room0, ...players] = await positionsNow([roomPosition, ...pages.map((page) => () => audioAt(page))]);
+          const off = players.map((p) => Math.abs(p - room0!));
+          expect(Math.max(...off), `off the room (${room0!.toFixed(2)} s) by ${off.map((o) => o.toFixed(2))}`).toBeLessThan(1);
+          return true;
+        },
+        20_000,
+        250,
+      );
+
+    // SoundCloud refuses the first streams request (403): Cleo's client asks for her token again, once, and plays.
+    playback.soundCloudRefusals = 1;
+    const asked = playback.soundCloudTokens.length;
+    const cleoPage = await open();
+    const cleoTokenRequests: string[] = [];
+    cleoPage.on('request', (r) => r.url().includes(`${U}/soundcloud/`) && cleoTokenRequests.push(new URL(r.url()).pathname));
+    await openSignedIn(cleoPage, platform.baseUrl, cleo, `#/room/${room.slug}`);
+    await expect.poll(() => heardOn(cleoPage).textContent(), { timeout: 20_000 }).toBe('Playing on SoundCloud');
+    expect(playback.soundCloudRefusals).toBe(0);
+    // Two asks, the first with her link's token; the 403 sent the client back to her link's token path, once
+    // (the user service answers the token it holds until that expires), and the second ask got the streams.
+    const cleoAsks = playback.soundCloudTokens.slice(asked);
+    expect(cleoAsks).toHaveLength(2);
+    expect(cleoAsks[0]).toBe(cleoSoundCloudToken);
+    expect(cleoTokenRequests).toEqual([`${U}/soundcloud/access-token/${cleo.userUuid}`, `${U}/soundcloud/access-token/${cleo.userUuid}`]);
+    // Heard over the AAC HLS (playlist, init segment, media segments), not a progressive file.
+    const hlsAsked = () =>
+      playback.requests.filter((r) => r.startsWith(`GET playback.media-streaming.soundcloud.cloud/${soundCloudId}/aac_160k/`));
+    await expect.poll(() => hlsAsked().some((r) => r.endsWith('.m4s')), { timeout: 10_000 }).toBe(true);
+    expect(hlsAsked().map((r) => r.split('/').pop())).toEqual(expect.arrayContaining(['playlist.m3u8', 'init.mp4']));
+    expect(playback.requests.some((r) => r.startsWith('GET cf-media.sndcdn.com/'))).toBe(false);
+    await inSync([cleoPage]);
+    await cleoPage.screenshot({ path: join(ARTIFACTS, 'playback-soundcloud.png'), fullPage: true });
+
+    // Dan linked nothing: he hears the same song through the app's public SoundCloud token.
+    const danPage = await open(390, 844);
+    const danTokenRequests: string[] = [];
+    danPage.on('request', (r) => r.url().includes(`${U}/soundcloud/`) && danTokenRequests.push(new URL(r.url()).pathname));
+    await openSignedIn(danPage, platform.baseUrl, dan, `#/room/${room.slug}`);
+    await expect.poll(() => heardOn(danPage).textContent(), { timeout: 20_000 }).toBe('Playing on SoundCloud');
+    expect(danTokenRequests).toEqual([`${U}/soundcloud/access-token/${dan.userUuid}`, `${U}/soundcloud/public-token`]);
+    expect(playback.soundCloudTokens.at(-1)).not.toBe(cleoSoundCloudToken);
+    await inSync([cleoPage, danPage]);
+
+    // The next song is on 7digital only: both hear the stream link the catalogue signed, in step.
+    const sevenDigitalAsked = () => playback.requests.filter((r) => r.startsWith('GET stream.svc.7digital.net/stream/catalogue'));
+    await deejay.action('skipSong');
+    await deejay.until((s) => s.nowPlaying?.song?.songId === onSevenDigital, 'the 7digital song playing');
+    await expect.poll(() => heardOn(cleoPage).textContent(), { timeout: 20_000 }).toBe('Playing on 7digital');
+    await expect.poll(() => heardOn(danPage).textContent(), { timeout: 20_000 }).toBe('Playing on 7digital');
+    expect(sevenDigitalAsked().length).toBeGreaterThanOrEqual(2);
+    await inSync([cleoPage, danPage]);
+    await danPage.screenshot({ path: join(ARTIFACTS, 'playback-7digital-phone.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
 });

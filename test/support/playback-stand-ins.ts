@@ -3,16 +3,24 @@
 // (window.Spotify.Player, window.MusicKit, window.YT.Player) as a script, and
 // the endpoints behind them (Spotify's Web API player paths, Apple Music's
 // storefront and catalogue song, SoundCloud's /tracks/{id}/streams, Audius's
-// /v1/tracks/{id}/stream, the CDNs' audio). One HTTP server answers for every
+// /v1/tracks/{id}/stream, the CDNs' audio: SoundCloud's AAC HLS, 7digital's
+// signed catalogue stream). One HTTP server answers for every
 // host under /<host>/<path>; `route(context)` sends a browser context's requests
 // for those https addresses to it, so the page, its CSP and the adapters use the
 // real addresses. Tokens are checked as the providers would: Spotify's and
 // SoundCloud's against the OAuth stand-in that issued them, Apple's developer
-// token by its ES256 signature and the Music User Token against those linked.
+// token by its ES256 signature and the Music User Token against those linked,
+// 7digital's stream links by their OAuth 1.0 signature.
+import { execFile } from 'node:child_process';
+import { createHmac, verify, type KeyObject } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verify, type KeyObject } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { BrowserContext } from 'playwright-core';
+import { SEVEN_DIGITAL_CONSUMER } from '../../services/playlist/test/stand-ins/seven-digital.js';
 import type { OAuthStandIns } from './oauth-stand-ins.js';
 
 /** The providers' addresses the web client uses (web/src/playback/config.ts), answered here. */
@@ -24,6 +32,7 @@ export const PLAYBACK_HOSTS = [
   'www.youtube.com',
   'api.soundcloud.com',
   'cf-media.sndcdn.com',
+  'playback.media-streaming.soundcloud.cloud',
   'api.audius.co',
   'stream.svc.7digital.net',
 ] as const;
@@ -56,6 +65,48 @@ function wav(seconds: number): Buffer {
   buffer.writeUInt32LE(samples, 40);
   for (let i = 0; i < samples; i++) buffer[44 + i] = 128 + Math.round(20 * Math.sin((2 * Math.PI * 440 * i) / rate));
   return buffer;
+}
+
+/**
+ * `seconds` of the tone as SoundCloud's AAC HLS (fMP4 segments of 10 s, as its
+ * aac_160k transcoding; here mono 32 kb/s to stay small), made once by ffmpeg:
+ * file name -> bytes, with `playlist.m3u8`.
+ */
+async function aacHls(seconds: number): Promise<Map<string, Buffer>> {
+  const dir = await mkdtemp(join(tmpdir(), 'stand-in-hls-'));
+  try {
+    await promisify(execFile)('ffmpeg', [
+      ...['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=22050:duration=${seconds}`],
+      ...['-c:a', 'aac', '-b:a', '32k', '-ac', '1', '-f', 'hls', '-hls_time', '10', '-hls_playlist_type', 'vod'],
+      ...['-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', 'init.mp4', '-hls_segment_filename', join(dir, 'seg-%03d.m4s')],
+      join(dir, 'playlist.m3u8'),
+    ]);
+    const files = new Map<string, Buffer>();
+    for (const name of await readdir(dir)) files.set(name, await readFile(join(dir, name)));
+    return files;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** RFC 3986 encoding, for checking OAuth 1.0 signatures. */
+const rfc3986 = (value: string) => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** A URL signed with OAuth 1.0 HMAC-SHA1 by the consumer key and secret alone (7digital's signed links). */
+function signedBy7digital(url: URL): boolean {
+  const signature = url.searchParams.get('oauth_signature');
+  if (!signature || url.searchParams.get('oauth_consumer_key') !== SEVEN_DIGITAL_CONSUMER.key) return false;
+  const params = [...url.searchParams.entries()]
+    .filter(([k]) => k !== 'oauth_signature')
+    .map(([k, v]) => `${rfc3986(k)}=${rfc3986(v)}`)
+    .sort()
+    .join('&');
+  const base = `GET&${rfc3986(`${url.origin}${url.pathname}`)}&${rfc3986(params)}`;
+  return (
+    createHmac('sha1', `${rfc3986(SEVEN_DIGITAL_CONSUMER.secret)}&`)
+      .update(base)
+      .digest('base64') === signature
+  );
 }
 
 const CORS = {
@@ -197,16 +248,22 @@ export class PlaybackStandIns {
   readonly youtubeVideos = new Set<string>();
   readonly soundCloudTracks = new Set<string>();
   readonly audiusTracks = new Set<string>();
+  /** 7digital track ids its catalogue streams. */
+  readonly sevenDigitalTracks = new Set<string>();
   /** Music User Tokens Apple accepts (the test links one, then may withdraw it: an expired subscription). */
   readonly appleUserTokens = new Set<string>();
   /** Spotify access tokens Spotify has let expire (401), though the OAuth stand-in issued them. */
   readonly expiredSpotifyTokens = new Set<string>();
   /** SoundCloud answers the next streams request 403 (a token it stopped accepting): the client should retry once. */
   soundCloudRefusals = 0;
+  /** The token of each SoundCloud streams request, in order (`OAuth <token>`). */
+  readonly soundCloudTokens: string[] = [];
   readonly devices = new Map<string, SpotifyDevice>();
   /** "METHOD host/path" of each request, for tests that check what was asked. */
   readonly requests: string[] = [];
   private readonly audio = wav(240);
+  /** SoundCloud's AAC HLS of the tone, made when the stand-ins start (ffmpeg), awaited when first asked for. */
+  private readonly hls = aacHls(240);
   private readonly appleKey: KeyObject;
 
   private constructor(
@@ -216,6 +273,8 @@ export class PlaybackStandIns {
   ) {
     this.appleKey = apple.publicKey;
     this.apple = apple;
+    // Awaited when the first playlist is asked for; a failure (no ffmpeg) answers 500 then, not an unhandled rejection now.
+    this.hls.catch(() => undefined);
   }
   private readonly apple: { keyId: string; teamId: string };
 
@@ -300,6 +359,7 @@ export class PlaybackStandIns {
       case 'api.soundcloud.com': {
         const match = /^\/tracks\/([^/]+)\/streams$/.exec(path);
         if (!match) return json(404, { code: 404, message: 'Not found' });
+        this.soundCloudTokens.push(bearer);
         if (!this.oauth.isLiveAccessToken(bearer)) return json(401, { code: 401, message: 'Unauthorized' });
         if (this.soundCloudRefusals > 0) {
           this.soundCloudRefusals--;
@@ -307,15 +367,34 @@ export class PlaybackStandIns {
         }
         const id = decodeURIComponent(match[1]!);
         if (!this.soundCloudTracks.has(id)) return json(404, { code: 404, message: 'Not found' });
+        // What /streams answers since SoundCloud removed its MP3 and Opus transcodings (the progressive MP3
+        // went on 2026-08-12): AAC HLS, 160k preferred, 96k where available, and the preview.
+        const track = encodeURIComponent(id);
+        const hls = (preset: string) =>
+          `https://playback.media-streaming.soundcloud.cloud/${track}/${preset}/0b5e1c3a/playlist.m3u8?expires=${Date.now() + 3_600_000}`;
         return json(200, {
-          http_mp3_128_url: `https://cf-media.sndcdn.com/${encodeURIComponent(id)}.wav?Policy=stand-in`,
-          hls_mp3_128_url: `https://cf-hls-media.sndcdn.com/playlist/${encodeURIComponent(id)}.m3u8`,
-          preview_mp3_128_url: `https://cf-preview-media.sndcdn.com/preview/${encodeURIComponent(id)}.mp3`,
+          hls_aac_160_url: hls('aac_160k'),
+          hls_aac_96_url: hls('aac_96k'),
+          preview_mp3_128_url: `https://cf-preview-media.sndcdn.com/preview/0/30/${track}.128.mp3`,
         });
       }
+      case 'playback.media-streaming.soundcloud.cloud': {
+        const match = /^\/([^/]+)\/aac_(?:160|96)k\/[^/]+\/([\w.-]+)$/.exec(path);
+        const file = match && this.soundCloudTracks.has(decodeURIComponent(match[1]!)) ? (await this.hls).get(match[2]!) : undefined;
+        if (!file) return void res.writeHead(404, CORS).end();
+        const type = match![2]!.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'audio/mp4';
+        return void res.writeHead(200, { ...CORS, 'content-type': type, 'content-length': file.length }).end(file);
+      }
       case 'cf-media.sndcdn.com':
-      case 'stream.svc.7digital.net':
         return this.sendAudio(req, res);
+      case 'stream.svc.7digital.net': {
+        // 7digital's catalogue stream: a link signed with the app's consumer key and secret, for a track it has.
+        const signed = new URL(`https://${host}${path}${url.search}`);
+        if (path !== '/stream/catalogue' || !signedBy7digital(signed))
+          return void res.writeHead(401, CORS).end('OAuth authentication error');
+        if (!this.sevenDigitalTracks.has(url.searchParams.get('trackId') ?? '')) return void res.writeHead(404, CORS).end('Not found');
+        return this.sendAudio(req, res);
+      }
       case 'api.audius.co': {
         const match = /^\/v1\/tracks\/([^/]+)\/stream$/.exec(path);
         if (!match || !this.audiusTracks.has(decodeURIComponent(match[1]!))) return json(404, { data: null });

@@ -13,6 +13,8 @@ export const PLAYBACK_CSP = {
     'https://api.spotify.com',
     'https://api.soundcloud.com',
     'https://*.sndcdn.com',
+    // SoundCloud's AAC HLS (hls_aac_160_url, hls_aac_96_url), fetched by hls.js.
+    'https://playback.media-streaming.soundcloud.cloud',
     'https://api.audius.co',
     'https://*.audius.co',
     'https://*.apple.com',

@@ -167,13 +167,19 @@ export class SevenDigitalPlayer extends MediaElementPlayer {
 }
 
 interface SoundCloudStreams {
-  http_mp3_128_url?: string;
-  hls_mp3_128_url?: string;
   hls_aac_160_url?: string;
+  hls_aac_96_url?: string;
+  /** Removed by SoundCloud (the progressive MP3 on 2026-08-12; HLS MP3 announced with it): read only if still answered. */
+  hls_mp3_128_url?: string;
+  http_mp3_128_url?: string;
   preview_mp3_128_url?: string;
 }
 
-/** SoundCloud: the track's stream URLs (GET /tracks/{id}/streams), the progressive MP3 else HLS; a 401 or 403 is retried once with a new token. */
+/**
+ * SoundCloud: the track's stream URLs (GET /tracks/{id}/streams): its AAC HLS (160k, else 96k), as
+ * SoundCloud asks since it removed the MP3 and Opus transcodings, else an MP3 one still answered;
+ * a 401 or 403 is retried once with a new token.
+ */
 export class SoundCloudPlayer extends MediaElementPlayer {
   constructor(ctx: PlayerContext) {
     super('soundCloudPublic', ctx);
@@ -193,9 +199,9 @@ export class SoundCloudPlayer extends MediaElementPlayer {
     if (res.status === 404) throw new PlaybackFailure('songMissing');
     if (!res.ok) throw new PlaybackFailure('notPlayed');
     const streams = (await res.json()) as SoundCloudStreams;
-    if (streams.http_mp3_128_url) return { url: streams.http_mp3_128_url, hls: false };
-    const hls = streams.hls_mp3_128_url ?? streams.hls_aac_160_url;
+    const hls = streams.hls_aac_160_url ?? streams.hls_aac_96_url ?? streams.hls_mp3_128_url;
     if (hls) return { url: hls, hls: true };
+    if (streams.http_mp3_128_url) return { url: streams.http_mp3_128_url, hls: false };
     throw new PlaybackFailure('songMissing');
   }
 }
