@@ -59,6 +59,7 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? `whsec_${ensureSecret('dev', 'stripe-webhook-secret')}`,
   }),
   points: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
+  room: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `room${suffix.replace(/_/g, '-')}` } : {}),
   // CONTACT_HASH_SECRET: the deployment's secret address books are hashed with (made once, like the others).
   social: (suffix) => ({
     CONTACT_HASH_SECRET: ensureSecret('dev', 'contact-hash-secret'),

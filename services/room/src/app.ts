@@ -5,7 +5,7 @@ import { CommunityServiceService } from '@spinroom/contracts/room/v1/community_s
 import { RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { SocialServiceClient } from '@spinroom/contracts/social/v1/social_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { defineService, Limit, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
+import { defineService, Limit, startIdempotentConsumer, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
 import { roomServiceConfig } from './config.js';
 import { RedisAdmissions } from './db/admission-store.js';
 import { PgCommunityStore } from './db/community-store.js';
@@ -17,7 +17,8 @@ import { Rooms, type BadgeSource } from './domain/rooms.js';
 import { NOTIFICATIONS_TOPIC } from './events/community-notifications.js';
 import { MODERATION_ACTIONS_TOPIC } from './events/moderation-actions.js';
 import { ROOM_EVENTS_TOPIC } from './events/room-events.js';
-import { playlistQueues, userProfiles } from './live-rooms/adapters.js';
+import { USER_EVENTS_TOPIC, userEventsHandler } from './events/user-events.js';
+import { CachedProfiles, playlistQueues } from './live-rooms/adapters.js';
 import { EntryFees, pointsLedger } from './live-rooms/entry-fees.js';
 import { LiveRooms } from './live-rooms/live-rooms.js';
 import { LiveStore } from './live-rooms/live-store.js';
@@ -46,8 +47,8 @@ export const roomService = defineService('room', {
     social: SocialServiceClient,
   },
   database: roomDatabase,
-  topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC],
-  async build({ config, logger, orm, redis, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
+  topics: [ROOM_EVENTS_TOPIC, MODERATION_ACTIONS_TOPIC, NOTIFICATIONS_TOPIC, USER_EVENTS_TOPIC],
+  async build({ config, logger, orm, redis, kafka, relay, peers, serviceToken, unary }, options: { clock?: boolean }) {
     const users = peers.user;
     const store = new PgRoomStore(orm, () => relay.nudge(), logger, redis);
     const plays = new PgPlayLog(store);
@@ -66,13 +67,24 @@ export const roomService = defineService('room', {
       new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES),
       blockersOf(peers.social, serviceToken),
     );
+    // Profiles shown in live rooms: cached, kept fresh by the user service's user.profile-updated events.
+    const profiles = new CachedProfiles(redis, users);
+    const profileEvents = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId: config.KAFKA_CONSUMER_GROUP,
+      topics: [USER_EVENTS_TOPIC],
+      handle: userEventsHandler(profiles),
+      deadLetters: await kafka.producer(),
+      logger,
+    });
     // Paid rooms: the fee moves through the points service's ledger, asked with this service's own token.
     const fees = new EntryFees(orm, pointsLedger(peers.points, serviceToken), logger);
     const live = new LiveRooms(
       new LiveStore(redis),
       roomDirectory(rooms),
       playlistQueues(peers.playlist, serviceToken),
-      userProfiles(users),
+      profiles,
       plays,
       fees,
       {
@@ -110,6 +122,7 @@ export const roomService = defineService('room', {
       stop: async () => {
         await eventClock.stop();
         await clock.stop();
+        await profileEvents.stop();
         await store.stop();
       },
       expose: { rooms, live, fees, communities, eventClock },

@@ -22,6 +22,8 @@ export const roomServiceConfig = serviceConfig('room', {
   LIVE_CLOCK_POLL_MS: z.coerce.number().int().positive().default(100),
   /** How often the events' clock looks for events whose start has come (their rooms go live then). */
   EVENT_CLOCK_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** The consumer group reading user-events (the profiles of live rooms). */
+  KAFKA_CONSUMER_GROUP: z.string().min(1).default('room'),
   /** Wrong room passwords per user and room: 10 in 15 minutes, then refused for 15 minutes (README, Limits). */
   LIMIT_ROOM_PASSWORD_FAILURES: env.limit('10/15m/15m'),
 });

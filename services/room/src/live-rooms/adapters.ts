@@ -1,8 +1,8 @@
 import { SpecialCrate, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { crateSongToJson } from '@spinroom/contracts/songs';
-import type { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { profileToJson } from '@spinroom/contracts/users';
-import type { Caller, PromiseClient, ServiceTokenSource } from '@spinroom/platform';
+import type { UserProfile, UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
+import { profileToJson, type UserProfileJson } from '@spinroom/contracts/users';
+import type { Caller, PromiseClient, Redis, ServiceTokenSource } from '@spinroom/platform';
 import type { Profiles, Queues } from './live-rooms.js';
 
 /** DJs' queues in the playlist service: read and requeued as the room service itself (a `service` token). */
@@ -43,15 +43,40 @@ export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, 
   };
 }
 
-/** Profiles from the user service, read with the joining user's own token. Guests appear as ghosts. */
-export function userProfiles(users: PromiseClient<UserServiceClient>): Profiles {
-  return {
-    async of(caller: Caller) {
-      const { profile } = await users.getOwnProfile({}, { token: caller.token, deadlineMs: 3_000 });
-      if (!profile) return { uuid: caller.userUuid, nickname: 'ghost', avatarId: 'ghost', color: '#FFFFFF' };
-      if (caller.kind === 'guest')
-        return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
-      return profileToJson(profile); // as other users see it (OtherUserProfileResDto), the REST mapping
-    },
-  };
+/** How long a profile stays cached unread by a change (s): a day; its changes replace it meanwhile. */
+const PROFILE_TTL_SECONDS = 86_400;
+const profileKey = (userUuid: string) => `room:profile:${userUuid}`;
+
+/**
+ * Profiles as other users see them (`OtherUserProfileResDto`, the REST
+ * mapping), from Redis (`room:profile:<uuid>`), kept fresh by the user
+ * service's `user.profile-updated` events (`updated`). Only a profile not
+ * cached (a user's first join of the day) is fetched from the user service,
+ * with the joining user's own token, and stored unless an event stored a
+ * newer one meanwhile. Guests appear as ghosts.
+ */
+export class CachedProfiles implements Profiles {
+  constructor(
+    private readonly redis: Redis,
+    private readonly users: PromiseClient<UserServiceClient>,
+  ) {}
+
+  async of(caller: Caller): Promise<Record<string, unknown>> {
+    const cached = await this.redis.get(profileKey(caller.userUuid));
+    let profile = cached ? (JSON.parse(cached) as UserProfileJson) : null;
+    if (!profile) {
+      const fetched = (await this.users.getOwnProfile({}, { token: caller.token, deadlineMs: 3_000 })).profile;
+      profile = fetched ? profileToJson(fetched) : null;
+      if (profile) await this.redis.set(profileKey(caller.userUuid), JSON.stringify(profile), 'EX', PROFILE_TTL_SECONDS, 'NX');
+    }
+    if (!profile) return { uuid: caller.userUuid, nickname: 'ghost', avatarId: 'ghost', color: '#FFFFFF' };
+    if (caller.kind === 'guest')
+      return { uuid: profile.uuid, nickname: profile.nickname, avatarId: profile.avatarId, color: profile.color };
+    return profile;
+  }
+
+  /** A `user.profile-updated`: the profile as it is now replaces the cached one. */
+  async updated(profile: UserProfile): Promise<void> {
+    await this.redis.set(profileKey(profile.uuid), JSON.stringify(profileToJson(profile)), 'EX', PROFILE_TTL_SECONDS);
+  }
 }

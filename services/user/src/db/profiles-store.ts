@@ -23,22 +23,26 @@ export class PgProfileStore implements ProfileStore, ImageOwners {
     return this.users.saveProfile(user);
   }
 
+  /** Changes a user's badges (announced with `user.profile-updated` in the same transaction). */
   async changeBadges(uuid: string, change: (current: string[]) => string[]): Promise<User | null> {
-    return this.orm.em.fork().transactional(async (em) => {
+    return this.users.changeProfile(async (em) => {
       const user = await em.findOne(UserEntity, { uuid }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!user) return null;
       em.assign(user, { badges: change(user.badges), updatedAt: new Date() });
+      await em.flush();
       return user;
     });
   }
 
+  /** Sets (or, when it is still `ifCurrent`, clears) the cover picture, announced as `changeBadges`. */
   async setCoverPicture(uuid: string, url: string | null, ifCurrent?: string): Promise<void> {
-    await this.orm.em
-      .fork()
-      .execute(
-        `update "user_account" set "cover_picture" = ?, "updated_at" = now() where "uuid" = ?${ifCurrent === undefined ? '' : ' and "cover_picture" = ?'}`,
+    await this.users.changeProfile(async (em) => {
+      const rows = await em.execute<Array<{ uuid: string }>>(
+        `update "user_account" set "cover_picture" = ?, "updated_at" = now() where "uuid" = ?${ifCurrent === undefined ? '' : ' and "cover_picture" = ?'} returning "uuid"`,
         ifCurrent === undefined ? [url, uuid] : [url, uuid, ifCurrent],
       );
+      return rows.length > 0 ? em.findOne(UserEntity, { uuid }) : null;
+    });
   }
 
   async findUserData(uuid: string): Promise<Record<string, unknown> | null> {

@@ -1,7 +1,10 @@
 import { type InferEntity, UniqueConstraintViolationException, type MikroORM } from '@mikro-orm/postgresql';
 import { DiscordTakenError, type DiscordAccountStore, type DiscordUser } from '../domain/providers/discord.js';
 import type { LinkedProvider, ProviderClient, ProviderLinkStore, StoredLink } from '../domain/providers/ports.js';
+import { addToOutbox } from '@spinroom/platform';
+import { userProfileUpdated } from '../events/user-events.js';
 import { ProviderLinkEntity } from './providers-entities.js';
+import { UserEntity } from './user-entity.js';
 
 function toStoredLink(row: InferEntity<typeof ProviderLinkEntity>): StoredLink {
   return {
@@ -56,14 +59,17 @@ export class PgDiscordAccountStore implements DiscordAccountStore {
     return row?.uuid ?? null;
   }
 
+  /** Links the account; the profile it changes (discord, discordNickname) is announced in the same transaction (`user.profile-updated`). */
   async link(userUuid: string, discord: DiscordUser): Promise<void> {
     try {
-      await this.orm.em
-        .fork()
-        .execute(
+      await this.orm.em.fork().transactional(async (em) => {
+        await em.execute(
           `update "user_account" set "discord_id" = ?, "discord" = ?, "discord_nickname" = ?, "updated_at" = now() where "uuid" = ?`,
           [discord.id, discord.username.slice(0, 255), discord.globalName?.slice(0, 255) ?? null, userUuid],
         );
+        const user = await em.findOne(UserEntity, { uuid: userUuid });
+        if (user) addToOutbox(em, userProfileUpdated(user));
+      });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new DiscordTakenError();
       throw error;

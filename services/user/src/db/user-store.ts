@@ -4,6 +4,7 @@ import { addToOutbox, type OutboxEntry, type Role } from '@spinroom/platform';
 import { EmailTakenError, type NewAccount, type Session, type UserStore } from '../domain/accounts.js';
 import { DEFAULT_AVATAR_ID, DEFAULT_COLOR, GUEST_PROFILE, guestNickname } from '../domain/profiles.js';
 import type { User } from '../domain/user.js';
+import { userProfileUpdated } from '../events/user-events.js';
 import { UserEntity } from './user-entity.js';
 
 const EMPTY_PROFILE = {
@@ -121,8 +122,25 @@ export class PgUserStore implements UserStore {
     );
   }
 
+  /**
+   * Runs a change of a user's profile in one transaction with its
+   * `user.profile-updated` (the user as `change` answers it; null: nothing changed, nothing announced).
+   */
+  async changeProfile(change: (em: EntityManager) => Promise<User | null>): Promise<User | null> {
+    const user = await this.em().transactional(async (em) => {
+      const changed = await change(em);
+      if (changed) addToOutbox(em, userProfileUpdated(changed));
+      return changed;
+    });
+    if (user) this.onEventsCommitted();
+    return user;
+  }
+
   async saveProfile(user: User): Promise<User> {
-    const em = this.em();
+    return (await this.changeProfile((em) => this.writeProfile(em, user)))!;
+  }
+
+  private async writeProfile(em: EntityManager, user: User): Promise<User> {
     const entity = await em.findOneOrFail(UserEntity, { uuid: user.uuid });
     // A profile save writes profile fields only: roles, capabilities and bans are moderation's, changed under a lock.
     const {

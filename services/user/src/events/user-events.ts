@@ -1,6 +1,7 @@
-import { UserPhoneNumberChanged, UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
+import { UserPhoneNumberChanged, UserProfileUpdated, UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { User } from '../domain/user.js';
+import { toProfileMessage } from '../rpc/user-service.js';
 
 export const USER_EVENTS_TOPIC = 'user-events';
 
@@ -25,4 +26,13 @@ export function userPhoneNumberChanged(userUuid: string, phone: string, change: 
   const metadata = newEventMetadata(change === 'added' ? PHONE_NUMBER_ADDED : PHONE_NUMBER_REMOVED);
   const payload = UserPhoneNumberChanged.encode({ metadata, userUuid, phone }).finish();
   return { topic: USER_EVENTS_TOPIC, key: userUuid, metadata, payload };
+}
+
+export const PROFILE_UPDATED = 'user.profile-updated';
+
+/** `user.profile-updated`: the user's whole profile after a change (the room service shows it in live rooms). */
+export function userProfileUpdated(user: User): OutboxEntry {
+  const metadata = newEventMetadata(PROFILE_UPDATED);
+  const payload = UserProfileUpdated.encode({ metadata, userUuid: user.uuid, profile: toProfileMessage(user) }).finish();
+  return { topic: USER_EVENTS_TOPIC, key: user.uuid, metadata, payload };
 }
