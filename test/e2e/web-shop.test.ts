@@ -9,7 +9,13 @@
 // meanwhile is refused (nothing charged) and said so, and a short one is said
 // before anything is sent, also on a phone; a paid room asks before the first
 // entry and answers joinRoom's short-balance refusal with the fee, the balance
-// and a retry. Screenshots go to test-artifacts/web/.
+// and a retry. A subscriber-only avatar leads to the shop's Subscription
+// section: a plan's Subscribe goes to its subscription checkout's url, Stripe's
+// signed events make the subscription active (the return page waits for it),
+// the section shows it, Manage opens the billing portal's url, and the avatar
+// becomes wearable; axe-core finds nothing serious on the section.
+// Screenshots go to test-artifacts/web/.
+import AxeBuilder from '@axe-core/playwright';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,8 +35,18 @@ type Doc = { activeElement: Element | null; elementFromPoint(x: number, y: numbe
 const MERCH = '/api/merch-service/api/v1';
 const PRODUCTS = '/api/payment-service/api/v1/products';
 const WEBHOOK = '/api/payment-service/webhook/stripe';
+const SUBSCRIPTION = '/api/payment-service/subscription';
 const RUN = Math.random().toString(36).slice(2, 8);
 const stripe = new Stripe('sk_test_spinroom');
+
+/** Serious and critical WCAG 2.1 A/AA findings (as test/e2e/web-a11y.test.ts counts them), one line each. */
+async function axeFindings(page: Page, include?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const result = await (include ? builder.include(include) : builder).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
 
 describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
   const webDir = ensureWebBuild();
@@ -364,6 +380,164 @@ describe.skipIf(!HAS_CHROMIUM)('the token shop in a browser', () => {
     await page.getByRole('banner').getByRole('link', { name: '10 tokens' }).waitFor();
     expect(await page.getByRole('heading', { name: 'A paid room' }).count()).toBe(0);
     expect((await call('GET', `${MERCH}/token-accounts/self`, { token: person.token })).body.balance).toBe(10);
+    expect(problems).toEqual([]);
+  });
+
+  it("sells a subscription: a subscriber-only avatar leads to the plans, Subscribe goes to Stripe's checkout, its events make it active, Manage opens the portal", {
+    timeout: 120_000,
+  }, async () => {
+    const level = `vip-${RUN}`;
+    const planName = `Supporter ${RUN}`;
+    const made = await call('POST', PRODUCTS, {
+      token: admin,
+      body: {
+        name: planName,
+        description: 'Backs the station',
+        paymentType: 'recurring',
+        price: 499,
+        currency: 'usd',
+        interval: 'month',
+        level,
+      },
+    });
+    expect(made.status).toBe(201);
+    const plan: Json = made.body;
+    const avatar = `backer-${RUN}`;
+    expect(
+      (
+        await call('POST', '/api/merch-service/avatars', {
+          token: admin,
+          body: { slug: avatar, name: `Backer ${RUN}`, status: 'SUBSCRIBER_ONLY' },
+        })
+      ).status,
+    ).toBe(201);
+    const person = await signUp();
+    const page = await open(1280, 860);
+    // Stripe's hosted pages (checkout; stripe-mock's portal is on a stripe.me host) are outside this machine's reach: stand-ins answer them.
+    await page.route(/^https:\/\/([\w-]+\.)*stripe\.(com|me)\//, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>Stripe</title><h1>Stripe</h1>' }),
+    );
+
+    // The locked subscribers' avatar leads to the shop's Subscription section.
+    await openSignedIn(page, platform().baseUrl, person, '#/profile');
+    const locked = page
+      .getByRole('region', { name: 'Avatars to earn' })
+      .getByRole('listitem')
+      .filter({ hasText: `Backer ${RUN}` });
+    await locked.getByRole('link', { name: 'Subscribe to wear it' }).click();
+    await expect.poll(() => new URL(page.url()).hash).toBe('#/shop/subscription');
+    const section = page.getByRole('region', { name: 'Subscription' });
+    await section.getByText('You have no subscription.').waitFor();
+    const plans = section.getByRole('list', { name: 'Subscription plans' });
+    const card = plans.getByRole('listitem').filter({ hasText: planName });
+    await expect.poll(() => card.textContent()).toContain(`Level: ${level}`);
+    await expect(card.textContent()).resolves.toMatch(/\$4\.99 a month/);
+    // The section was brought into view: its heading has the focus.
+    await expect
+      .poll(() => page.evaluate(() => (globalThis as unknown as { document: Doc }).document.activeElement?.textContent))
+      .toBe('Subscription');
+    expect(await section.getByRole('button', { name: 'Manage subscription' }).count()).toBe(0);
+    expect(await axeFindings(page, '#subscription')).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'shop-subscription.png'), fullPage: true });
+
+    // Subscribe goes to the url the subscription checkout answered (stripe-mock's session).
+    let checkout: { id: string; url: string } | undefined;
+    await page.route(`**${SUBSCRIPTION}/checkout/${plan.id}`, async (route) => {
+      const response = await route.fetch();
+      checkout = (await response.json()) as { id: string; url: string };
+      await route.fulfill({ response });
+    });
+    await card.getByRole('button', { name: `Subscribe to ${planName}` }).click();
+    await expect.poll(() => checkout).toBeDefined();
+    if (!checkout) throw new Error('no checkout');
+    expect(checkout.id).toMatch(/^cs_/);
+    await page.waitForURL(checkout.url);
+    const asked = sent.get(page)!.find((r) => r.what === `POST ${SUBSCRIPTION}/checkout/${plan.id}`)!;
+    expect(asked.body).toEqual({
+      successUrl: `${platform().baseUrl}/#/shop/subscribed`,
+      cancelUrl: `${platform().baseUrl}/#/shop/cancelled`,
+    });
+
+    // Stripe sends the subscriber back; the subscription is active once Stripe's signed events arrive.
+    await page.goto(`${platform().baseUrl}/#/shop/subscribed`);
+    await page.getByRole('heading', { name: 'Thank you for subscribing' }).waitFor();
+    const status = page.getByTestId('subscribed-status');
+    await expect.poll(() => status.textContent()).toBe('Waiting for Stripe to confirm your subscription…');
+    const created = Math.floor(Date.now() / 1000) - 30;
+    const subscriptionId = `sub_${randomUUID()}`;
+    const customer = `cus_${randomUUID()}`;
+    const metadata = { userUuid: person.userUuid, productId: plan.id as string, level };
+    const stripeEvent = (type: string, at: number, object: object) =>
+      JSON.stringify({ id: `evt_${randomUUID()}`, object: 'event', type, created: at, livemode: false, data: { object } });
+    const periodEnd = created + 30 * 86_400;
+    for (const payload of [
+      stripeEvent('customer.subscription.created', created, {
+        id: subscriptionId,
+        object: 'subscription',
+        customer,
+        status: 'active',
+        start_date: created,
+        ended_at: null,
+        cancel_at_period_end: false,
+        metadata,
+        items: { object: 'list', data: [{ id: 'si_1', current_period_start: created, current_period_end: periodEnd }] },
+      }),
+      stripeEvent('checkout.session.completed', created + 1, {
+        id: checkout.id,
+        object: 'checkout.session',
+        mode: 'subscription',
+        payment_status: 'paid',
+        customer,
+        subscription: subscriptionId,
+        customer_details: { address: { country: 'NL' } },
+        metadata,
+      }),
+    ]) {
+      const delivered = await call('POST', WEBHOOK, {
+        rawBody: payload,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': stripe.webhooks.generateTestHeaderString({ payload, secret: platform().payment.webhookSecret }),
+        },
+      });
+      expect([delivered.status, delivered.body.processed]).toEqual([200, true]);
+    }
+    await expect.poll(() => status.textContent(), { timeout: 15_000 }).toBe(`Your subscription is active: level ${level}.`);
+
+    // The section shows it: plan, level, status, renewal, Stripe; the plan is no longer offered.
+    const mine = page.getByTestId('my-subscription');
+    await expect.poll(() => mine.getByTestId('subscription-plan-name').textContent()).toBe(planName);
+    expect(await mine.getByTestId('subscription-level').textContent()).toBe(level);
+    expect(await mine.getByTestId('subscription-status').textContent()).toBe('Active');
+    const renews = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' }).format(new Date(periodEnd * 1000));
+    expect(await mine.getByTestId('subscription-period').textContent()).toBe(`Renews on ${renews}.`);
+    await mine.getByText('Paid through Stripe').waitFor();
+    await card.getByText('Your plan').waitFor();
+    expect(await card.getByRole('button').count()).toBe(0);
+    expect(await axeFindings(page, '#subscription')).toEqual([]);
+    await page.screenshot({ path: join(ARTIFACTS, 'shop-subscribed.png'), fullPage: true });
+
+    // Manage opens the billing portal's url, with the way back to the section.
+    let portal: { id: string; url: string } | undefined;
+    await page.route(`**${SUBSCRIPTION}/portal`, async (route) => {
+      const response = await route.fetch();
+      portal = (await response.json()) as { id: string; url: string };
+      await route.fulfill({ response });
+    });
+    await mine.getByRole('button', { name: 'Manage subscription' }).click();
+    await expect.poll(() => portal).toBeDefined();
+    if (!portal) throw new Error('no portal');
+    const portalUrl = new URL(portal.url).href;
+    await page.waitForURL((url) => url.href === portalUrl);
+    const portalAsked = sent.get(page)!.find((r) => r.what === `POST ${SUBSCRIPTION}/portal`)!;
+    expect(portalAsked.body).toEqual({ returnUrl: `${platform().baseUrl}/#/shop/subscription` });
+
+    // The subscribers' avatar is now the subscriber's to wear.
+    await page.goto(`${platform().baseUrl}/#/profile`);
+    await page
+      .getByRole('group', { name: 'Yours from the catalogue' })
+      .getByRole('radio', { name: `Backer ${RUN}` })
+      .waitFor();
     expect(problems).toEqual([]);
   });
 

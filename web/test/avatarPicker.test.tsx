@@ -71,12 +71,18 @@ describe('the avatar picker', () => {
     await within(locked).findByText(/Awarded to the top 3 of Autumn/);
     const items = within(locked).getAllByRole('listitem');
     expect(items.map((li) => li.textContent)).toEqual([
-      'VIP 🔒 For subscribers',
+      'VIP 🔒 For subscribers Subscribe to wear it',
       'Champion 🔒 Awarded to the top 3 of Autumn',
       "Veteran 🔒 A season's award to its top 10",
       'Wumpus 🔒 Only in the Discord activity',
     ]);
     expect(within(locked).queryAllByRole('radio')).toHaveLength(0);
+    // A subscribers' avatar leads to the shop's Subscription section; the others have nothing to buy.
+    expect(
+      within(locked)
+        .getAllByRole('link')
+        .map((a) => [a.textContent, a.getAttribute('href')]),
+    ).toEqual([['Subscribe to wear it', '#/shop/subscription']]);
     fireEvent.click(within(owned).getAllByRole('radio')[1]!);
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toEqual([expect.objectContaining({ avatarId: 'gold-mic' })]));

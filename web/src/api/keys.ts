@@ -48,6 +48,9 @@ export const keys = {
   consumables: ['shop', 'consumables'] as const,
   tokenBundles: ['shop', 'bundles'] as const,
   product: (id: string) => ['shop', 'product', id] as const,
+  /** The subscription plans on sale, and the caller's subscriptions (the shop's Subscription section). */
+  subscriptionPlans: ['shop', 'subscription', 'plans'] as const,
+  mySubscriptions: ['shop', 'subscription', 'mine'] as const,
   seasonRanking: (skip: number) => ['points', 'ranking', 'current', skip] as const,
   profiles: (uuids: string[]) => ['profile', 'batch', ...uuids] as const,
   wearableAvatars: ['points', 'avatars', 'mine'] as const,

@@ -118,9 +118,53 @@ export const tokens = {
   },
 };
 
-/** What the payment service says of the caller's subscriptions: the level of the active one rides on play events. */
+/** A subscription plan: the payment service's recurring product, billed every `interval`, giving its subscribers `level`. */
+export interface SubscriptionPlan extends Product {
+  paymentType: 'recurring';
+  interval: 'day' | 'week' | 'month' | 'year';
+  level: string;
+}
+
+/** A subscription as the payment service keeps it from Stripe's events or Apple's notifications. */
+export interface Subscription {
+  id: string;
+  userUuid: string;
+  provider: 'stripe' | 'apple';
+  providerSubscriptionId: string;
+  /** The plan, when it is known here. */
+  productId: string | null;
+  level: string;
+  /** Stripe's (active, trialing, past_due, canceled, ...) or Apple's (active, expired, revoked). */
+  status: string;
+  /** Whether it gives its level now. */
+  active: boolean;
+  region: string;
+  cancelAtPeriodEnd: boolean;
+  startedAt: string;
+  currentPeriodStart: string | null;
+  currentPeriodEnd: string | null;
+  endedAt: string | null;
+  updatedAt: string;
+}
+
+export interface MySubscriptions {
+  /** The subscription giving the caller's level now, or null. */
+  active: Subscription | null;
+  /** Newest first. */
+  subscriptions: Subscription[];
+}
+
+const SUBSCRIPTION = '/api/payment-service/subscription';
+
+/** The caller's subscriptions and the plans on sale (the level of the active one also rides on play events). */
 export const subscriptions = {
-  mine: () => api.get<{ active: { level: string } | null }>('/api/payment-service/subscription'),
+  mine: () => api.get<MySubscriptions>(SUBSCRIPTION),
+  plans: () => api.get<{ products: SubscriptionPlan[]; total: number }>(`${SUBSCRIPTION}/products`, { query: { limit: SHOP_PAGE_SIZE } }),
+  /** A Checkout Session in subscription mode (409 while the caller has an active subscription): the page goes to its `url`. */
+  checkout: (productId: string, urls: { successUrl: string; cancelUrl: string }) =>
+    api.post<{ id: string; url: string }>(`${SUBSCRIPTION}/checkout/${encodeURIComponent(productId)}`, urls),
+  /** Stripe's billing portal for the caller's customer (404 before their first subscription checkout). */
+  portal: (returnUrl: string) => api.post<{ id: string; url: string }>(`${SUBSCRIPTION}/portal`, { returnUrl }),
 };
 
 export const shop = {

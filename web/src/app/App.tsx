@@ -152,7 +152,7 @@ export function App() {
         )}
         {route.name === 'shop' && (
           <Suspense fallback={<p className="muted">{t.loading}</p>}>
-            <ShopScreen checkout={route.checkout} sessionId={route.sessionId} />
+            <ShopScreen checkout={route.checkout} sessionId={route.sessionId} section={route.section} />
           </Suspense>
         )}
         {(route.name === 'admin' || route.name === 'adminUsers') && (

@@ -1,6 +1,7 @@
 // Hash routes, so the BFF serves one index.html for every screen:
 // #/ lobby, #/room/<slug>, #/crates, #/crates/<uuid>, #/upload, #/profile[/<uuid>], #/settings;
-// #/ranking, #/shop, and the pages Stripe's checkout returns to: #/shop/paid/<checkout session id>, #/shop/cancelled;
+// #/ranking, #/shop, #/shop/subscription (the shop, at its Subscription section), and the pages Stripe's checkout
+// returns to: #/shop/paid/<checkout session id>, #/shop/subscribed, #/shop/cancelled;
 // #/login (the sign-in screen's log-in tab), and the pages mailed links open: #/magic-link/<token>,
 // #/reset-password/<token> (the token in the fragment, which browsers never send to a server);
 // #/friends, #/profile/<uuid>/followers and /following, #/messages, #/messages/<uuid> (direct messages).
@@ -23,7 +24,7 @@ export type Route =
   | { name: 'friends' }
   | { name: 'messages'; withUuid?: string }
   | { name: 'settings' }
-  | { name: 'shop'; checkout?: 'paid' | 'cancelled'; sessionId?: string }
+  | { name: 'shop'; checkout?: 'paid' | 'subscribed' | 'cancelled'; sessionId?: string; section?: 'subscription' }
   | { name: 'ranking' }
   | { name: 'login' }
   | { name: 'magicLink'; token: string }
@@ -60,6 +61,8 @@ export function parseRoute(hash: string): Route {
       return { name: 'ranking' };
     case 'shop':
       if (parts[1] === 'paid') return { name: 'shop', checkout: 'paid', sessionId: parts[2] };
+      if (parts[1] === 'subscribed') return { name: 'shop', checkout: 'subscribed' };
+      if (parts[1] === 'subscription') return { name: 'shop', section: 'subscription' };
       return parts[1] === 'cancelled' ? { name: 'shop', checkout: 'cancelled' } : { name: 'shop' };
     case 'login':
       return { name: 'login' };
@@ -108,7 +111,9 @@ export function href(route: Route): string {
       return '#/ranking';
     case 'shop':
       if (route.checkout === 'paid') return route.sessionId ? `#/shop/paid/${encodeURIComponent(route.sessionId)}` : '#/shop/paid';
-      return route.checkout === 'cancelled' ? '#/shop/cancelled' : '#/shop';
+      if (route.checkout === 'subscribed') return '#/shop/subscribed';
+      if (route.checkout === 'cancelled') return '#/shop/cancelled';
+      return route.section === 'subscription' ? '#/shop/subscription' : '#/shop';
     case 'login':
       return '#/login';
     case 'magicLink':

@@ -463,6 +463,7 @@ export const en = {
   checkoutCancelledTitle: 'Checkout cancelled',
   checkoutCancelledText: 'Nothing was charged.',
   backToShop: 'Back to the shop',
+  subscribeToWear: 'Subscribe to wear it',
   useConsumable: 'Use a consumable',
   useConsumableTitle: 'Use a consumable in this room',
   useConsumableHint: 'Everyone in the room sees it in the chat.',

@@ -459,6 +459,7 @@ export const es: Strings = {
   checkoutCancelledTitle: 'Pago cancelado',
   checkoutCancelledText: 'No se ha cobrado nada.',
   backToShop: 'Volver a la tienda',
+  subscribeToWear: 'Suscríbete para llevarlo',
   useConsumable: 'Usar un consumible',
   useConsumableTitle: 'Usar un consumible en esta sala',
   useConsumableHint: 'Todos los que están en la sala lo ven en el chat.',

@@ -1,11 +1,13 @@
 // The points service's avatars in the profile's picker (issue 16): the ones
 // the person may wear (public ones and those assigned to them: bought, awarded,
 // given) join the choice; the others show locked, each saying how it is had:
-// subscribers', a season's award to its top places, the Discord activity's.
+// subscribers' (with a link to the shop's Subscription section), a season's
+// award to its top places, the Discord activity's.
 import { useQuery } from '@tanstack/react-query';
 import { keys } from '../api/keys';
 import { type CatalogueAvatar, points } from '../api/points';
 import { Avatar } from '../avatars/Avatar';
+import { href } from '../app/router';
 import { CHOOSABLE_AVATARS } from '../avatars/catalogue';
 import type { Strings } from '../i18n/en';
 import { fill, useT } from '../i18n/i18n';
@@ -79,6 +81,14 @@ export function CatalogueAvatars({ chosen, color, onChoose }: { chosen: string; 
                 <span>
                   <strong>{a.name}</strong>
                   <span className="muted small"> 🔒 {lockReason(a, t, season.data)}</span>
+                  {a.status === 'SUBSCRIBER_ONLY' && !a.discordOnly && (
+                    <>
+                      {' '}
+                      <a className="small" href={href({ name: 'shop', section: 'subscription' })}>
+                        {t.subscribeToWear}
+                      </a>
+                    </>
+                  )}
                 </span>
               </li>
             ))}

@@ -1,4 +1,5 @@
-// The token shop (#/shop, issue 16): the balance, token bundles bought through
+// The token shop (#/shop, issue 16): the balance, the subscription plans and
+// the caller's subscription (./Subscriptions.tsx), token bundles bought through
 // Stripe Checkout (the page goes to the checkout's url; Stripe comes back to
 // #/shop/paid/<session id> or #/shop/cancelled), and the consumables with
 // their cost and how they show in a room's chat.
@@ -13,6 +14,8 @@ import { FillNodes } from '../i18n/FillNodes';
 import { fill, formatPrice, useLocale, useT } from '../i18n/i18n';
 import { useSession } from '../session/session';
 import { ConsumableIcon } from './ConsumableIcon';
+import { leaveFor } from './leave';
+import { SubscribedReturn, SubscriptionSection } from './Subscriptions';
 import { CoinIcon } from './TokenBalance';
 import { tokenCount, useConsumables, useTokenAccount } from './useTokens';
 import './shop.css';
@@ -25,10 +28,17 @@ export function checkoutUrls(location: Pick<Location, 'origin' | 'pathname'> = w
   return { successUrl: `${base}#/shop/paid/{CHECKOUT_SESSION_ID}`, cancelUrl: `${base}#/shop/cancelled` };
 }
 
-/** Goes to Stripe's page (a function of its own so tests can watch it). */
-export const leaveFor = { url: (url: string) => window.location.assign(url) };
+export { leaveFor } from './leave';
 
-export function ShopScreen({ checkout, sessionId }: { checkout?: 'paid' | 'cancelled'; sessionId?: string }) {
+export function ShopScreen({
+  checkout,
+  sessionId,
+  section,
+}: {
+  checkout?: 'paid' | 'subscribed' | 'cancelled';
+  sessionId?: string;
+  section?: 'subscription';
+}) {
   const t = useT();
   const s = useSession();
   if (!s.isLoggedIn) return <p className="muted">{t.signInFirst}</p>;
@@ -41,7 +51,9 @@ export function ShopScreen({ checkout, sessionId }: { checkout?: 'paid' | 'cance
           <p>{t.checkoutCancelledText}</p>
         </section>
       )}
+      {checkout === 'subscribed' && <SubscribedReturn />}
       <Balance heading={checkout ? 'h2' : 'h1'} />
+      <SubscriptionSection focus={section === 'subscription'} waiting={checkout === 'subscribed'} />
       <Bundles />
       <Consumables />
     </div>
