@@ -37,7 +37,7 @@ const tick = () => new Promise((resolve) => setImmediate(resolve));
 describe("/kinesis's batcher", () => {
   it('sends the records of one turn in one call, outside any caller, and answers each with its own result', async () => {
     const { send, calls } = audit();
-    const batcher = new KinesisBatcher(send, { maxBatch: 100, maxInFlight: 2 });
+    const batcher = new KinesisBatcher(send, { maxBatch: 100, maxBytes: 1_000_000, maxInFlight: 2 });
     const caller = { userUuid: 'u', role: 'user' as const, kind: 'user' as const, capabilities: [], token: 'callers-token' };
     const answers = runWithContext({ caller }, () => [1, 2, 3].map((n) => batcher.record(input(n))));
     await tick();
@@ -54,7 +54,7 @@ describe("/kinesis's batcher", () => {
 
   it('answers nothing before the audit service does, and holds records while maxInFlight calls are out', async () => {
     const { send, calls } = audit();
-    const batcher = new KinesisBatcher(send, { maxBatch: 2, maxInFlight: 2 });
+    const batcher = new KinesisBatcher(send, { maxBatch: 2, maxBytes: 1_000_000, maxInFlight: 2 });
     let answered = 0;
     const answers = [1, 2, 3, 4, 5, 6, 7].map((n) => batcher.record(input(n)).then(() => (answered += 1)));
     await tick();
@@ -77,6 +77,22 @@ describe("/kinesis's batcher", () => {
     expect(answered).toBe(7);
   });
 
+  it('keeps a call under maxBytes, a record larger than it going alone', async () => {
+    const { send, calls } = audit();
+    const batcher = new KinesisBatcher(send, { maxBatch: 100, maxBytes: 1000, maxInFlight: 4 });
+    const sized = (n: number, length: number) => ({ ...input(n), recordJson: 'x'.repeat(length) });
+    const answers = [sized(1, 400), sized(2, 400), sized(3, 400), sized(4, 5000), sized(5, 10)].map((record) => batcher.record(record));
+    await tick();
+    expect(calls.map((call) => call.records.map((record) => record.accessToken))).toEqual([
+      ['token-1', 'token-2'],
+      ['token-3'],
+      ['token-4'],
+      ['token-5'],
+    ]);
+    for (const call of calls) call.answer();
+    expect(await Promise.all(answers)).toHaveLength(5);
+  });
+
   it("refuses each refused record with its own error, and every record of a failed call with the call's error", async () => {
     const { send, calls } = audit((record) =>
       record.accessToken === 'token-2'
@@ -85,7 +101,7 @@ describe("/kinesis's batcher", () => {
           ? new AppError(400, ['record.playId: too long', 'record.device: required'], { code: 'X' })
           : undefined,
     );
-    const batcher = new KinesisBatcher(send, { maxBatch: 100, maxInFlight: 1 });
+    const batcher = new KinesisBatcher(send, { maxBatch: 100, maxBytes: 1_000_000, maxInFlight: 1 });
     const answers = [1, 2, 3].map((n) =>
       batcher.record(input(n)).then(
         (ok) => ok,

@@ -9,6 +9,8 @@ export interface RecordedAnalytics {
 
 interface Pending {
   input: AnalyticsRecordInput;
+  /** What it weighs in the call, in UTF-16 units: its UTF-8 bytes are at most three times that, still under the limit. */
+  bytes: number;
   resolve(recorded: RecordedAnalytics): void;
   reject(error: unknown): void;
 }
@@ -16,11 +18,16 @@ interface Pending {
 export interface KinesisBatcherOptions {
   /** The most records in one call. */
   maxBatch: number;
+  /**
+   * The most bytes of tokens and records in one call (a record alone may pass it): well under
+   * the audit service's 8 MiB message limit, so large records never make a call fail for the others.
+   */
+  maxBytes: number;
   /** Calls out at once; records arriving meanwhile wait for the next one. */
   maxInFlight: number;
 }
 
-export const KINESIS_BATCHER_DEFAULTS: KinesisBatcherOptions = { maxBatch: 1000, maxInFlight: 2 };
+export const KINESIS_BATCHER_DEFAULTS: KinesisBatcherOptions = { maxBatch: 1000, maxBytes: 2 * 1024 * 1024, maxInFlight: 2 };
 
 /** A refused record's error, back as the AppError the audit service raised. */
 export function recordErrorToAppError(error: AnalyticsRecordError): AppError {
@@ -37,7 +44,8 @@ export function recordErrorToAppError(error: AnalyticsRecordError): AppError {
  * `/kinesis` requests coalesced into RecordAnalyticsBatch calls, so the audit
  * service pays for one call (and one send to the broker) per batch rather
  * than per record. Records arriving in the same turn of the event loop, or
- * while `maxInFlight` calls are out, share the next call (up to `maxBatch`);
+ * while `maxInFlight` calls are out, share the next call (up to `maxBatch`
+ * records and `maxBytes`);
  * nothing waits on a timer. Each request is still answered with its own
  * record's result, once the audit service answered (after the broker
  * acknowledged the record), or refused with its own error; a call that fails
@@ -55,7 +63,8 @@ export class KinesisBatcher {
 
   record(input: AnalyticsRecordInput): Promise<RecordedAnalytics> {
     return new Promise<RecordedAnalytics>((resolve, reject) => {
-      this.queue.push({ input, resolve, reject });
+      const bytes = input.accessToken.length + input.topic.length + input.recordJson.length + 16;
+      this.queue.push({ input, bytes, resolve, reject });
       this.schedule();
     });
   }
@@ -74,7 +83,15 @@ export class KinesisBatcher {
 
   private flush(): void {
     while (this.queue.length > 0 && this.inFlight < this.options.maxInFlight) {
-      const batch = this.queue.splice(0, this.options.maxBatch);
+      let count = 0;
+      let bytes = 0;
+      while (count < this.queue.length && count < this.options.maxBatch) {
+        const next = this.queue[count]!.bytes;
+        if (count > 0 && bytes + next > this.options.maxBytes) break;
+        bytes += next;
+        count += 1;
+      }
+      const batch = this.queue.splice(0, count);
       this.inFlight += 1;
       void this.call(batch).finally(() => {
         this.inFlight -= 1;
