@@ -65,6 +65,7 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       ['GET', '/soundcloud/public-token'],
       ['GET', '/soundcloud/mobile/public-token'],
       ['GET', `/soundcloud/access-token/${id}?mobile=true`],
+      ['POST', '/soundcloud/access-token/refresh'],
       ['POST', '/spotify/exchange-code', { code: 'x', redirectUri: REDIRECT }],
       ['POST', '/spotify/refresh-token'],
       ['DELETE', '/spotify/refresh-token'],
@@ -224,6 +225,23 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       statusCode: 404,
       message: 'No SoundCloud account is linked',
     });
+    // A token SoundCloud stopped accepting (a 403 to the player): the web link is refreshed at once, though unexpired.
+    const refresh = `${U}/soundcloud/access-token/refresh`;
+    expect((await call('POST', refresh, { token: user.accessToken })).body).toMatchObject({
+      statusCode: 404,
+      message: 'No SoundCloud account is linked',
+    });
+    const webLinked = await call('POST', `${U}/soundcloud/refresh-token`, {
+      token: user.accessToken,
+      body: { refreshToken: oauth.issueRefreshToken('soundcloud', OAUTH_APPS.soundcloud.id) },
+    });
+    expect(webLinked.status).toBe(200);
+    const refreshed = await call('POST', refresh, { token: user.accessToken });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.accessToken).not.toBe(webLinked.body.accessToken);
+    expect((await call('GET', `${U}/soundcloud/access-token/${user.userUuid}`, { token: user.accessToken })).body.accessToken).toBe(
+      refreshed.body.accessToken,
+    );
     // Revoked at SoundCloud: refreshing fails as the caller's 400, not as a server error.
     oauth.revokeRefreshTokens('soundcloud');
     oauth.expiresIn.soundcloud = 30;

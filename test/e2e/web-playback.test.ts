@@ -386,12 +386,13 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
     await openSignedIn(cleoPage, platform.baseUrl, cleo, `#/room/${room.slug}`);
     await expect.poll(() => heardOn(cleoPage).textContent(), { timeout: 20_000 }).toBe('Playing on SoundCloud');
     expect(playback.soundCloudRefusals).toBe(0);
-    // Two asks, the first with her link's token; the 403 sent the client back to her link's token path, once
-    // (the user service answers the token it holds until that expires), and the second ask got the streams.
+    // Two asks, the first with her link's token; the 403 made the client refresh her link once (SoundCloud's
+    // refresh through the user service), and the second ask, with the new token, got the streams.
     const cleoAsks = playback.soundCloudTokens.slice(asked);
     expect(cleoAsks).toHaveLength(2);
     expect(cleoAsks[0]).toBe(cleoSoundCloudToken);
-    expect(cleoTokenRequests).toEqual([`${U}/soundcloud/access-token/${cleo.userUuid}`, `${U}/soundcloud/access-token/${cleo.userUuid}`]);
+    expect(cleoAsks[1]).not.toBe(cleoSoundCloudToken);
+    expect(cleoTokenRequests).toEqual([`${U}/soundcloud/access-token/${cleo.userUuid}`, `${U}/soundcloud/access-token/refresh`]);
     // Heard over the AAC HLS (playlist, init segment, media segments), not a progressive file.
     const hlsAsked = () =>
       playback.requests.filter((r) => r.startsWith(`GET playback.media-streaming.soundcloud.cloud/${soundCloudId}/aac_160k/`));

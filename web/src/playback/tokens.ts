@@ -34,10 +34,10 @@ function refused(error: unknown): never {
 
 class Cached {
   private value: { token: string; until: number } | undefined;
-  constructor(private readonly fetchToken: () => Promise<AccessToken>) {}
+  constructor(private readonly fetchToken: (fresh: boolean) => Promise<AccessToken>) {}
   async get(fresh = false): Promise<string> {
     if (!fresh && this.value && this.value.until > Date.now()) return this.value.token;
-    const answer = await this.fetchToken().catch(refused);
+    const answer = await this.fetchToken(fresh).catch(refused);
     this.value = { token: answer.accessToken, until: Date.now() + Math.max(0, answer.expiresIn - 60) * 1000 };
     return answer.accessToken;
   }
@@ -47,10 +47,13 @@ class Cached {
 export function providerTokens(bearer: string | null): ProviderTokens {
   const me = () => encodeURIComponent(session.get().userUuid ?? '');
   const spotify = new Cached(() => api.post<AccessToken>(`${USER}/spotify/refresh-token`));
-  const soundCloud = new Cached(async () => {
+  const soundCloud = new Cached(async (fresh) => {
     if (session.get().isLoggedIn) {
       try {
-        return await api.get<AccessToken>(`${USER}/soundcloud/access-token/${me()}`);
+        // After a 403 (a token SoundCloud stopped accepting) the link's token is refreshed, not read again.
+        return fresh
+          ? await api.post<AccessToken>(`${USER}/soundcloud/access-token/refresh`)
+          : await api.get<AccessToken>(`${USER}/soundcloud/access-token/${me()}`);
       } catch (error) {
         // Not linked (404), or a link SoundCloud no longer honours: the app's public token plays public tracks.
         if (!(error instanceof ApiError)) throw error;

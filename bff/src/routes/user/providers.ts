@@ -119,6 +119,16 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient, lim
   }
 
   route(deps, {
+    method: 'post',
+    path: `${BASE}/soundcloud/access-token/refresh`,
+    summary:
+      "A new SoundCloud access token for the caller's web link now, though the last has not expired: SoundCloud answers 403 to a token it stopped accepting, and a client retries once with a refreshed one (spec 002); 404 when not linked",
+    tags,
+    response: ProviderTokenSchema,
+    errors: [403, 404, 502, 503],
+    handler: async () => tokenJson(await providers.refreshLink({ provider: MusicProvider.MUSIC_PROVIDER_SOUNDCLOUD })),
+  });
+  route(deps, {
     method: 'get',
     path: `${BASE}/soundcloud/access-token/{id}`,
     summary: "A user's SoundCloud access token, refreshed when expired (the owner or a service)",

@@ -79,7 +79,7 @@ export function providersHandlers(deps: {
     }),
     refreshLink: unary(async (request, context) => {
       checkLinker(context.caller);
-      return token(await links.refresh(context.caller.userUuid, provider(request.provider, ['spotify', 'youtube'] as const)));
+      return token(await links.refresh(context.caller.userUuid, provider(request.provider, ['spotify', 'youtube', 'soundcloud'] as const)));
     }),
     saveRefreshToken: unary(async (request, context) => {
       checkLinker(context.caller);
