@@ -13,7 +13,7 @@ import {
   type TransactionType,
 } from '../domain/ledger.js';
 import type { Decide, Page, TokenAccount, TokenStore, TokenTransaction, WriteResult, WriteTarget } from '../domain/ports.js';
-import { applyBatch, type AppliedBatch, type BatchWrite } from '../domain/ledger-batch.js';
+import { applyBatch, transactionOf, type AppliedBatch, type BatchWrite } from '../domain/ledger-batch.js';
 import { GroupCommit, type Settled } from './group-commit.js';
 import { consumablePurchased } from '../events/points-events.js';
 
@@ -634,22 +634,7 @@ async function append(em: EntityManager, account: TokenAccount, decision: Decisi
     await em.execute(`delete from "token_open_hold" where "hold_id" = ?`, [entry.holdId]);
   }
   Object.assign(account, totals, { balance });
-  return {
-    id,
-    accountId: account.id,
-    sequence: Number(row!.seq),
-    type: entry.type,
-    amount: entry.amount,
-    holdId: entry.holdId,
-    expiresAt: entry.expiresAt,
-    expired: entry.expired,
-    reason: entry.reason,
-    reference: entry.reference,
-    createdAt: now,
-    balance,
-    held: totals.held,
-    holdState: entry.type === 'hold' ? 'open' : null,
-  };
+  return transactionOf(id, account.id, decision, now, Number(row!.seq));
 }
 
 async function saveTotals(em: EntityManager, account: TokenAccount, now: Date): Promise<void> {

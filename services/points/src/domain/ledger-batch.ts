@@ -1,5 +1,5 @@
 import { AppError } from '@spinroom/platform';
-import { available, decideExpiry, isDue, type Entry, type HoldView, type Totals } from './ledger.js';
+import { available, decideExpiry, isDue, type Decision, type Entry, type HoldView, type Totals } from './ledger.js';
 import type { Decide, TokenAccount, TokenTransaction, WriteTarget } from './ports.js';
 import { TOKEN_ACCOUNT_NOT_FOUND, TOKEN_HOLD_NOT_FOUND } from './tokens.js';
 
@@ -39,6 +39,32 @@ export interface AppliedBatch {
   ended: string[];
 }
 
+/** The transaction a decided entry appends, as answered (its sequence once the ledger gave it one). */
+export function transactionOf(
+  id: string,
+  accountId: string,
+  { entry, totals }: Decision,
+  createdAt: Date,
+  sequence: number,
+): TokenTransaction {
+  return {
+    id,
+    accountId,
+    sequence,
+    type: entry.type,
+    amount: entry.amount,
+    holdId: entry.holdId,
+    expiresAt: entry.expiresAt,
+    expired: entry.expired,
+    reason: entry.reason,
+    reference: entry.reference,
+    createdAt,
+    balance: available(totals),
+    held: totals.held,
+    holdState: entry.type === 'hold' ? 'open' : null,
+  };
+}
+
 /**
  * Applies `writes` in order to the locked `accounts`, given the holds the
  * writes name and the accounts' holds due by the batch's last write
@@ -69,25 +95,7 @@ export function applyBatch(
 
   const append = (account: TokenAccount, entry: Entry, totals: Totals, now: Date): Appended => {
     const id = newId();
-    const item: Appended = {
-      transaction: {
-        id,
-        accountId: account.id,
-        sequence: 0,
-        type: entry.type,
-        amount: entry.amount,
-        holdId: entry.holdId,
-        expiresAt: entry.expiresAt,
-        expired: entry.expired,
-        reason: entry.reason,
-        reference: entry.reference,
-        createdAt: now,
-        balance: available(totals),
-        held: totals.held,
-        holdState: entry.type === 'hold' ? 'open' : null,
-      },
-      totals,
-    };
+    const item: Appended = { transaction: transactionOf(id, account.id, { entry, totals }, now, 0), totals };
     Object.assign(account, totals, { balance: available(totals), updatedAt: now });
     changed.add(account.id);
     appended.push(item);
