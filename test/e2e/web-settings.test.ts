@@ -76,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)('the account screens in a browser', () => {
     const owner = await signUp('Bot Maker');
     const page = await openAs(owner.accessToken, owner.userUuid, '#/bot');
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: platform().baseUrl });
-    await page.getByRole('link', { name: 'Bot' }).waitFor();
+    await page.getByRole('link', { name: 'Bot', exact: true }).waitFor();
     await page.getByLabel('Bot nickname').fill('Page Robot');
     await page.getByLabel('Avatar').selectOption('bot');
     await page.getByRole('button', { name: 'Create the bot' }).click();
@@ -166,7 +166,7 @@ describe.skipIf(!HAS_CHROMIUM)('the account screens in a browser', () => {
 
     // Someone without an admin role has no such menu entry.
     const plain = await openAs(target.accessToken, target.userUuid, '#/');
-    await plain.getByRole('link', { name: 'Bot' }).waitFor();
+    await plain.getByRole('link', { name: 'Bot', exact: true }).waitFor();
     expect(await plain.getByRole('link', { name: 'Users' }).count()).toBe(0);
     expect(await plain.getByRole('link', { name: 'Admin' }).count()).toBe(0);
 

@@ -31,7 +31,7 @@ export async function startStripeMock(): Promise<StripeMock> {
   });
   const port = await new Promise<number>((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`stripe-mock did not start: ${output}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`stripe-mock did not start: ${output}`)), 60_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Listening for HTTP at address: .*:(\d+)/.exec(output);

@@ -4,7 +4,7 @@
 // call would, Redis keys holding them; prints every finished span as one JSON line.
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { trace } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { testInfra } from '@spinroom/platform/testing';
@@ -36,6 +36,10 @@ await trace.getTracer('redaction').startActiveSpan('limits', async (span) => {
 });
 redis.disconnect();
 await new Promise((resolve) => server.close(resolve));
+// A client span ends on its response's own events, which a loaded machine may run after ours: wait for
+// the three (at most 5 s; the test fails on what is missing then).
+const outgoing = () => exporter.getFinishedSpans().filter((s) => s.kind === SpanKind.CLIENT && s.attributes['url.full'] !== undefined);
+for (const until = Date.now() + 5000; outgoing().length < 3 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
 // Before the shutdown, which empties the in-memory exporter.
 const spans = exporter.getFinishedSpans().map((s) => ({ name: s.name, kind: s.kind, attributes: s.attributes }));
 process.stdout.write(`SPANS ${JSON.stringify(spans)}\n`);
