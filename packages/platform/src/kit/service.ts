@@ -168,7 +168,7 @@ export function defineService<
     // Closed in reverse order of opening, whatever step failed.
     const closers: Array<() => Promise<void> | void> = [];
     const closeAll = async () => {
-      for (const close of closers.reverse().splice(0)) await close();
+      for (const close of closers.reverse().splice(0)) await boundedStep(close, logger);
     };
     const missing = (what: string) => () => {
       throw new Error(`${name}: its entry in the list of services does not name ${what}`);
@@ -285,6 +285,33 @@ export function defineService<
       closeOnSignals(createLogger(name, { level: (config as { LOG_LEVEL?: string }).LOG_LEVEL }), () => service.stop());
     },
   };
+}
+
+/** The longest one step of a stop may take: the steps after it still run, inside the chart's 30 s grace period. */
+const STOP_STEP_MS = 8_000;
+
+/**
+ * One step of a stop, given at most STOP_STEP_MS: a client that waits on a
+ * peer gone or slow (a Kafka group leave, a pool's last query) is left behind
+ * with a warning rather than holding the process past its grace period, when
+ * it would be killed and the steps after it never run.
+ */
+export async function boundedStep(close: () => Promise<void> | void, logger: Logger, limitMs = STOP_STEP_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), limitMs);
+    timer.unref();
+  });
+  const running = Promise.resolve().then(close);
+  try {
+    if ((await Promise.race([running, late])) === 'late') {
+      const step = close.toString().slice(0, 120);
+      logger.warn({ step, afterMs: limitMs }, 'a step of the stop did not finish; going on');
+      running.catch((error: unknown) => logger.warn({ err: error, step }, 'a step left behind failed'));
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A ConfigError raised while starting (a check across variables) ends the process as a schema error does. */
