@@ -168,7 +168,9 @@ export function defineService<
     // Closed in reverse order of opening, whatever step failed.
     const closers: Array<() => Promise<void> | void> = [];
     const closeAll = async () => {
-      for (const close of closers.reverse().splice(0)) await boundedStep(close, logger);
+      // The whole stop fits the chart's grace period: a step still running at the deadline is left behind.
+      const deadline = Date.now() + STOP_MS;
+      for (const close of closers.reverse().splice(0)) await boundedStep(close, logger, Math.max(1_000, deadline - Date.now()));
     };
     const missing = (what: string) => () => {
       throw new Error(`${name}: its entry in the list of services does not name ${what}`);
@@ -287,16 +289,16 @@ export function defineService<
   };
 }
 
-/** The longest one step of a stop may take: the steps after it still run, inside the chart's 30 s grace period. */
-const STOP_STEP_MS = 8_000;
+/** The longest a whole stop may take: inside the chart's 30 s grace period, with time to exit. */
+const STOP_MS = 25_000;
 
 /**
- * One step of a stop, given at most STOP_STEP_MS: a client that waits on a
- * peer gone or slow (a Kafka group leave, a pool's last query) is left behind
- * with a warning rather than holding the process past its grace period, when
- * it would be killed and the steps after it never run.
+ * One step of a stop, given at most `limitMs` (what is left of the stop's
+ * STOP_MS, at least a second): a client that waits on a peer gone or slow
+ * is left behind with a warning rather than holding the process past its
+ * grace period, when it would be killed and the steps after it never run.
  */
-export async function boundedStep(close: () => Promise<void> | void, logger: Logger, limitMs = STOP_STEP_MS): Promise<void> {
+export async function boundedStep(close: () => Promise<void> | void, logger: Logger, limitMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), limitMs);
