@@ -191,7 +191,7 @@ describe.skipIf(!HAS_CHROMIUM)('Web Push in the web client, through a real servi
     const registrations: Array<{ registrationId: string; scopeURL: string; isDeleted: boolean }> = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (event) => registrations.push(...event.registrations));
     await cdp.send('ServiceWorker.enable');
-    const found = await eventually(async () => registrations.find((r) => r.scopeURL === `${platform().baseUrl}/` && !r.isDeleted), 10_000);
+    const found = await eventually(async () => registrations.find((r) => r.scopeURL === `${platform().baseUrl}/` && !r.isDeleted), 30_000);
     return { cdp, id: found.registrationId };
   };
 
@@ -289,7 +289,7 @@ describe.skipIf(!HAS_CHROMIUM)('Web Push in the web client, through a real servi
         return (await registration!.getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
       });
       return notifications.length > 0 ? notifications : undefined;
-    }, 10_000);
+    }, 30_000);
     expect(shown).toEqual([
       {
         title: 'A DJ you follow is on stage',
