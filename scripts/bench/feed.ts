@@ -50,7 +50,7 @@ import { apiClient } from '../lib/http.js';
 import { infraUp, localDir, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
 import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
-import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
+import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 import { machineBusyOver, startCpuWindow, type CpuGroup, type CpuReport } from './cpu.js';
 import { HISTOGRAM_MS, type ClientCommand, type ClientReply } from './feed-clients.js';
 
@@ -451,19 +451,7 @@ async function main(): Promise<void> {
   await waitForHttp(`${bffUrl}/healthz`, 120_000, exitedEarly);
   await waitForHttp(`http://127.0.0.1:${ports.bare}/healthz`, 60_000, exitedEarly);
   const call = apiClient(bffUrl);
-  // The services migrate their databases and fetch keys before they serve: retry the set-up calls meanwhile.
-  const retrying = async <T>(task: () => Promise<T>): Promise<T> => {
-    for (let attempt = 0; ; attempt += 1) {
-      try {
-        return await task();
-      } catch (error) {
-        const early = exitedEarly();
-        if (early) throw new Error(early);
-        if (attempt >= 240) throw error;
-        await sleep(500);
-      }
-    }
-  };
+  const retrying = <T>(task: () => Promise<T>) => retryingSetup(task, exitedEarly);
 
   // Accounts: the voters (voter 0 owns the room and DJs). Listeners share their
   // tokens: presence is per user, and one user on many sockets is allowed.

@@ -24,7 +24,7 @@ import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
 import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
 import { startCpuWindow, type CpuGroup } from './cpu.js';
-import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
+import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
 type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number } | { type: 'close' };
 type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[] } | { type: 'closed' };
@@ -128,17 +128,7 @@ async function runBenchmark(): Promise<void> {
     await waitForHttp(`${bffUrl}/healthz`, 180_000, exitedEarly);
     await waitForHttp(`http://127.0.0.1:${ports.bare}/healthz`, 60_000, exitedEarly);
     const call = apiClient(bffUrl);
-    const retrying = async <T>(task: () => Promise<T>): Promise<T> => {
-      for (let attempt = 0; ; attempt += 1) {
-        try {
-          return await task();
-        } catch (error) {
-          if (exitedEarly()) throw new Error(exitedEarly());
-          if (attempt >= 240) throw error;
-          await sleep(500);
-        }
-      }
-    };
+    const retrying = <T>(task: () => Promise<T>) => retryingSetup(task, exitedEarly);
 
     const owner = await retrying(async () => {
       const body = { email: `bench-joins-owner@spinroom.local`, password: 'bench-password-7f3a', nickname: 'Join owner' };

@@ -64,3 +64,21 @@ export const BENCH_LIMIT_ENV: Record<string, string> = Object.fromEntries(
     'LIMIT_UPLOADS_PER_USER',
   ].map((name) => [name, '1000000000/1h']),
 );
+
+/**
+ * The services migrate their databases and fetch keys before they serve: a
+ * bench's set-up call is tried again every 500 ms (two minutes at most), and
+ * given up at once when one of its processes has exited (`exitedEarly` says which).
+ */
+export async function retryingSetup<T>(task: () => Promise<T>, exitedEarly: () => string | undefined): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await task();
+    } catch (error) {
+      const early = exitedEarly();
+      if (early) throw new Error(early);
+      if (attempt >= 240) throw error;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
