@@ -130,7 +130,7 @@ describe('paid rooms: the entry fee through the feed and the token ledger', () =
     }
   });
 
-  it('refuses joinRoom with a coded error when the balance is short or there is no token account, charging nothing', async () => {
+  it('refuses joinRoom with a coded error when the balance is short or there is no token account, charging nothing; topped up, it pays', async () => {
     const owner = await holder(0);
     const bob = await holder(10);
     const { uuid } = await room(owner, { entryFee: 30, freeEntries: 0 });
@@ -143,6 +143,12 @@ describe('paid rooms: the entry fee through the feed and the token ledger', () =
     await expect(join(bob, uuid)).rejects.toBe('Not enough tokens to enter this room: 30 needed');
     expect(await balance(bob)).toMatchObject({ balance: 10, held: 0, spent: 0 });
     expect(await transactions(bob)).toEqual(['credit']);
+    // Topped up, the next join pays (the refused holds' keys keep their refusal in the ledger).
+    const topUp = { userUuid: bob.uuid, amount: 20, idempotencyKey: randomUUID() };
+    expect((await call('POST', `${MERCH}/token-transactions/credit`, { token: await signedToken('admin'), body: topUp })).status).toBe(201);
+    await join(bob, uuid);
+    expect(await balance(bob)).toMatchObject({ balance: 0, held: 0, spent: 30 });
+    expect(await balance(owner)).toMatchObject({ balance: 30, credited: 30 });
 
     // Someone the ledger has no account for (a user the points service never heard of).
     const stranger = await signedToken('user');
@@ -152,7 +158,7 @@ describe('paid rooms: the entry fee through the feed and the token ledger', () =
       error: MISSING,
       code: 'TOKEN_ACCOUNT_MISSING',
     });
-    expect(await balance(owner)).toMatchObject({ balance: 0, credited: 0 });
+    expect(await balance(owner)).toMatchObject({ balance: 30, credited: 30 });
   });
 
   it('never charges the owner, a moderator or an admin, and keeps guests out past the free entries', async () => {

@@ -172,9 +172,11 @@ describe('consumables and their purchases on PostgreSQL', () => {
       .fork()
       .execute<Array<{ n: string }>>(`select count(*) as "n" from "consumable_purchase" where "account_id" = ?`, [accountId]);
     expect(Number(row!.n)).toBe(1);
-    expect(await outcome(consumables.purchase(owner, { ...request, consumableId: (await item(71)).id, idempotencyKey: key() }))).toBe(
-      '402 Not enough tokens: 70 available, 71 needed',
-    );
+    const dear = { ...request, consumableId: (await item(71)).id, idempotencyKey: key() };
+    expect(await outcome(consumables.purchase(owner, dear))).toBe('402 Not enough tokens: 70 available, 71 needed');
+    // The refusal is the key's answer: a late copy of that request buys nothing once the balance has grown.
+    await tokens.credit(SERVICE, { accountId, amount: 1, reason: 'test', idempotencyKey: key() });
+    expect(await outcome(consumables.purchase(owner, dear))).toBe('402 Not enough tokens: 70 available, 71 needed');
     expect(await outcome(consumables.purchase(person(), { ...request, idempotencyKey: key() }))).toBe(
       '404 We were unable to find your token account. Please try again.',
     );
@@ -191,7 +193,7 @@ describe('consumables and their purchases on PostgreSQL', () => {
     expect(await outcome(consumables.purchase(owner, { ...request, roomUuid: elsewhere, idempotencyKey: key() }))).toBe(
       '403 You are banned from this room',
     );
-    expect(await tokens.account(owner, accountId)).toMatchObject({ balance: 70, spent: 30 });
+    expect(await tokens.account(owner, accountId)).toMatchObject({ balance: 71, spent: 30 });
     expect((await replayed(accountId)).problems).toEqual([]);
     // One event announces it (the room's chat shows it), written with the purchase: none for the repeat or the refusals.
     const staged = await orm.em

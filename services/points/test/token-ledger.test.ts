@@ -211,11 +211,24 @@ describe('the token ledger on PostgreSQL', () => {
       transaction: commit.transaction,
       replayed: true,
     });
-    // A refused request keeps no key: after a credit, the same key goes through.
+    // A short balance's refusal is its key's answer: after a credit, a copy of the request
+    // (its caller's lost answer, say) is refused again and holds nothing; a new key goes through.
     const rk = key();
-    expect(await outcome(tokens.hold(owner, { amount: 500, idempotencyKey: rk }))).toMatch(/^402/);
+    const short = await outcome(tokens.hold(owner, { amount: 500, idempotencyKey: rk }));
+    expect(short).toMatch(/^402 Not enough tokens: \d+ available, 500 needed$/);
     await tokens.credit(SERVICE, { accountId, amount: 500, idempotencyKey: key() });
-    expect((await tokens.hold(owner, { amount: 500, idempotencyKey: rk })).replayed).toBe(false);
+    expect(await outcome(tokens.hold(owner, { amount: 500, idempotencyKey: rk }))).toBe(short);
+    expect((await tokens.hold(owner, { amount: 500, idempotencyKey: key() })).replayed).toBe(false);
+    // Other refusals keep no key: an account that was not there yet is credited under the same key once made.
+    const later = person();
+    const nk = key();
+    expect(await outcome(tokens.credit(SERVICE, { userUuid: later.userUuid, amount: 5, reason: 'test', idempotencyKey: nk }))).toMatch(
+      /^404/,
+    );
+    await tokens.createAccount(later);
+    expect((await tokens.credit(SERVICE, { userUuid: later.userUuid, amount: 5, reason: 'test', idempotencyKey: nk })).replayed).toBe(
+      false,
+    );
     // Fifty copies of one request at once: one hold.
     const fk = key();
     const copies = await Promise.all(Array.from({ length: 50 }, () => tokens.hold(owner, { amount: 1, idempotencyKey: fk })));

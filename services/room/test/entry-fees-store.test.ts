@@ -16,15 +16,23 @@ class FakeLedger implements TokenLedger {
   credited = new Map<string, number>();
   holds = new Map<string, { userUuid: string; amount: number; state: 'open' | 'committed' | 'voided' | 'expired' }>();
   private readonly answers = new Map<string, string>();
+  /** A short balance's refusal is its key's answer, as in the points service. */
+  private readonly refusals = new Map<string, AppError>();
   /** Thrown (once) by the next call of that name, after it took effect when `after` is set. */
   fail: Partial<Record<'commit' | 'credit', { error: Error; after?: boolean }>> = {};
 
   async hold(userUuid: string, amount: number, key: string): Promise<string> {
     const seen = this.answers.get(key);
     if (seen) return seen;
+    const refused = this.refusals.get(key);
+    if (refused) throw refused;
     const available = this.balance.get(userUuid);
     if (available === undefined) throw new AppError(404, 'Token account not found');
-    if (available < amount) throw new AppError(402, 'short', { code: ERROR_CODES.tokenBalanceShort });
+    if (available < amount) {
+      const short = new AppError(402, 'short', { code: ERROR_CODES.tokenBalanceShort });
+      this.refusals.set(key, short);
+      throw short;
+    }
     const id = randomUUID();
     this.balance.set(userUuid, available - amount);
     this.holds.set(id, { userUuid, amount, state: 'open' });
@@ -186,7 +194,12 @@ describe('entering a paid room on PostgreSQL, with the ledger failing in between
     expect(await fees.enter(room, free, who, joined, undo)).toBe('joined');
     ledger.balance.set(who.userUuid, 10);
     expect(await message(fees.enter(room, free, who, joined, undo))).toBe('402 Not enough tokens to enter this room: 30 needed');
-    expect(await fees.record(room, who.userUuid)).toEqual({ entries: 2, paid: false, attempt: 0 });
+    // The ledger keeps that refusal under the attempt's keys: the next charge uses the next attempt's.
+    expect(await fees.record(room, who.userUuid)).toEqual({ entries: 2, paid: false, attempt: 1 });
     expect(ledger.holds.size).toBe(0);
+    ledger.balance.set(who.userUuid, 100);
+    expect(await fees.enter(room, free, who, joined, undo)).toBe('joined');
+    expect([ledger.balance.get(who.userUuid), ledger.spent(who.userUuid), ledger.credited.get(OWNER)]).toEqual([70, 30, 30]);
+    expect(await fees.record(room, who.userUuid)).toEqual({ entries: 3, paid: true, attempt: 1 });
   });
 });

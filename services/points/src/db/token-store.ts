@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { addToOutbox, AppError } from '@spinroom/platform';
 import type { Consumable, ConsumablePurchase, PurchaseLedger, PurchasePlan, PurchaseRecord } from '../domain/consumables.js';
-import { keyReused, type IdempotencyClaim } from '../domain/idempotency.js';
+import { keptRefusal, keyReused, storedRefusal, type IdempotencyClaim, type StoredRefusal } from '../domain/idempotency.js';
 import {
   available,
   decideExpiry,
@@ -177,8 +177,9 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
    * its hold, whose account never changes); read their due holds and the
    * named holds (after the lock, so what the previous holder wrote is seen);
    * decide each write in order (ledger-batch.ts); then append every
-   * transaction, keep the open holds, the totals and the keys' answers, and
-   * drop the keys of refused writes, in one statement.
+   * transaction, keep the open holds, the totals and the keys' answers (a
+   * short balance's refusal too), and drop the keys of other refused writes,
+   * in one statement.
    */
   private async writeBatch(writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
     const settled = await this.em().transactional(async (em) => {
@@ -215,7 +216,10 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
         holds,
         randomUUID,
       );
-      const refusedKeys = open.filter((_, j) => 'refused' in applied.outcomes[j]!).map(({ write }) => write.claim);
+      const refusedKeys = open.flatMap(({ write }, j) => {
+        const outcome = applied.outcomes[j]!;
+        return 'refused' in outcome ? [{ claim: write.claim, kept: keptRefusal(outcome.refused) }] : [];
+      });
       const answers = open.flatMap(({ write }, j) => {
         const outcome = applied.outcomes[j]!;
         return 'appended' in outcome ? [{ claim: write.claim, transaction: outcome.appended.transaction }] : [];
@@ -252,7 +256,17 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
       if (!locked) throw new AppError(404, 'Token account not found');
       const lastChange = locked.updatedAt;
       const { account } = await expireLocked(em, locked, now);
-      const hold = await append(em, account, plan.hold(account, lastChange), now);
+      let holding: ReturnType<PurchasePlan['hold']>;
+      try {
+        holding = plan.hold(account, lastChange);
+      } catch (error) {
+        const kept = keptRefusal(error);
+        if (!kept) throw error;
+        // Committed with the key (and any holds it found due): a late copy of this request is refused the same way.
+        await storeAnswer(em, claim, kept);
+        return { refusal: error };
+      }
+      const hold = await append(em, account, holding, now);
       const commit = await append(
         em,
         account,
@@ -291,6 +305,7 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
       await storeAnswer(em, claim, purchase);
       return { purchase, replayed: false };
     });
+    if ('refusal' in result) throw result.refusal;
     if (!result.replayed) this.staged();
     return result;
   }
@@ -384,6 +399,8 @@ async function claimKeys(em: EntityManager, writes: readonly PendingWrite[]): Pr
     if (mine.has(key)) return undefined;
     const row = first.get(key);
     if (!row || row.fingerprint !== write.claim.fingerprint || !row.response) return { failed: keyReused() };
+    const refusal = storedRefusal(row.response);
+    if (refusal) return { failed: refusal };
     return { ok: { transaction: fromStored(row.response), replayed: true } };
   });
 }
@@ -434,15 +451,15 @@ async function readHolds(em: EntityManager, accountIds: string[], holdIds: strin
 /**
  * Writes a decided batch in one statement: appends its transactions in
  * order, opens and closes the holds it began and ended, saves the accounts'
- * totals, stores each answer with the sequence its transaction got, and
- * drops the keys of refused writes (a refused request keeps no key). Answers
- * each transaction's sequence by id.
+ * totals, stores each answer with the sequence its transaction got (and the
+ * refusals keys keep), and drops the keys of other refused writes (those
+ * requests keep no key). Answers each transaction's sequence by id.
  */
 async function appendBatch(
   em: EntityManager,
   applied: AppliedBatch,
   answers: Array<{ claim: IdempotencyClaim; transaction: TokenTransaction }>,
-  refused: IdempotencyClaim[],
+  refused: Array<{ claim: IdempotencyClaim; kept: StoredRefusal | undefined }>,
 ): Promise<Map<string, number>> {
   const transactions = applied.appended.map(({ transaction: t }, n) => ({
     id: t.id,
@@ -494,6 +511,11 @@ async function appendBatch(
          from jsonb_to_recordset(?::jsonb) as "x"("scope" varchar, "key" varchar, "id" uuid, "response" jsonb) join "t" on "t"."id" = "x"."id"
         where "token_idempotency_key"."scope" = "x"."scope" and "token_idempotency_key"."key" = "x"."key"
      ),
+     "f" as (
+       update "token_idempotency_key" set "response" = "x"."response"
+         from jsonb_to_recordset(?::jsonb) as "x"("scope" varchar, "key" varchar, "response" jsonb)
+        where "token_idempotency_key"."scope" = "x"."scope" and "token_idempotency_key"."key" = "x"."key"
+     ),
      "r" as (
        delete from "token_idempotency_key"
         where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(?::jsonb) as "x"("s" varchar, "k" varchar))
@@ -506,7 +528,8 @@ async function appendBatch(
       JSON.stringify(totals),
       JSON.stringify(totals.map((t) => t.id)),
       JSON.stringify(keys),
-      JSON.stringify(refused.map((c) => ({ s: c.scope, k: c.key }))),
+      JSON.stringify(refused.flatMap(({ claim, kept }) => (kept ? [{ scope: claim.scope, key: claim.key, response: kept }] : []))),
+      JSON.stringify(refused.flatMap(({ claim, kept }) => (kept ? [] : [{ s: claim.scope, k: claim.key }]))),
     ],
   );
   return new Map(rows.map((row) => [row.id, Number(row.seq)]));
@@ -514,8 +537,8 @@ async function appendBatch(
 
 /**
  * Claims the idempotency key first: a repeat waits here for the first
- * request's transaction, then answers its stored answer (returned); another
- * request under the same key is refused. Undefined: the key is this request's.
+ * request's transaction, then answers its stored answer (returned, or thrown
+ * when it is a kept refusal); another request under the same key is refused. Undefined: the key is this request's.
  */
 async function claimKeyIn(em: EntityManager, claim: IdempotencyClaim, now: Date): Promise<Record<string, unknown> | undefined> {
   const claimed = await em.execute<Array<{ key: string }>>(
@@ -529,6 +552,8 @@ async function claimKeyIn(em: EntityManager, claim: IdempotencyClaim, now: Date)
     [claim.scope, claim.key],
   );
   if (!first || first.fingerprint !== claim.fingerprint || !first.response) throw keyReused();
+  const refusal = storedRefusal(first.response);
+  if (refusal) throw refusal;
   return first.response;
 }
 

@@ -48,6 +48,7 @@ export function pointsLedger(points: PromiseClient<TokenServiceClient>, serviceT
 }
 
 const holdEnded = (error: unknown) => error instanceof AppError && error.code === ERROR_CODES.tokenHoldEnded;
+const shortBalance = (error: unknown) => error instanceof AppError && error.status === 402;
 
 interface EntryRow {
   entries: number;
@@ -63,8 +64,9 @@ type Outcome<T> = { value: T } | { error: unknown };
  * user to the same room (a retry, another tab) enter one after the other: the
  * second sees the first's payment. A charge is hold, join, commit, then the
  * owner's credit, each with a key derived from (room, user, attempt); the
- * attempt grows only when a charge ended without payment, so a join retried
- * after a crash replays the same ledger writes rather than charging twice.
+ * attempt grows only when a charge ended without payment (a join that failed,
+ * a hold refused for a short balance), so a join retried after a crash
+ * replays the same ledger writes rather than charging twice.
  */
 export class EntryFees {
   constructor(
@@ -117,10 +119,16 @@ export class EntryFees {
   ): Promise<Outcome<T>> {
     let attempt = firstAttempt;
     let keys = entryKeys(roomUuid, userUuid, attempt);
-    // Refused (short, no account, a guest): nothing was held, nothing is kept.
-    let holdId = await this.ledger.hold(userUuid, fee, keys.hold, keys.reference).catch((error: unknown) => {
-      throw holdRefusal(error, fee);
-    });
+    let holdId: string;
+    try {
+      holdId = await this.ledger.hold(userUuid, fee, keys.hold, keys.reference);
+    } catch (error) {
+      // Refused: nothing was held. A short balance is its key's answer in the ledger, so the
+      // next join (after a top-up) holds under the next attempt's keys; other refusals keep no key.
+      if (!shortBalance(error)) throw holdRefusal(error, fee);
+      await this.update(em, roomUuid, userUuid, `"charge_attempt" = ?`, [attempt + 1]);
+      return { error: holdRefusal(error, fee) };
+    }
     let value: T;
     try {
       value = await join();
