@@ -60,6 +60,8 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
     const paths: Array<[string, string, unknown?]> = [
       ['POST', '/apple/user-token', { userToken: 'x' }],
       ['GET', `/apple/user-token/${id}`],
+      ['GET', '/apple/developer-token'],
+      ['DELETE', '/apple/user-token'],
       ['POST', '/soundcloud/refresh-token', { refreshToken: 'x' }],
       ['POST', '/soundcloud/mobile/refresh-token', { refreshToken: 'x' }],
       ['GET', '/soundcloud/public-token'],
@@ -296,6 +298,31 @@ describe('music providers, Discord, Agora and the chat provider (providers area)
       expect(payload.exp! - payload.iat!).toBeGreaterThan(0);
     }
     expect(JSON.stringify(await storedLink(user.userUuid, 'apple'))).not.toContain(userToken);
+
+    // Unlinked (Spinroom's own path): the token is gone, the list no longer names Apple Music; once more deletes nothing.
+    expect((await call('DELETE', `${U}/apple/user-token`, { token: user.accessToken })).body).toEqual({ deleted: true });
+    expect((await call('GET', `${U}/apple/user-token/${user.userUuid}`, { token: user.accessToken })).status).toBe(404);
+    expect((await call('GET', `${U}/users/music-providers`, { token: user.accessToken })).body).toEqual({ links: [] });
+    expect((await call('DELETE', `${U}/apple/user-token`, { token: user.accessToken })).body).toEqual({ deleted: false });
+  });
+
+  it('Apple Music: a developer token before linking, for signed-in users only (MusicKit on the Web authorizes with it)', async () => {
+    const user = await signUp();
+    const read = await call('GET', `${U}/apple/developer-token`, { token: user.accessToken });
+    expect(read.status).toBe(200);
+    expect(Object.keys(read.body)).toEqual(['developerToken']);
+    expect(decodeProtectedHeader(read.body.developerToken)).toEqual({ alg: 'ES256', kid: 'KEY1234567' });
+    const publicKey = await importSPKI(TEST_APPLE_MUSIC.publicKey.export({ type: 'spki', format: 'pem' }).toString(), 'ES256');
+    const { payload } = await jwtVerify(read.body.developerToken, publicKey, { issuer: 'TEAM123456' });
+    expect(payload.exp!).toBeGreaterThan(Date.now() / 1000);
+    // Nothing was linked by asking.
+    expect((await call('GET', `${U}/users/music-providers`, { token: user.accessToken })).body).toEqual({ links: [] });
+    const guest = (await call('GET', `${U}/auth/guest`)).body;
+    expect(await call('GET', `${U}/apple/developer-token`, { token: guest.accessToken })).toMatchObject({
+      status: 403,
+      body: { message: 'Only signed-in users can link a music provider' },
+    });
+    expect((await call('DELETE', `${U}/apple/user-token`, { token: guest.accessToken })).status).toBe(403);
   });
 
   it('Discord: signs up with a verified email, signs in again, exchanges codes and links accounts', async () => {

@@ -87,6 +87,28 @@ export function providersRoutes(deps: RouteDeps, providers: ProvidersClient, lim
     handler: async ({ params }) => providers.getAppleUserToken({ userUuid: params.id }),
   });
 
+  // Spinroom's own paths (spec 000 has neither): MusicKit on the Web must be configured with a developer
+  // token before it can authorize the user, so linking needs one before there is a user token to store;
+  // and an Apple Music link can be undone as the others are.
+  route(deps, {
+    method: 'get',
+    path: `${BASE}/apple/developer-token`,
+    summary: "A MusicKit developer token, to authorize Apple Music in the browser before linking (Spinroom's own path)",
+    tags,
+    response: z.object({ developerToken: z.string() }).openapi('AppleDeveloperToken'),
+    errors: [403, 503],
+    handler: async () => providers.getAppleDeveloperToken({}),
+  });
+  route(deps, {
+    method: 'delete',
+    path: `${BASE}/apple/user-token`,
+    summary: "Unlinks the caller's Apple Music account (its Music User Token is deleted; Spinroom's own path)",
+    tags,
+    response: z.object({ deleted: z.boolean() }),
+    errors: [403],
+    handler: async () => providers.deleteLink({ provider: MusicProvider.MUSIC_PROVIDER_APPLE }),
+  });
+
   for (const mobile of [false, true]) {
     const prefix = `${BASE}/soundcloud${mobile ? '/mobile' : ''}`;
     route(deps, {

@@ -72,6 +72,10 @@ export function providersHandlers(deps: {
       checkTokenReader(context.caller, request.userUuid, false);
       return links.appleUserToken(request.userUuid);
     }),
+    getAppleDeveloperToken: unary(async (_request, context) => {
+      checkLinker(context.caller);
+      return { developerToken: await links.appleDeveloperToken() };
+    }),
     exchangeCode: unary(async (request, context) => {
       checkLinker(context.caller);
       const name = provider(request.provider, ['spotify', 'youtube'] as const);

@@ -92,6 +92,11 @@ export class ProviderLinks {
     return { userToken, developerToken: await this.apple.token() };
   }
 
+  /** A MusicKit developer token alone: MusicKit on the Web needs one to authorize a user who has linked nothing yet. */
+  appleDeveloperToken(): Promise<string> {
+    return this.apple.token();
+  }
+
   /** Authorization code -> tokens, kept as the caller's link (Spotify, YouTube). */
   async exchangeCode(
     userUuid: string,
