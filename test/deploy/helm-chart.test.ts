@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '@spinroom/contracts/topics';
 import { SERVICE_NAMES, SERVICES as SERVICE_LIST } from '@spinroom/platform/core';
 import { parseManifests, validateManifests, type K8sObject } from '../support/k8s-validate.js';
 
@@ -16,7 +17,6 @@ const helm = process.env.HELM_BIN ?? join(process.env.SPINROOM_LOCAL_DIR ?? join
 // The list of services (packages/platform/src/kit/service-list.ts): a new service needs no edit here.
 const SERVICES: string[] = [...SERVICE_NAMES];
 const COMPONENTS = [...SERVICES, 'bff', 'web'];
-const TOPICS = ['user-events', 'upload-events', 'room-events', 'moderation-actions', 'notifications', 'play-tracking', 'points-events'];
 // A PKCS#8 PEM shape is all the chart needs to render (it never reads the key).
 // The Kubernetes version the manifests are rendered and validated for (the chart needs 1.30+).
 const KUBE_VERSION = '1.33.0';
@@ -125,10 +125,18 @@ describe('the Helm chart', () => {
 
     const topics = find(objects, 'Job', 'spinroom-kafka-topics') as any;
     const script: string = topics.spec.template.spec.containers[0].args[0];
-    for (const topic of TOPICS) {
-      expect(script).toMatch(new RegExp(`topic ${topic} \\d+ \\d+`));
-      expect(script).toMatch(new RegExp(`topic ${topic}\\.dlq \\d+ \\d+`));
-    }
+    // Exactly the platform's topics (packages/contracts/src/topics.ts), as the list sizes and keeps them, each with its .dlq twin.
+    const created = [...script.matchAll(/^\s*topic (\S+) (\d+) (\d+)$/gm)].map(([, name, partitions, retentionMs]) => [
+      name,
+      Number(partitions),
+      Number(retentionMs),
+    ]);
+    expect(created.filter(([name]) => !String(name).endsWith('.dlq')).sort()).toEqual(
+      Object.values(TOPICS)
+        .map((t) => [t.name, t.partitions, t.retentionMs])
+        .sort(),
+    );
+    for (const topic of Object.values(TOPICS)) expect(created.map(([name]) => name)).toContain(`${topic.name}.dlq`);
     expect(byKind(objects, 'PrometheusRule')).toHaveLength(1);
     expect(byKind(objects, 'PodMonitor')).toHaveLength(COMPONENTS.length - 1);
     // External PostgreSQL, Redis and Kafka by default.

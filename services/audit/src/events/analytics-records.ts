@@ -2,10 +2,11 @@ import { AnalyticsRecorded, PlayEventKind, PlayTracked, type Device as DeviceMes
 import { AppError, newEventMetadata, type EventMessage, type EventProducer } from '@spinroom/platform';
 import type { Device, RecordSink, ValidRecord } from '../domain/analytics.js';
 import type { PlayKind } from '../domain/plays.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const PLAY_TRACKING_TOPIC = 'play-tracking';
-export const PAGE_VIEWS_TOPIC = 'page-views';
-export const APP_EVENTS_TOPIC = 'app-events';
+export const PLAY_TRACKING_TOPIC = TOPICS.playTracking.name;
+export const PAGE_VIEWS_TOPIC = TOPICS.pageViews.name;
+export const APP_EVENTS_TOPIC = TOPICS.appEvents.name;
 export const PLAY_TRACKED_EVENT = 'play.tracked';
 export const PAGE_VIEW_EVENT_TYPE = 'analytics.page-view';
 export const APP_EVENT_EVENT_TYPE = 'analytics.app-event';
@@ -31,47 +32,75 @@ function deviceMessage(device: Device): DeviceMessage {
   };
 }
 
+type Writer = ReturnType<typeof PlayTracked.encode>;
+/**
+ * One protobuf writer for every record's encoding: its buffer is kept between
+ * encodings (each `finish` copies out what it wrote), so a record's encoding
+ * allocates its bytes once instead of growing a new buffer from 16 bytes. An
+ * encoding that throws leaves it taken, and the next one starts a new writer.
+ */
+let spareWriter: Writer | undefined;
+
+function encoded(encode: (writer: Writer | undefined) => Writer): Uint8Array {
+  const spare = spareWriter;
+  spareWriter = undefined;
+  const writer = encode(spare);
+  const bytes = writer.finish();
+  spareWriter = writer;
+  return bytes;
+}
+
 /** A checked record as its Kafka message (proto/spinroom/events/v1/analytics.proto), keyed by its user. */
 export function recordMessage(valid: ValidRecord): { id: string; message: EventMessage } {
   if (valid.topic === 'play-tracking') {
     const { record } = valid;
     const metadata = newEventMetadata(PLAY_TRACKED_EVENT);
-    const payload = PlayTracked.encode({
-      metadata,
-      kind: PLAY_KIND_VALUES[record.event],
-      playId: record.playId,
-      userUuid: valid.userUuid,
-      roomSlug: record.roomSlug,
-      roomOwnerUuid: record.roomOwnerUuid ?? '',
-      djUuid: record.djUuid,
-      songInfo: {
-        songId: record.songInfo.songId,
-        trackName: record.songInfo.trackName ?? '',
-        artistName: record.songInfo.artistName ?? '',
-        duration: record.songInfo.duration ?? 0,
-        musicProvider: record.songInfo.musicProvider ?? '',
-        isrc: record.songInfo.isrc ?? '',
-      },
-      startedDate: record.startedDate,
-      updatedDate: record.updatedDate,
-      volumeStart: record.volumeStart ?? 0,
-      volumeEnd: record.volumeEnd ?? 0,
-      sent15sec: record.sent15sec ?? false,
-      sent30sec: record.sent30sec ?? false,
-      userProvider: record.userProvider ?? '',
-      subscriptionLevel: record.subscriptionLevel ?? '',
-      device: deviceMessage(record.device),
-    }).finish();
+    const payload = encoded((writer) =>
+      PlayTracked.encode(
+        {
+          metadata,
+          kind: PLAY_KIND_VALUES[record.event],
+          playId: record.playId,
+          userUuid: valid.userUuid,
+          roomSlug: record.roomSlug,
+          roomOwnerUuid: record.roomOwnerUuid ?? '',
+          djUuid: record.djUuid,
+          songInfo: {
+            songId: record.songInfo.songId,
+            trackName: record.songInfo.trackName ?? '',
+            artistName: record.songInfo.artistName ?? '',
+            duration: record.songInfo.duration ?? 0,
+            musicProvider: record.songInfo.musicProvider ?? '',
+            isrc: record.songInfo.isrc ?? '',
+          },
+          startedDate: record.startedDate,
+          updatedDate: record.updatedDate,
+          volumeStart: record.volumeStart ?? 0,
+          volumeEnd: record.volumeEnd ?? 0,
+          sent15sec: record.sent15sec ?? false,
+          sent30sec: record.sent30sec ?? false,
+          userProvider: record.userProvider ?? '',
+          subscriptionLevel: record.subscriptionLevel ?? '',
+          device: deviceMessage(record.device),
+        },
+        writer,
+      ),
+    );
     return { id: metadata.eventId, message: eventMessage(PLAY_TRACKING_TOPIC, valid.userUuid, metadata, payload) };
   }
   const metadata = newEventMetadata(valid.topic === 'page-views' ? PAGE_VIEW_EVENT_TYPE : APP_EVENT_EVENT_TYPE);
-  const payload = AnalyticsRecorded.encode({
-    metadata,
-    userUuid: valid.userUuid,
-    name: valid.name,
-    propertiesJson: JSON.stringify(valid.properties),
-    device: deviceMessage(valid.device),
-  }).finish();
+  const payload = encoded((writer) =>
+    AnalyticsRecorded.encode(
+      {
+        metadata,
+        userUuid: valid.userUuid,
+        name: valid.name,
+        propertiesJson: JSON.stringify(valid.properties),
+        device: deviceMessage(valid.device),
+      },
+      writer,
+    ),
+  );
   return { id: metadata.eventId, message: eventMessage(valid.topic, valid.userUuid, metadata, payload) };
 }
 

@@ -7,8 +7,9 @@ import type { ReceivedEvent } from '@spinroom/platform';
 import { recordModerationEvent } from '../db/moderation-store.js';
 import { recordUserEvents } from '../db/play-store.js';
 import type { ModerationActionRow } from '../domain/moderation-actions.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const MODERATION_ACTIONS_TOPIC = 'moderation-actions';
+export const MODERATION_ACTIONS_TOPIC = TOPICS.moderationActions.name;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOrNull = (value: string) => (UUID.test(value) ? value.toLowerCase() : null);

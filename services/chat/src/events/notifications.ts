@@ -2,6 +2,7 @@ import { NotificationRequested } from '@spinroom/contracts/events/v1/notificatio
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { StoredDirectMessage } from '../domain/direct-message.js';
 import { directConversationId } from '../domain/direct-message.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
 /**
  * What the chat service asks of the social service's notifications
@@ -10,7 +11,7 @@ import { directConversationId } from '../domain/direct-message.js';
  * to someone offline. The social service delivers it to their devices unless
  * they muted `directMessage` or are in their quiet hours.
  */
-export const NOTIFICATIONS_TOPIC = 'notifications';
+export const NOTIFICATIONS_TOPIC = TOPICS.notifications.name;
 export const NOTIFICATION_REQUESTED = 'notification.requested';
 /** The longest message text a notification shows, in characters as people see them. */
 const BODY_LENGTH = 140;

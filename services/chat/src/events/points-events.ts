@@ -1,9 +1,10 @@
 import { ConsumablePurchased } from '@spinroom/contracts/events/v1/points_events';
 import type { EventHandler } from '@spinroom/platform';
 import type { Chat } from '../domain/chat.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
 /** The points service's topic (services/points/src/events/points-events.ts). */
-export const POINTS_EVENTS_TOPIC = 'points-events';
+export const POINTS_EVENTS_TOPIC = TOPICS.pointsEvents.name;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,8 +3,9 @@ import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
 import { songToJson } from '@spinroom/contracts/songs';
 import type { ReceivedEvent } from '@spinroom/platform';
 import type { PgSongPlayStore } from '../db/song-play-store.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const ROOM_EVENTS_TOPIC = 'room-events';
+export const ROOM_EVENTS_TOPIC = TOPICS.roomEvents.name;
 
 /** Keeps each room's recent songs from the room service's `room.song-played` events, and counts each play into the song's popularity. */
 export function roomEventsHandler(plays: PgSongPlayStore) {

@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UploadSongVerified, UploadSongWithdrawn } from '@spinroom/contracts/events/v1/upload_events';
 import type { ReceivedEvent } from '@spinroom/platform';
 import type { PgSongStore } from '../db/song-store.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const UPLOAD_EVENTS_TOPIC = 'upload-events';
+export const UPLOAD_EVENTS_TOPIC = TOPICS.uploadEvents.name;
 
 /**
  * Keeps the catalogue in step with uploads: a verified upload becomes (or

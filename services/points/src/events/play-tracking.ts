@@ -5,8 +5,9 @@ import { addPoints } from '../db/point-store.js';
 import { earnedListens, lockStage, recordReport, type Stage } from '../db/play-listen-store.js';
 import { reportEarns } from '../domain/points.js';
 import type { OnPointsAdded } from './room-events.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const PLAY_TRACKING_TOPIC = 'play-tracking';
+export const PLAY_TRACKING_TOPIC = TOPICS.playTracking.name;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,9 +1,10 @@
 import { ConsumablePurchased } from '@spinroom/contracts/events/v1/points_events';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Consumable, ConsumablePurchase } from '../domain/consumables.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
 /** What the points service announces (proto/spinroom/events/v1/points_events.proto), through its outbox. */
-export const POINTS_EVENTS_TOPIC = 'points-events';
+export const POINTS_EVENTS_TOPIC = TOPICS.pointsEvents.name;
 export const CONSUMABLE_PURCHASED = 'points.consumable-purchased';
 
 /** `points.consumable-purchased`, keyed by the room's uuid: staged in the purchase's own transaction. */

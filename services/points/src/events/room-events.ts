@@ -5,8 +5,9 @@ import { addPoints, signUpsOf, type AddedPoints } from '../db/point-store.js';
 import { lockStage, recordListeners } from '../db/play-listen-store.js';
 import { countedListeners, pointsForPlay, type EarningRules, type PlayFacts } from '../domain/points.js';
 import { awardListens } from './play-tracking.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const ROOM_EVENTS_TOPIC = 'room-events';
+export const ROOM_EVENTS_TOPIC = TOPICS.roomEvents.name;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,8 +3,9 @@ import { UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
 import type { ReceivedEvent } from '@spinroom/platform';
 import { recordSignUp } from '../db/point-store.js';
 import { createAccount } from '../db/token-store.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const USER_EVENTS_TOPIC = 'user-events';
+export const USER_EVENTS_TOPIC = TOPICS.userEvents.name;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,8 +3,9 @@ import { NotificationRequested } from '@spinroom/contracts/events/v1/notificatio
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { CommunityEvent } from '../domain/community-rules.js';
 import type { Room } from '../domain/room.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const NOTIFICATIONS_TOPIC = 'notifications';
+export const NOTIFICATIONS_TOPIC = TOPICS.notifications.name;
 /** The social service's record of one notification for one person (proto/spinroom/events/v1/notifications.proto). */
 export const NOTIFICATION_REQUESTED = 'notification.requested';
 /** What a person would mute: the social service reads a kind it does not list as `custom`. */

@@ -3,8 +3,9 @@ import { moderationActionTypes, toModerationRole, type ModerationActionTypeName 
 import { UserRole } from '@spinroom/contracts/room/v1/room_vocabulary';
 import { userRoles, type RoomRoleName } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const MODERATION_ACTIONS_TOPIC = 'moderation-actions';
+export const MODERATION_ACTIONS_TOPIC = TOPICS.moderationActions.name;
 export const MODERATION_ACTION_EVENT = 'moderation.action';
 
 /** Spec 002's moderation action types. */

@@ -3,8 +3,9 @@ import { songFromJson, type MinimalCrateSongJson } from '@spinroom/contracts/son
 import { djTypes, roomTypes } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const ROOM_EVENTS_TOPIC = 'room-events';
+export const ROOM_EVENTS_TOPIC = TOPICS.roomEvents.name;
 
 /** `room.created` / `room.updated`, keyed by the room's uuid. */
 export function roomChanged(

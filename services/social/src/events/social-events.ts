@@ -2,9 +2,10 @@ import { DjFollowed, FriendInvitationAnswered, FriendInvitationSent } from '@spi
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { DjFan } from '../domain/dj-fans.js';
 import type { FriendInvitation } from '../domain/friends.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
 /** What the social service announces (proto/spinroom/events/v1/social_events.proto), through its outbox. */
-export const SOCIAL_EVENTS_TOPIC = 'social-events';
+export const SOCIAL_EVENTS_TOPIC = TOPICS.socialEvents.name;
 export const FRIEND_INVITATION_SENT = 'social.friend-invitation-sent';
 export const FRIEND_INVITATION_ANSWERED = 'social.friend-invitation-answered';
 export const DJ_FOLLOWED = 'social.dj-followed';

@@ -4,8 +4,9 @@ import type { ReceivedEvent } from '@spinroom/platform';
 import { addToDirectory, removeFromDirectory } from '../db/contact-store.js';
 import { isUuid } from '../domain/actors.js';
 import type { Contacts } from '../domain/contacts.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const USER_EVENTS_TOPIC = 'user-events';
+export const USER_EVENTS_TOPIC = TOPICS.userEvents.name;
 
 /**
  * Keeps the directory contacts are matched against: a signed-up user's email

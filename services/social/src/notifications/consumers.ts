@@ -5,8 +5,9 @@ import type { EventHandler, Logger } from '@spinroom/platform';
 import type { NotificationDelivery } from './delivery.js';
 import type { Notifications } from './notifications.js';
 import { NOTIFICATION_REQUESTED, readNotification } from './topic.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const ROOM_EVENTS_TOPIC = 'room-events';
+export const ROOM_EVENTS_TOPIC = TOPICS.roomEvents.name;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**

@@ -7,8 +7,9 @@ import {
   type NotificationChannel,
   type NotificationKind,
 } from './notification.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const NOTIFICATIONS_TOPIC = 'notifications';
+export const NOTIFICATIONS_TOPIC = TOPICS.notifications.name;
 export const NOTIFICATION_REQUESTED = 'notification.requested';
 
 /** One notification as its `notifications` record: keyed by its recipient, its id the event id. */

@@ -1,8 +1,9 @@
 import { UploadSongVerified, UploadSongWithdrawn } from '@spinroom/contracts/events/v1/upload_events';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import { hlsPlaylistPath, type Announcement } from '../domain/song.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const UPLOAD_EVENTS_TOPIC = 'upload-events';
+export const UPLOAD_EVENTS_TOPIC = TOPICS.uploadEvents.name;
 
 /**
  * `upload.song-verified` (the catalogue song, to upsert by song id) and

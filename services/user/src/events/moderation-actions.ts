@@ -3,9 +3,10 @@ import { moderationActionTypes, toModerationRole } from '@spinroom/contracts/mod
 import { userRoles } from '@spinroom/contracts/vocabulary';
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { ModerationEvent } from '../domain/moderation/moderation.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
 /** The topic the room service writes its room acts to; the user service writes its acts on accounts there too. */
-export const MODERATION_ACTIONS_TOPIC = 'moderation-actions';
+export const MODERATION_ACTIONS_TOPIC = TOPICS.moderationActions.name;
 export const MODERATION_ACTION_EVENT = 'moderation.action';
 
 /** An act on an account across every room: no room, keyed by the target user. */

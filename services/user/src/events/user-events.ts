@@ -2,8 +2,9 @@ import { UserPhoneNumberChanged, UserProfileUpdated, UserSignedUp } from '@spinr
 import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { User } from '../domain/user.js';
 import { toProfileMessage } from '../rpc/user-service.js';
+import { TOPICS } from '@spinroom/contracts/topics';
 
-export const USER_EVENTS_TOPIC = 'user-events';
+export const USER_EVENTS_TOPIC = TOPICS.userEvents.name;
 
 /** `user.signed-up`, keyed by the user's uuid. */
 export function userSignedUp(user: User): OutboxEntry {
