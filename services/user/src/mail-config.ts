@@ -3,8 +3,11 @@ import { z } from 'zod';
 
 /** The mail area's environment (spread into the user service's config). */
 export const mailConfig = {
-  /** Where mail goes out (nodemailer's URL form: smtp://user:pass@host:port, smtps:// for TLS). Default: the dev Mailpit. */
-  SMTP_URL: env.url(['smtp', 'smtps']).default('smtp://127.0.0.1:11025'),
+  /**
+   * Where mail goes out (nodemailer's URL form: smtp://user:pass@host:port, smtps:// for TLS); `npm start`
+   * and the tests name their Mailpit. Unset: mail is off (logged, not sent).
+   */
+  SMTP_URL: env.url(['smtp', 'smtps']).optional(),
   /** The sender of every mail. */
   MAIL_FROM: z.string().min(3).default('Spinroom <no-reply@spinroom.local>'),
   /** Where people open the web client: mailed links point to its pages (/magic-link, /reset-password). */

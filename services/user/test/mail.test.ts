@@ -13,7 +13,9 @@ import { secretHash } from '../src/domain/mail/secrets.js';
 import { magicLinkMail, verificationCodeMail } from '../src/domain/mail/templates.js';
 import { userSignedUp } from '../src/events/user-events.js';
 import { RedisSendInterval } from '../src/mail/send-interval.js';
+import { MailOff } from '../src/mail/mail-off.js';
 import { SmtpMailer } from '../src/mail/smtp-mailer.js';
+import { userServiceConfig } from '../src/config.js';
 import { MagicLinks } from '../src/domain/mail/magic-links.js';
 import { createLogger } from '@spinroom/platform';
 import { Writable } from 'node:stream';
@@ -165,5 +167,28 @@ describe('the mail store on PostgreSQL', () => {
       expect(secretHash(candidate)).not.toBe(tokenHash);
     }
     expect(log).not.toContain('#/magic-link/');
+  });
+
+  it('sends nothing without an SMTP server (SMTP_URL unset), saying so by subject only', async () => {
+    expect(userServiceConfig.SMTP_URL.safeParse(undefined)).toEqual({ success: true, data: undefined });
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const off = new MailOff(createLogger('user', { level: 'trace' }, destination));
+    const emails = new Emails(store, users, off, new RedisSendInterval(redis, 60), createLogger('user', { level: 'silent' }));
+    const user = await account('nowhere@example.com');
+    await emails.startAccount(user);
+    await eventually(async () => (lines.some((l) => l.includes('mail is off (SMTP_URL is not set): not sent')) ? true : undefined));
+    const logged = lines.join('');
+    expect(logged).toContain('"subject":');
+    expect(logged).not.toContain('nowhere@example.com');
+    const [email] = await orm.em
+      .fork()
+      .execute<{ code_hash: string }[]>(`select "code_hash" from "user_email" where "user_uuid" = ?`, [user.uuid]);
+    for (const candidate of logged.match(/[A-Za-z0-9_-]{6,}/g) ?? []) expect(secretHash(candidate)).not.toBe(email!.code_hash);
   });
 });

@@ -9,6 +9,7 @@ export interface MailMessage {
 /**
  * Where the user service's mail goes. The implementation sends it over SMTP
  * (src/mail/smtp-mailer.ts); in development and tests Mailpit catches it.
+ * Without an SMTP server nothing is sent (src/mail/mail-off.ts).
  */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;

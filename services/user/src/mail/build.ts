@@ -12,6 +12,7 @@ import type { EndSessions } from '../domain/sessions.js';
 import type { User } from '../domain/user.js';
 import { userSignedUp } from '../events/user-events.js';
 import { RedisSendInterval } from './send-interval.js';
+import { MailOff } from './mail-off.js';
 import { SmtpMailer } from './smtp-mailer.js';
 
 /** The mail area's objects, over the service's database, Redis and SMTP server (wired in app.ts). */
@@ -29,7 +30,8 @@ export function buildMail(
 ) {
   const { orm, redis, logger, accounts, users, hasher, endSessions } = deps;
   const store = new PgMailStore(orm);
-  const mailer = new SmtpMailer(config.SMTP_URL, config.MAIL_FROM);
+  const mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.MAIL_FROM) : new MailOff(logger);
+  if (!config.SMTP_URL) logger.warn('SMTP_URL is not set: mail is off (verification codes, magic links and resets are not sent)');
   const interval = new RedisSendInterval(redis, config.MAIL_RESEND_INTERVAL_SECONDS);
   const emails = new Emails(store, users, mailer, interval, logger);
   const grant = (user: User) => accounts.grant(user);
