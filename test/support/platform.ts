@@ -218,6 +218,8 @@ export interface PlatformOptions extends ServiceOverrides {
   feed?: Partial<FeedLimits>;
   /** A built web client for the BFFs to serve (WEB_DIR), as `npm start` does: see web/build.ts. */
   webDir?: string;
+  /** A Redis of the test's own (one it restarts) instead of a database of the shared one. */
+  redisUrl?: string;
 }
 
 /** What a service needs in tests beyond its entry in the list and TEST_SETTINGS: most need nothing. */
@@ -275,7 +277,7 @@ async function loadService(name: ServiceName): Promise<Service<z.ZodRawShape, ob
 /** Every service of the list and the BFF, wired as in production, each on a port of its own. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
-  const redisUrl = await isolatedRedisUrl();
+  const redisUrl = options.redisUrl ?? (await isolatedRedisUrl());
   const twilio = await TwilioStandIn.start();
   const services = {} as Record<ServiceName, TestService>;
   const grpc = {} as Record<ServiceName, string>;

@@ -1,4 +1,14 @@
-import { decodeFeedFrame, feedChannel, feedMetrics, frameSentAt, type FeedFrame, type Logger, type Redis } from '@spinroom/platform/core';
+import {
+  decodeFeedFrame,
+  feedChannel,
+  feedMetrics,
+  feedResyncChannel,
+  frameSentAt,
+  roomMessageJson,
+  type FeedFrame,
+  type Logger,
+  type Redis,
+} from '@spinroom/platform/core';
 import { textFrame } from './wire.js';
 
 /** A room's frame as its sockets get it: the JSON, and `wire`, that JSON framed once as a WebSocket text message. */
@@ -17,15 +27,39 @@ export interface FrameListener {
  * the same string and the same WebSocket frame (framed once here), to each of
  * them. Redis delivers a channel's messages in publish order, so every replica
  * sees the same versions in the same order.
+ *
+ * Frames published while the subscriber was away are lost, and a Redis that
+ * lost its data rebuilds rooms at versions the sockets may have passed: when
+ * the subscriber connects again, or the room service says Redis lost the live
+ * rooms (`feedResyncChannel`), every socket in a room is sent `roomReset` and
+ * closed, and its client rejoins with the whole state.
  */
 export class RoomChannels {
   private readonly rooms = new Map<string, { listeners: Set<FrameListener>; subscribed: Promise<unknown> }>();
+  private readonly resyncChannel: string;
 
   constructor(
     private readonly subscriber: Redis,
     private readonly logger: Logger,
   ) {
     subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
+    this.resyncChannel = feedResyncChannel(subscriber.options.db ?? 0);
+    subscriber.subscribe(this.resyncChannel).catch((error: unknown) => logger.warn({ err: error }, 'subscribe to feed resyncs failed'));
+    let connectedBefore = false;
+    subscriber.on('ready', () => {
+      if (connectedBefore) this.resyncAll('the feed subscriber reconnected to Redis');
+      connectedBefore = true;
+    });
+  }
+
+  /** Every socket in a room here is sent `roomReset` and closed (its client rejoins). */
+  resyncAll(why: string): void {
+    this.logger.warn({ rooms: this.rooms.size, why }, 'resetting every room socket');
+    for (const [roomUuid, room] of [...this.rooms]) {
+      const json = roomMessageJson({ roomUuid, sentAt: Date.now(), message: { name: 'roomReset', params: {} } });
+      const frame: RoomFrame = { kind: 'r', version: 0, userUuid: '', json, wire: textFrame(json) };
+      for (const listener of [...room.listeners]) listener.deliver(frame);
+    }
   }
 
   /** Resolves once frames of the room reach `listener` (so nothing published after is missed). */
@@ -54,6 +88,10 @@ export class RoomChannels {
   }
 
   private dispatch(channel: string, raw: string): void {
+    if (channel === this.resyncChannel) {
+      this.resyncAll('Redis lost the live rooms');
+      return;
+    }
     const room = this.rooms.get(channel.slice('feed:room:'.length));
     if (!room) return;
     const decoded = decodeFeedFrame(raw);

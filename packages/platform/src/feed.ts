@@ -31,6 +31,17 @@ export function feedChannel(roomUuid: string): string {
   return `feed:room:${roomUuid}`;
 }
 
+/**
+ * Where the room service tells every BFF that Redis lost the live rooms (a
+ * flush, a restart without its data): each BFF sends `roomReset` to every
+ * socket in a room, and the clients rejoin. Pub/sub ignores Redis's database
+ * number, so the channel names it: platforms on other databases of the same
+ * server (tests) are not told.
+ */
+export function feedResyncChannel(database: number): string {
+  return `feed:resync:${database}`;
+}
+
 export function encodeFeedFrame(frame: FeedFrame): string {
   return `${frame.kind}|${frame.version}|${frame.userUuid}|${frame.json}`;
 }

@@ -5,6 +5,7 @@ import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type 
 import * as live from '../domain/live/transitions.js';
 import * as members from '../domain/live/members.js';
 import { clientStateJson } from '../domain/live/state-json.js';
+import { restoration } from '../domain/live/recovery.js';
 import type { Entrant, RoomFee } from '../domain/entry-fees.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
 
@@ -121,7 +122,31 @@ export class LiveRooms {
     private readonly config: LiveRoomsConfig,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    store.whenLost((held, first) => this.recover(held, first));
+  }
+
+  /**
+   * Redis lost the live rooms (flushed, or restarted without its data): the
+   * rooms this replica held are written back (recovery.ts), each resetting its
+   * sockets, then, by the replica that found the loss, every BFF is told to
+   * reset all its sockets in rooms (those of rooms no replica held rejoin a
+   * room rebuilt from its records). Clients rejoin and get the whole state.
+   */
+  private async recover(held: StoredRoom[], first: boolean): Promise<void> {
+    const now = this.now();
+    let restored = 0;
+    for (const stored of held) {
+      const plan = restoration(stored.room, { now, leaveGraceMs: this.config.leaveGraceMs, afkGraceMs: this.config.afkGraceMs });
+      try {
+        if (await this.store.restore(stored, plan, now)) restored += 1;
+      } catch (error) {
+        this.logger.error({ err: error, roomUuid: stored.room.roomUuid }, 'live room not restored');
+      }
+    }
+    this.logger.warn({ held: held.length, restored, first }, 'Redis lost the live rooms: restored the rooms held here');
+    if (first) await this.store.announceLoss();
+  }
 
   async join(caller: Caller, roomUuid: string, input: { password?: string; connectionId: string }): Promise<JoinResult> {
     const access = await this.directory.enter(caller, roomUuid, input.password);

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import {
   encodeFeedFrame,
   feedChannel,
+  feedResyncChannel,
   roomMessageJson,
   type Redis,
   type StatefulFeedMessageName,
@@ -10,6 +12,7 @@ import type { Operation } from 'fast-json-patch';
 import type { Arrival, Departure } from '../domain/live/members.js';
 import { admit, release } from '../domain/live/members.js';
 import { diffClientState } from '../domain/live/patch.js';
+import type { Restoration } from '../domain/live/recovery.js';
 import type { StatelessMessage } from '../domain/live/transitions.js';
 import type { ClientRoomUser, ClientUserData, LiveRoom, Member } from '../domain/live/state.js';
 
@@ -87,6 +90,33 @@ for j = i, #ARGV do redis.call('PUBLISH', KEYS[3], ARGV[j]) end
 return 1
 `;
 
+/**
+ * The generation of the live rooms' data: set once (by whichever replica finds
+ * it missing first), gone with everything else when Redis loses its data.
+ */
+const EPOCH_KEY = 'room:epoch';
+
+// A room written back after Redis lost it, unless someone made it meanwhile:
+// the room (without its users), its users' records, its clock, each member's
+// departure (they leave unless they reconnect), and a room reset to its
+// sockets. KEYS: room, users, clock, departures, channel. ARGV: rev, version,
+// state, next seq, due, room uuid, leave at, #users, the users' (uuid, record)
+// pairs, the frame.
+const RESTORE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'rev', ARGV[1], 'version', ARGV[2], 'seq', ARGV[4])
+if ARGV[5] ~= '' then redis.call('ZADD', KEYS[3], ARGV[5], ARGV[6]) end
+local i = 9
+for _ = 1, tonumber(ARGV[8]) do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  redis.call('ZADD', KEYS[4], ARGV[7], ARGV[6] .. '|' .. ARGV[i])
+  i = i + 2
+end
+redis.call('PUBLISH', KEYS[5], ARGV[i])
+return 1
+`;
+
 // Sets the clock only if the room is still at the revision the due time was computed from.
 const SET_DUE = `
 local rev = redis.call('HGET', KEYS[1], 'rev')
@@ -104,12 +134,63 @@ export class LiveStore {
   // while Redis says its revision is still current. Never mutated: the rules
   // work on copies.
   private readonly cache = new Map<string, StoredRoom>();
+  /** The data generation (`EPOCH_KEY`) the cached rooms belong to; undefined until first read. */
+  private epoch: string | undefined;
+  /** A look at the epoch in progress (and the recovery it started): loads wait for it. */
+  private checking: Promise<void> | undefined;
+  private onLoss: (held: StoredRoom[], first: boolean) => Promise<void> = async () => undefined;
 
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: Redis) {
+    // Each (re)connection: a Redis that restarted without its data is noticed at once.
+    redis.on('ready', () => void this.checkEpoch().catch(() => undefined));
+  }
+
+  /**
+   * What to do when Redis lost the live rooms: `held` are the rooms this
+   * replica still holds (to write back); `first` when this replica is the one
+   * that found the data gone (it tells every BFF).
+   */
+  whenLost(handler: (held: StoredRoom[], first: boolean) => Promise<void>): void {
+    this.onLoss = handler;
+  }
+
+  /**
+   * Whether Redis still holds the generation of data this replica knows. When
+   * it does not (flushed, or restarted empty), the rooms held here are handed
+   * to the loss handler, once, before any load goes on; a restart that kept
+   * the data changes nothing here. Run at each connection, each clock beat
+   * (`dueRooms`) and whenever a room held here is missing from Redis.
+   */
+  checkEpoch(): Promise<void> {
+    this.checking ??= this.readEpoch().finally(() => {
+      this.checking = undefined;
+    });
+    return this.checking;
+  }
+
+  private async readEpoch(): Promise<void> {
+    const current = await this.redis.get(EPOCH_KEY);
+    if (current !== null && current === this.epoch) return;
+    const fresh = randomUUID();
+    const first = current === null && (await this.redis.set(EPOCH_KEY, fresh, 'NX')) === 'OK';
+    const known = this.epoch;
+    this.epoch = first ? fresh : (current ?? (await this.redis.get(EPOCH_KEY)) ?? undefined);
+    // This replica's first look, at data it never held: nothing to give back.
+    if (known === undefined && !first) return;
+    const held = [...this.cache.values()];
+    this.cache.clear();
+    await this.onLoss(held, first);
+  }
 
   async load(roomUuid: string): Promise<StoredRoom | null> {
+    if (this.checking) await this.checking;
     const cached = this.cache.get(roomUuid);
-    if (cached && Number(await this.redis.hget(liveKeys.room(roomUuid), 'rev')) === cached.rev) return cached;
+    if (cached) {
+      const rev = await this.redis.hget(liveKeys.room(roomUuid), 'rev');
+      if (Number(rev) === cached.rev) return cached;
+      // Held here, gone from Redis: deleted, or Redis lost it (then it is written back first).
+      if (rev === null) await this.checkEpoch();
+    }
     const results = await this.redis
       .multi()
       .hmget(liveKeys.room(roomUuid), 'state', 'rev', 'version', 'seq')
@@ -257,6 +338,47 @@ export class LiveStore {
     );
   }
 
+  /**
+   * Writes back a room Redis lost, unless it exists again (another replica
+   * wrote it back, or someone joined it first), and resets its sockets.
+   * Its revision restarts at `now`, which no replica's copy of the lost data
+   * can hold (revisions count writes from 1); its version goes on from the
+   * copy's. Answers whether it was written.
+   */
+  async restore(stored: StoredRoom, restoration: Restoration, now: number): Promise<boolean> {
+    const { room } = stored;
+    let nextSeq = stored.nextSeq;
+    const pairs = room.server.members.flatMap((member) => [
+      member.uuid,
+      recordJson(room, member, stored.users.get(member.uuid)?.seq ?? nextSeq++),
+    ]);
+    const result = (await this.redis.eval(
+      RESTORE,
+      5,
+      liveKeys.room(room.roomUuid),
+      liveKeys.users(room.roomUuid),
+      liveKeys.clock,
+      liveKeys.departures,
+      feedChannel(room.roomUuid),
+      String(now),
+      String(stored.version + 1),
+      JSON.stringify(withoutUsers(room)),
+      String(nextSeq),
+      restoration.due === null ? '' : String(restoration.due),
+      room.roomUuid,
+      String(restoration.leaveAt),
+      String(pairs.length / 2),
+      ...pairs,
+      closingFrame(room.roomUuid, 'r', { name: 'roomReset', params: {} }, now),
+    )) as number;
+    return result === 1;
+  }
+
+  /** Tells every BFF that Redis lost the live rooms: they reset all their sockets in rooms. */
+  async announceLoss(): Promise<void> {
+    await this.redis.publish(feedResyncChannel(this.redis.options.db ?? 0), String(Date.now()));
+  }
+
   /** Publishes messages that change no state (animations, warnings). */
   async publish(roomUuid: string, messages: StatelessMessage[], now: number): Promise<void> {
     if (messages.length === 0) return;
@@ -269,8 +391,14 @@ export class LiveStore {
     await this.redis.publish(feedChannel(roomUuid), frame);
   }
 
-  /** Rooms whose clock is due at `now`. */
-  dueRooms(now: number, limit = 100): Promise<string[]> {
+  /** Rooms whose clock is due at `now`; first makes sure Redis still holds the data known here (see `checkEpoch`). */
+  async dueRooms(now: number, limit = 100): Promise<string[]> {
+    const [epoch, due] = await Promise.all([
+      this.redis.get(EPOCH_KEY),
+      this.redis.zrangebyscore(liveKeys.clock, '-inf', now, 'LIMIT', 0, limit),
+    ]);
+    if (epoch !== null && epoch === this.epoch) return due;
+    await this.checkEpoch();
     return this.redis.zrangebyscore(liveKeys.clock, '-inf', now, 'LIMIT', 0, limit);
   }
 
