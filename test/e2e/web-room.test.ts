@@ -203,7 +203,7 @@ describe.skipIf(!HAS_CHROMIUM)('the room as a place in a browser', () => {
     await expect.poll(() => booth(cy).getByTestId('now-dj').textContent()).toBe('Bo is playing');
     await cy.getByRole('tab', { name: 'Room' }).click();
     const played = cy.locator('.recent-songs li', { hasText: FIRST });
-    await played.waitFor({ timeout: 15_000 });
+    await played.waitFor({ timeout: 30_000 }); // the play reaches the list through the room's events (recentPlays.ts)
     expect(await played.getByRole('img').getAttribute('aria-label')).toBe('1 awesome, 0 lame, 0 likes');
     expect(await played.textContent()).toContain('played by Ana');
     expect(await cy.getByTestId('room-description').textContent()).toBe('Sunset sets on the festival stage.');

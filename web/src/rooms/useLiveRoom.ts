@@ -4,6 +4,7 @@ import { keys } from '../api/keys';
 import type { Room } from '../api/types';
 import { useSession } from '../session/session';
 import { LiveRoom, type LiveSnapshot } from './liveRoom';
+import { awaitListedPlay } from './recentPlays';
 
 /** The room's live connection: opened for the room and password, closed on leaving; the feed's events refresh the REST queries they change. */
 export function useLiveRoom(room: Room, password: string): { live: LiveRoom; snapshot: LiveSnapshot } {
@@ -25,8 +26,21 @@ export function useLiveRoom(room: Room, password: string): { live: LiveRoom; sna
       }
       if (name === 'updatedRoomSettings') void client.invalidateQueries({ queryKey: keys.room(room.slug) });
     });
+    // The play as last seen (by its start): once another replaces it, it has ended and is awaited in the recent songs.
+    let playing = live.state?.nowPlaying?.startTime;
+    let awaiting: (() => void) | undefined;
+    const track = live.subscribe(() => {
+      if (!live.state) return; // rejoining: the next state says what plays
+      const ended = playing;
+      playing = live.state.nowPlaying?.startTime;
+      if (ended === undefined || ended === playing) return;
+      awaiting?.();
+      awaiting = awaitListedPlay(client, room.slug, ended);
+    });
     return () => {
       off();
+      track();
+      awaiting?.();
       live.stop();
     };
   }, [live, client, room.slug]);
