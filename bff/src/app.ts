@@ -59,6 +59,9 @@ export function createApp(options: {
   app.use(restMetrics());
   app.use(
     helmet({
+      // MusicKit's sign-in (linking Apple Music) is a window at Apple that posts the token back to its opener:
+      // helmet's default same-origin would cut the two apart.
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
       contentSecurityPolicy: {
         directives: {
           // The web client plays HLS through Media Source Extensions (blob: media URLs)

@@ -318,6 +318,90 @@ describe.skipIf(!HAS_CHROMIUM)('playback across providers, in a browser', () => 
     await guestPage.screenshot({ path: join(ARTIFACTS, 'playback-guest-limit.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
+  it("links Apple Music on the settings screen through MusicKit and Apple's sign-in window, then plays a room song on it", {
+    timeout: 120_000,
+  }, async () => {
+    const owner = await person(`Keeper ${RUN}`);
+    const dj = await person(`Spinner ${RUN}`);
+    const eve = await person(`Eve ${RUN}`);
+    const appleId = `ap-linked-${RUN}`;
+    playback.appleSongs.add(appleId);
+    playback.youtubeVideos.add(`yt-linked-${RUN}`);
+
+    const page = await open();
+    // No COOP of the page may cut Apple's window off from it: MusicKit hears the token through the window's opener.
+    const served = await page.goto(platform.baseUrl);
+    expect(served?.headers()['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    await openSignedIn(page, platform.baseUrl, eve, '#/settings');
+    const providers = page.getByRole('list', { name: 'Music providers' });
+    const appleRow = providers.getByRole('listitem').filter({ hasText: 'Apple Music' });
+    await appleRow.getByText('Not linked').waitFor();
+    const link = page.getByRole('button', { name: 'Link Apple Music', exact: true });
+
+    // The first time Eve closes Apple's window without allowing: nothing is linked, and the screen says so.
+    const declined = page.waitForEvent('popup');
+    await link.click();
+    const first = await declined;
+    await first.getByRole('heading', { name: 'Allow Spinroom to access Apple Music?' }).waitFor();
+    await first.getByRole('button', { name: "Don't Allow" }).click();
+    await page.getByRole('alert').filter({ hasText: 'Apple Music was not linked: the sign-in with Apple did not finish.' }).waitFor();
+    expect(playback.appleAuthorizations).toHaveLength(0);
+    expect((await call('GET', `${U}/users/music-providers`, eve.token)).body.links).toEqual([]);
+
+    // Then she allows: MusicKit answers the Music User Token Apple issued, and the user service keeps it.
+    const allowed = page.waitForEvent('popup');
+    await link.click();
+    const second = await allowed;
+    await second.getByRole('button', { name: 'Allow', exact: true }).click();
+    await page.getByRole('button', { name: 'Unlink Apple Music' }).waitFor();
+    await appleRow.getByText('Linked', { exact: true }).waitFor();
+    expect(playback.appleAuthorizations).toHaveLength(1);
+    const stored = await call('GET', `${U}/apple/user-token/${eve.userUuid}`, eve.token);
+    expect(stored.status).toBe(200);
+    expect(stored.body.userToken).toBe(playback.appleAuthorizations[0]);
+    expect((await call('GET', `${U}/users/music-providers`, eve.token)).body.links).toMatchObject([{ provider: 'apple', client: 'web' }]);
+    await page.screenshot({ path: join(ARTIFACTS, 'settings-apple-linked.png'), fullPage: true });
+
+    // A room song on Apple Music and YouTube: Eve hears it on Apple Music (spec 002: apple first), at the room's position.
+    const songId = await catalogueSong(
+      dj.token,
+      { trackName: `Linked Here ${RUN}`, artistName: 'Settings Screen', duration: 200, isrc: `QZTSA${RUN.toUpperCase()}1`.slice(0, 12) },
+      { apple: appleId, youtube: `yt-linked-${RUN}` },
+    );
+    expect((await call('POST', `${P}/crate/special/queue/songs`, dj.token, { songs: [{ songId }], append: true })).status).toBe(201);
+    const room = (await call('POST', '/api/room-service/rooms/infrastructure', owner.token, { name: `Linked Apple ${RUN}` })).body;
+    const deejay = await FeedListener.join(platform.baseUrl, dj.token, dj.userUuid, room.uuid);
+    listeners.push(deejay);
+    await deejay.action('addDj');
+    await deejay.until((st) => st.nowPlaying?.song?.songId === songId, 'the Apple Music song playing');
+    await page.goto(`${platform.baseUrl}/#/room/${room.slug}`);
+    await expect.poll(() => heardOn(page).textContent(), { timeout: 20_000 }).toBe('Playing on Apple Music');
+    expect(await page.evaluate<string>('window.MusicKit.getInstance().nowPlayingItem.id')).toBe(appleId);
+    await eventually(
+      async () => {
+        const at = Date.now();
+        const np = deejay.state.nowPlaying;
+        const [room0, heard] = await positionsNow([
+          () => Promise.resolve<Reading>([np.song.duration - (np.endTime - at) / 1000, at]),
+          () => inPage(page, 'window.MusicKit.getInstance().currentPlaybackTime'),
+        ]);
+        expect(Math.abs(heard! - room0!)).toBeLessThan(1);
+        return true;
+      },
+      20_000,
+      250,
+    );
+    await page.screenshot({ path: join(ARTIFACTS, 'playback-apple-linked.png'), fullPage: true });
+
+    // Unlinked in settings: the token is gone from the user service and from this browser's MusicKit.
+    await page.goto(`${platform.baseUrl}/#/settings`);
+    await page.getByRole('button', { name: 'Unlink Apple Music' }).click();
+    await page.getByRole('button', { name: 'Link Apple Music', exact: true }).waitFor();
+    await appleRow.getByText('Not linked').waitFor();
+    expect((await call('GET', `${U}/apple/user-token/${eve.userUuid}`, eve.token)).status).toBe(404);
+    expect(await page.evaluate<number>('Object.keys(localStorage).filter((k) => k.endsWith(".media-user-token")).length')).toBe(0);
+    expect(problems).toEqual([]);
+  });
   it('plays a SoundCloud song over its HLS after one 403 and a 7digital song from its signed stream, in sync', {
     timeout: 120_000,
   }, async () => {

@@ -12,7 +12,7 @@
 // token by its ES256 signature and the Music User Token against those linked,
 // 7digital's stream links by their OAuth 1.0 signature.
 import { execFile } from 'node:child_process';
-import { createHmac, verify, type KeyObject } from 'node:crypto';
+import { createHmac, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +29,7 @@ export const PLAYBACK_HOSTS = [
   'api.spotify.com',
   'js-cdn.music.apple.com',
   'api.music.apple.com',
+  'authorize.music.apple.com',
   'www.youtube.com',
   'api.soundcloud.com',
   'cf-media.sndcdn.com',
@@ -45,6 +46,8 @@ interface SpotifyDevice {
   since: number;
   playing: boolean;
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A WAV of `seconds` of a quiet tone (8 kHz, 8-bit mono): what every stand-in stream plays. */
 function wav(seconds: number): Buffer {
@@ -186,7 +189,29 @@ const MUSICKIT = `(() => {
     pause() { this._base = this.currentPlaybackTime; this.isPlaying = false; }
     stop() { this.pause(); this.nowPlayingItem = undefined; this._base = 0; }
     async seekToTime(seconds) { if (!this.nowPlayingItem) throw failure(0); this._base = seconds; this._since = Date.now(); }
-    async authorize() { return this.musicUserToken; }
+    // Apple's sign-in: a window at authorize.music.apple.com/woa (the developer token and app name in \`a\`), whose page
+    // posts the new Music User Token back to this window, which keeps it where MusicKit does. Closed without one: refused.
+    async authorize() {
+      if (this.isAuthorized) return this.musicUserToken;
+      const a = btoa(JSON.stringify({ thirdPartyIconURL: '', thirdPartyName: this._options.app?.name || '', thirdPartyToken: this.developerToken }));
+      const popup = window.open('https://authorize.music.apple.com/woa?' + new URLSearchParams({ a, referrer: location.origin, app: 'music', p: 'subscribe' }), 'MusicKitAuthorize', 'width=480,height=640');
+      const refused = () => Object.assign(new Error('MusicKit authorization was not completed'), { errorCode: 'AUTHORIZATION_ERROR' });
+      if (!popup) throw refused();
+      const token = await new Promise((resolve, reject) => {
+        const done = () => { clearInterval(watch); window.removeEventListener('message', onMessage); };
+        const onMessage = (e) => {
+          if (e.origin !== 'https://authorize.music.apple.com') return;
+          done();
+          e.data && e.data.musicUserToken ? resolve(e.data.musicUserToken) : reject(refused());
+        };
+        const watch = setInterval(() => { if (popup.closed) { done(); reject(refused()); } }, 200);
+        window.addEventListener('message', onMessage);
+      });
+      localStorage.setItem(this._userTokenKey, token);
+      this.isAuthorized = true;
+      return token;
+    }
+    async unauthorize() { localStorage.removeItem(this._userTokenKey); this.isAuthorized = false; }
   }
   window.MusicKit = {
     version: '3.stand-in',
@@ -252,6 +277,8 @@ export class PlaybackStandIns {
   readonly sevenDigitalTracks = new Set<string>();
   /** Music User Tokens Apple accepts (the test links one, then may withdraw it: an expired subscription). */
   readonly appleUserTokens = new Set<string>();
+  /** Music User Tokens Apple's sign-in window issued (the user allowed the app), in order. */
+  readonly appleAuthorizations: string[] = [];
   /** Spotify access tokens Spotify has let expire (401), though the OAuth stand-in issued them. */
   readonly expiredSpotifyTokens = new Set<string>();
   /** SoundCloud answers the next streams request 403 (a token it stopped accepting): the client should retry once. */
@@ -356,6 +383,8 @@ export class PlaybackStandIns {
         return this.spotify(method, path, url.searchParams, bearer, body, json);
       case 'api.music.apple.com':
         return this.appleMusic(path, req, json);
+      case 'authorize.music.apple.com':
+        return this.appleAuthorize(method, path, url.searchParams, body, res);
       case 'api.soundcloud.com': {
         const match = /^\/tracks\/([^/]+)\/streams$/.exec(path);
         if (!match) return json(404, { code: 404, message: 'Not found' });
@@ -471,6 +500,46 @@ export class PlaybackStandIns {
   drift(deviceId: string, seconds: number): void {
     const device = this.devices.get(deviceId);
     if (device) device.positionMs += seconds * 1000;
+  }
+
+  /**
+   * Apple's sign-in window for MusicKit: the page names the app and asks the (signed-in) Apple account to allow it;
+   * Allow issues a Music User Token for the developer token's team and posts it to the opener, Don't Allow closes.
+   */
+  private appleAuthorize(method: string, path: string, query: URLSearchParams, body: string, res: ServerResponse) {
+    const html = (status: number, text: string) => void res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(text);
+    if (method === 'POST' && path === '/woa/grant') {
+      const { developerToken } = JSON.parse(body || '{}') as { developerToken?: string };
+      if (!developerToken || !this.validDeveloperToken(developerToken)) return html(401, 'Unauthorized');
+      const token = `apple-mut-${randomBytes(24).toString('base64url')}`;
+      this.appleUserTokens.add(token);
+      this.appleAuthorizations.push(token);
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ musicUserToken: token }));
+    }
+    if (method !== 'GET' || path !== '/woa') return html(404, 'Not found');
+    let info: { thirdPartyName?: string; thirdPartyToken?: string } = {};
+    try {
+      info = JSON.parse(Buffer.from(query.get('a') ?? '', 'base64').toString()) as typeof info;
+    } catch {
+      // an unreadable request: the page says so below
+    }
+    const referrer = query.get('referrer') ?? '';
+    if (!info.thirdPartyToken || !this.validDeveloperToken(info.thirdPartyToken) || !/^https?:\/\/[^/]+$/.test(referrer)) {
+      return html(400, '<!doctype html><title>Apple Music</title><p>This app cannot connect to Apple Music.</p>');
+    }
+    const page = `<!doctype html><html lang="en"><title>Apple Music</title>
+<h1>Allow ${escapeHtml(info.thirdPartyName ?? '')} to access Apple Music?</h1>
+<button id="allow">Allow</button> <button id="deny">Don't Allow</button>
+<script>
+  const referrer = ${JSON.stringify(referrer)};
+  document.getElementById('deny').onclick = () => window.close();
+  document.getElementById('allow').onclick = async () => {
+    const res = await fetch('/woa/grant', { method: 'POST', body: JSON.stringify({ developerToken: ${JSON.stringify(info.thirdPartyToken)} }) });
+    if (res.ok) window.opener?.postMessage({ musicUserToken: (await res.json()).musicUserToken }, referrer);
+    setTimeout(() => window.close(), 100);
+  };
+</script></html>`;
+    return html(200, page);
   }
 
   private appleMusic(path: string, req: IncomingMessage, json: (status: number, value: unknown) => void) {

@@ -57,9 +57,9 @@ export const identities = {
   remove: (id: string) => api.delete<object>(`${USER}/api/v1/user-identities/${id}`),
 };
 
-export type LinkableProvider = 'spotify' | 'youtube' | 'soundcloud';
+export type LinkableProvider = 'apple' | 'spotify' | 'youtube' | 'soundcloud';
 export interface ProviderLink {
-  provider: LinkableProvider | 'apple';
+  provider: LinkableProvider;
   client: 'web' | 'mobile';
   updatedAt: string;
 }
@@ -69,7 +69,8 @@ export const providerLinks = {
   exchangeCode: (provider: 'spotify' | 'youtube', body: { code: string; redirectUri: string; codeVerifier?: string }) =>
     api.post<ProviderToken>(`${USER}/${provider}/exchange-code`, body),
   saveSoundCloud: (refreshToken: string) => api.post<ProviderToken>(`${USER}/soundcloud/refresh-token`, { refreshToken }),
-  unlink: (provider: LinkableProvider) => api.delete<{ deleted: boolean }>(`${USER}/${provider}/refresh-token`),
+  unlink: (provider: LinkableProvider) =>
+    api.delete<{ deleted: boolean }>(provider === 'apple' ? `${USER}/apple/user-token` : `${USER}/${provider}/refresh-token`),
 };
 
 export const passwords = {

@@ -216,6 +216,7 @@ export const en = {
   unlink: 'Unlink',
   linkWith: 'Link with',
   providerNotConfigured: 'Linking is not set up on this server.',
+  appleNotLinked: 'Apple Music was not linked: the sign-in with Apple did not finish.',
   soundcloudToken: 'SoundCloud refresh token',
   changePassword: 'Change password',
   currentPassword: 'Current password',

@@ -214,6 +214,7 @@ export const es: Strings = {
   unlink: 'Desvincular',
   linkWith: 'Vincular con',
   providerNotConfigured: 'La vinculación no está configurada en este servidor.',
+  appleNotLinked: 'Apple Music no se vinculó: el inicio de sesión con Apple no terminó.',
   soundcloudToken: 'Token de actualización de SoundCloud',
   changePassword: 'Cambiar la contraseña',
   currentPassword: 'Contraseña actual',

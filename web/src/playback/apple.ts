@@ -3,6 +3,10 @@
 // (GET /apple/user-token/{id}), in the session's storefront (default `us`).
 // The song is queued to start at the room's position. A refused token is asked
 // for again once (a new developer token, the user token as last linked).
+// Linking (the settings screen) also goes through MusicKit: configured with a
+// developer token alone (GET /apple/developer-token), its authorize() has the
+// user sign in with Apple in Apple's window and answers the Music User Token.
+import { api } from '../api/client';
 import { APP_NAME, PLAYBACK_ADDRESSES } from './config';
 import { loadScript, PlaybackFailure } from './loadScript';
 import type { PlayerContext, PlaySource, ProviderPlayer } from './types';
@@ -17,6 +21,10 @@ interface MusicKitInstance {
   pause(): Promise<void> | void;
   stop(): Promise<void> | void;
   seekToTime(seconds: number): Promise<void>;
+  /** Apple's sign-in window; the Music User Token once the user allows the app (kept by MusicKit in this browser). */
+  authorize(): Promise<string | undefined>;
+  /** Forgets this browser's Music User Token. */
+  unauthorize(): Promise<void> | void;
 }
 interface MusicKitNamespace {
   configure(options: { developerToken: string; app: { name: string; build: string }; storefrontId?: string }): Promise<MusicKitInstance>;
@@ -50,6 +58,59 @@ function storeUserToken(developerToken: string, userToken: string) {
     localStorage.setItem(`music.${String(claims.iss ?? '').toLowerCase()}.media-user-token`, userToken);
   } catch {
     // a token that is not a JWT: MusicKit will refuse it and say so
+  }
+}
+
+const USER = '/api/user-service';
+
+/** Apple Music was not linked: the sign-in with Apple did not finish (closed, not allowed, refused). */
+export class AppleLinkRefused extends Error {
+  constructor() {
+    super('Apple Music was not linked');
+    this.name = 'AppleLinkRefused';
+  }
+}
+
+let linking: Promise<MusicKitInstance> | undefined;
+
+/**
+ * MusicKit loaded and configured for linking, once per page. Started before the click where the
+ * page can (the button's hover or focus): Apple's sign-in is a window, and browsers open one only
+ * shortly after the click that asked for it.
+ */
+export function prepareAppleLink(storefront: string): Promise<MusicKitInstance> {
+  if (!linking) {
+    // The token first: a server without the MusicKit key (503) has Apple's script loaded for nothing.
+    const started = api
+      .get<{ developerToken: string }>(`${USER}/apple/developer-token`)
+      .then(async ({ developerToken }) =>
+        (await loadMusicKit()).configure({ developerToken, app: { name: APP_NAME, build: '1' }, storefrontId: storefront }),
+      );
+    linking = started;
+    // A failure (not configured, Apple's script unreachable) is asked again on the next try.
+    started.catch(() => {
+      if (linking === started) linking = undefined;
+    });
+  }
+  return linking;
+}
+
+/** The user signs in with Apple and allows Spinroom; the Music User Token is stored (POST /apple/user-token). */
+export async function linkAppleMusic(storefront: string): Promise<void> {
+  const music = await prepareAppleLink(storefront);
+  // Closed, not allowed, or refused by Apple: MusicKit rejects, or answers no token.
+  const userToken = await music.authorize().catch(() => undefined);
+  if (!userToken) throw new AppleLinkRefused();
+  await api.post(`${USER}/apple/user-token`, { userToken });
+}
+
+/** After an unlink: this browser's MusicKit forgets the Music User Token too. */
+export async function forgetAppleMusic(): Promise<void> {
+  const music = await linking?.catch(() => undefined);
+  await music?.unauthorize();
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (key && /^music\.[^.]*\.media-user-token$/.test(key)) localStorage.removeItem(key);
   }
 }
 

@@ -1,17 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { type LinkableProvider, providerLinks } from '../../api/account';
 import { keys } from '../../api/keys';
 import { ErrorNote } from '../../app/ErrorNote';
 import { useT } from '../../i18n/i18n';
 import { authorizeUrl, canLink, type ProviderReturn, type RedirectProvider, redirectUri, takeProviderReturn } from './providerLink';
 
-const LABELS: Record<LinkableProvider, string> = { spotify: 'Spotify', youtube: 'YouTube', soundcloud: 'SoundCloud' };
+type RowProvider = Exclude<LinkableProvider, 'apple'>;
+const LABELS: Record<RowProvider, string> = { spotify: 'Spotify', youtube: 'YouTube', soundcloud: 'SoundCloud' };
+// Apple Music links through MusicKit in this page: its row is its own chunk.
+const AppleMusicRow = lazy(() => import('./AppleMusicRow').then((m) => ({ default: m.AppleMusicRow })));
 
 // Read once when the client starts (this module loads with the app), before the router reads the address.
 let providerReturn: ProviderReturn | undefined = typeof window === 'undefined' ? undefined : takeProviderReturn();
 
-function ProviderRow({ provider, linked }: { provider: LinkableProvider; linked: boolean | undefined }) {
+function ProviderRow({ provider, linked }: { provider: RowProvider; linked: boolean | undefined }) {
   const t = useT();
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: keys.providerLinks });
@@ -73,7 +76,7 @@ function ProviderRow({ provider, linked }: { provider: LinkableProvider; linked:
   );
 }
 
-/** Linked music providers: what is linked, linking (OAuth redirect or SoundCloud's token), unlinking. */
+/** Linked music providers: what is linked, linking (MusicKit's sign-in, OAuth redirect or SoundCloud's token), unlinking. */
 export function ProvidersSection() {
   const t = useT();
   const client = useQueryClient();
@@ -84,6 +87,7 @@ export function ProvidersSection() {
     onSuccess: () => client.invalidateQueries({ queryKey: keys.providerLinks }),
   });
   const { mutate } = exchange;
+  const isLinked = (p: LinkableProvider) => links.data?.some((l) => l.provider === p && l.client === 'web');
   useEffect(() => {
     if (!providerReturn) return;
     const answer = providerReturn;
@@ -95,8 +99,12 @@ export function ProvidersSection() {
       <h2 id="providers-title">{t.musicProviders}</h2>
       <ErrorNote error={links.error ?? exchange.error} />
       <ul className="stack" aria-label={t.musicProviders}>
+        {/* Spec 002's preference order first: apple, spotify, youtube. */}
+        <Suspense fallback={null}>
+          <AppleMusicRow linked={isLinked('apple')} />
+        </Suspense>
         {(['spotify', 'youtube', 'soundcloud'] as const).map((p) => (
-          <ProviderRow key={p} provider={p} linked={links.data?.some((l) => l.provider === p && l.client === 'web')} />
+          <ProviderRow key={p} provider={p} linked={isLinked(p)} />
         ))}
       </ul>
     </section>
