@@ -28,7 +28,13 @@ export default defineConfig({
       {
         extends: true,
         esbuild: { jsx: 'automatic' },
-        test: { name: 'web', root: 'web', environment: 'happy-dom', include: ['test/**/*.test.{ts,tsx}'] },
+        test: {
+          name: 'web',
+          root: 'web',
+          environment: 'happy-dom',
+          include: ['test/**/*.test.{ts,tsx}'],
+          setupFiles: ['test/setup.ts'],
+        },
       },
     ],
   },

@@ -1,14 +1,24 @@
 // Interface language (spec 002 §2): `?lang=` in the page address selects it,
 // the choice is stored locally; en by default, also es. The page's `lang`
 // follows it from start-up; dates, times, numbers and plurals go through Intl
-// in the chosen locale (never the browser's default).
+// in the chosen locale (never the browser's default). English is in the entry
+// script; another dictionary is a chunk of its own, loaded before the first
+// render when it is the chosen one (main.tsx) or when it is picked.
 import { useSyncExternalStore } from 'react';
 import { en, type Strings } from './en';
-import { es } from './es';
 
 export type Locale = 'en' | 'es';
 const KEY = 'spinroom.locale';
-const dictionaries: Record<Locale, Strings> = { en, es };
+const dictionaries: Partial<Record<Locale, Strings>> = { en };
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<Strings>> = {
+  es: () => import('./es').then((m) => m.es),
+};
+
+/** Loads a locale's dictionary once (en is always there). */
+export async function loadLocale(which: Locale): Promise<void> {
+  if (which === 'en' || dictionaries[which]) return;
+  dictionaries[which] = await loaders[which]();
+}
 
 export function isLocale(value: unknown): value is Locale {
   return value === 'en' || value === 'es';
@@ -41,9 +51,9 @@ export function currentLocale(): Locale {
   return locale;
 }
 
-/** The dictionary of a locale (the chosen one by default). */
+/** The dictionary of a locale (the chosen one by default); English until another has loaded. */
 export function stringsFor(which: Locale = locale): Strings {
-  return dictionaries[which];
+  return dictionaries[which] ?? en;
 }
 
 /** The page says which language it is in (screen readers, hyphenation, translation tools): at start-up and on each change. */
@@ -51,7 +61,15 @@ export function applyPageLanguage(doc: Document = document): void {
   doc.documentElement.lang = locale;
 }
 
-export function setLocale(next: Locale) {
+/** Switches the language: at once when its dictionary is loaded, else once it is. */
+export function setLocale(next: Locale): void {
+  if (next !== 'en' && !dictionaries[next]) {
+    void loadLocale(next).then(
+      () => setLocale(next),
+      () => undefined, // offline: the page stays in the language it is in
+    );
+    return;
+  }
   locale = next;
   safeStorage()?.setItem(KEY, next);
   applyPageLanguage();
@@ -71,7 +89,7 @@ export function useLocale(): Locale {
 
 /** The strings of the current locale, re-rendering when it changes. */
 export function useT(): Strings {
-  return dictionaries[useLocale()];
+  return stringsFor(useLocale());
 }
 
 // Intl's tags for each locale: the English strings are British (favourite, colour), so its dates are too.
