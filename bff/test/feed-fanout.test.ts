@@ -1,7 +1,15 @@
 import { EventEmitter } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { createLogger, encodeFeedFrame, feedChannel, type Caller, type Redis, type TokenVerifier } from '@spinroom/platform/core';
+import {
+  createLogger,
+  encodeFeedFrame,
+  feedChannel,
+  feedResyncChannel,
+  type Caller,
+  type Redis,
+  type TokenVerifier,
+} from '@spinroom/platform/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { FeedServer, type FeedLimits } from '../src/feed/feed-server.js';
@@ -18,6 +26,7 @@ const ROOM = 'b0000000-0000-4000-8000-00000000000b';
  */
 async function feedHarness(limits: Partial<FeedLimits> = {}) {
   const subscriber = Object.assign(new EventEmitter(), {
+    options: { db: 3 },
     subscribe: async () => 1,
     unsubscribe: async () => 0,
   });
@@ -57,6 +66,7 @@ async function feedHarness(limits: Partial<FeedLimits> = {}) {
     leaves,
     url: (user: string) => `ws://127.0.0.1:${port}/primus?token=${user}`,
     port,
+    subscriber,
     /** A stateful frame of the room, the next version, as the room service publishes it. */
     publish(message: Record<string, unknown>): { version: number; json: string } {
       version += 1;
@@ -285,4 +295,45 @@ describe('the room feed fan-out', () => {
     expect(got.length).toBeLessThan(sent.length);
     expect(got).toEqual(sent.slice(0, got.length));
   }, 90_000); // 30 MB to each of three readers: slow on a loaded machine
+
+  it('resets every socket in a room when the subscriber reconnects to Redis, or the room service says Redis lost the rooms', async () => {
+    harness = await feedHarness();
+    const h = harness;
+    const join = async () => {
+      const listeners = await Promise.all([1, 2].map((i) => RawFeedClient.open(h.port, `user-${i}`)));
+      clients.push(...listeners);
+      await Promise.all(listeners.map((c) => c.join()));
+      return listeners;
+    };
+    const resetAndClosed = async (listeners: RawFeedClient[]) => {
+      for (const client of listeners) {
+        // Then a close frame (the raw client never answers it, so the socket itself ends only on ws's timeout).
+        await client.until(() => client.frames().some((f) => (f[0]! & 0x0f) === 0x8));
+        const frames = client.frames();
+        const texts = client.texts().filter((_, i) => (frames[i]![0]! & 0x0f) === 0x1);
+        expect(JSON.parse(texts.at(-2)!)).toMatchObject({ context: 'user', room: ROOM, message: { name: 'roomReset', params: {} } });
+        expect(texts.at(-1)).toBe('"primus::server::close"');
+      }
+    };
+    // The first connection is no reconnection: nothing is reset.
+    const first = await join();
+    h.subscriber.emit('ready');
+    h.publish({ name: 'votedOnSong', statePatch: [] });
+    for (const client of first) await client.until(() => client.frames().length >= 3);
+    expect(h.feed.connectionCount).toBe(2);
+    // Connected again: frames may have been lost meanwhile.
+    h.subscriber.emit('ready');
+    await resetAndClosed(first);
+    for (const client of first) client.destroy();
+    await first[0]!.until(() => h.feed.connectionCount === 0);
+    // Told on its database's channel (another database's is not this platform's).
+    const second = await join();
+    h.subscriber.emit('message', feedResyncChannel(4), '1');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(h.feed.connectionCount).toBe(2);
+    h.subscriber.emit('message', feedResyncChannel(3), '1');
+    await resetAndClosed(second);
+    // Closed by the server: they leave after the grace period, unless they rejoin.
+    expect(h.leaves.every((l) => !l.left)).toBe(true);
+  });
 });

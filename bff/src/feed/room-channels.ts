@@ -46,9 +46,16 @@ export class RoomChannels {
     this.resyncChannel = feedResyncChannel(subscriber.options.db ?? 0);
     subscriber.subscribe(this.resyncChannel).catch((error: unknown) => logger.warn({ err: error }, 'subscribe to feed resyncs failed'));
     let connectedBefore = false;
+    let lost = false;
     subscriber.on('ready', () => {
       if (connectedBefore) this.resyncAll('the feed subscriber reconnected to Redis');
       connectedBefore = true;
+      lost = false;
+    });
+    // Logged once a loss (ioredis retries on its own), not printed at each attempt as an unheard error.
+    subscriber.on('error', (error: unknown) => {
+      if (!lost) logger.warn({ err: error }, 'the feed subscriber lost Redis; reconnecting');
+      lost = true;
     });
   }
 
