@@ -27,6 +27,10 @@ export const liveKeys = {
   connections: (roomUuid: string) => `room:connections:${roomUuid}`,
   /** `roomUuid|userUuid` by when that user leaves, unless they connect again. */
   departures: 'room:departures',
+  /** A room's effects not run yet (domain/live/pending-effects.ts): effect key -> the effect (JSON). */
+  effects: (roomUuid: string) => `room:effects:${roomUuid}`,
+  /** Rooms with pending effects by when a sweep may run them (ms): later than their writer normally needs. */
+  effectsDue: 'room:effects-due',
 };
 
 export interface StoredRoom {
@@ -55,9 +59,11 @@ interface UserRecord {
 
 // One script per transition: compare the revision, write the room (without
 // its users), the users that changed and the join order, set the room's clock,
-// and publish its frames, all or nothing, in this order.
-// ARGV: rev, state, version, due, room uuid, next seq, #set, #deleted, then
-// the set users' (uuid, record) pairs, the deleted uuids, and the frames.
+// keep its effects until they have run, and publish its frames, all or
+// nothing, in this order.
+// ARGV: rev, state, version, due, room uuid, next seq, #set, #deleted,
+// #effects, when a sweep may run them, then the set users' (uuid, record)
+// pairs, the deleted uuids, the effects' (key, effect) pairs, and the frames.
 const SAVE = `
 local rev = redis.call('HGET', KEYS[1], 'rev')
 if (rev or '0') ~= ARGV[1] then return -1 end
@@ -66,11 +72,32 @@ redis.call('HSET', KEYS[1], 'state', ARGV[2], 'rev', tonumber(ARGV[1]) + 1, 'ver
 if ARGV[4] == '' then redis.call('ZREM', KEYS[2], ARGV[5]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5]) end
 local sets = tonumber(ARGV[7])
 local dels = tonumber(ARGV[8])
-local i = 9
+local effects = tonumber(ARGV[9])
+local i = 11
 for _ = 1, sets do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]); i = i + 2 end
 for _ = 1, dels do redis.call('HDEL', KEYS[4], ARGV[i]); i = i + 1 end
+if effects > 0 then redis.call('ZADD', KEYS[6], 'NX', ARGV[10], ARGV[5]) end
+for _ = 1, effects do redis.call('HSET', KEYS[5], ARGV[i], ARGV[i + 1]); i = i + 2 end
 for j = i, #ARGV do redis.call('PUBLISH', KEYS[3], ARGV[j]) end
 return tonumber(ARGV[3])
+`;
+
+// An effect ran: it goes, unless a newer one took its key meanwhile; a room
+// left without pending effects leaves the sweep's set. ARGV: key, the effect
+// as kept, room uuid.
+const ACK_EFFECT = `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) end
+if redis.call('HLEN', KEYS[1]) == 0 then redis.call('ZREM', KEYS[2], ARGV[3]) end
+return 1
+`;
+
+// Rooms whose pending effects are due for a sweep, each claimed by one caller
+// until ARGV[2] (a lease: it comes due again then, unless its effects all ran).
+// ARGV: now, lease end, limit.
+const CLAIM_EFFECTS = `
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, room in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], room) end
+return due
 `;
 
 // Joins or leaves: their users' records written or removed, the room's
@@ -175,8 +202,9 @@ export class LiveStore {
     const first = current === null && (await this.redis.set(EPOCH_KEY, fresh, 'NX')) === 'OK';
     const known = this.epoch;
     this.epoch = first ? fresh : (current ?? (await this.redis.get(EPOCH_KEY)) ?? undefined);
-    // This replica's first look, at data it never held: nothing to give back.
-    if (known === undefined && !first) return;
+    // This replica's first look (a start): no loss it can tell. A new Redis, or one written before
+    // the epoch existed (the first deploy), sets it without resetting anyone.
+    if (known === undefined) return;
     const held = [...this.cache.values()];
     this.cache.clear();
     await this.onLoss(held, first);
@@ -221,7 +249,14 @@ export class LiveStore {
     previous: StoredRoom | null,
     next: LiveRoom,
     /** `name` null: a change of the server's part alone (clients see nothing, no patch is sent). */
-    input: { name: StatefulFeedMessageName | null; stateless?: StatelessMessage[]; due: number | null; now: number },
+    input: {
+      name: StatefulFeedMessageName | null;
+      stateless?: StatelessMessage[];
+      due: number | null;
+      now: number;
+      /** Its effects, kept until they have run ((key, effect as kept) pairs), and when a sweep may run them. */
+      effects?: { entries: Array<[string, string]>; sweepAt: number };
+    },
   ): Promise<StoredRoom | null> {
     const patch =
       input.name === null
@@ -246,13 +281,16 @@ export class LiveStore {
       if (json !== before?.json) set.push(member.uuid, json);
     }
     const deleted = [...(previous?.users.keys() ?? [])].filter((uuid) => !users.has(uuid));
+    const effects = input.effects?.entries ?? [];
     const result = (await this.redis.eval(
       SAVE,
-      4,
+      6,
       liveKeys.room(next.roomUuid),
       liveKeys.clock,
       feedChannel(next.roomUuid),
       liveKeys.users(next.roomUuid),
+      liveKeys.effects(next.roomUuid),
+      liveKeys.effectsDue,
       String(previous?.rev ?? 0),
       JSON.stringify(withoutUsers(next)),
       String(version),
@@ -261,8 +299,11 @@ export class LiveStore {
       String(nextSeq),
       String(set.length / 2),
       String(deleted.length),
+      String(effects.length),
+      String(input.effects?.sweepAt ?? 0),
       ...set,
       ...deleted,
+      ...effects.flat(),
       ...frames,
     )) as number;
     if (result < 0) return null;
@@ -324,6 +365,23 @@ export class LiveStore {
       change.frame,
     )) as number;
     return result > 0;
+  }
+
+  // --- effects kept until they have run ---
+
+  /** An effect ran: it is forgotten, unless a newer one took its key since `json` was kept. */
+  async ackEffect(roomUuid: string, key: string, json: string): Promise<void> {
+    await this.redis.eval(ACK_EFFECT, 2, liveKeys.effects(roomUuid), liveKeys.effectsDue, key, json, roomUuid);
+  }
+
+  /** Rooms whose pending effects are due at `now`, each claimed for this caller until `leaseUntil`. */
+  claimEffectRooms(now: number, leaseUntil: number, limit = 100): Promise<string[]> {
+    return this.redis.eval(CLAIM_EFFECTS, 1, liveKeys.effectsDue, String(now), String(leaseUntil), String(limit)) as Promise<string[]>;
+  }
+
+  /** A room's pending effects: (key, effect as kept) pairs. */
+  async pendingEffects(roomUuid: string): Promise<Array<[string, string]>> {
+    return Object.entries(await this.redis.hgetall(liveKeys.effects(roomUuid)));
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
