@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import { PlaylistServiceClient, SongToAdd } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { createGrpcClient, ServiceTokenSource } from '@spinroom/platform';
 import { freshEmail, TEST_SERVICE_SECRET, usePlatform } from '../support/platform.js';
@@ -32,7 +33,7 @@ describe("service tokens: one service calling another on no user's request", () 
     }
   });
 
-  it("lets a service read a DJ's queue and requeue the played song, and refuses users", async () => {
+  it("lets a service read a DJ's queue, requeue the played song and snag a starred one, once per play, and refuses users", async () => {
     const dj = (await call('POST', '/api/user-service/users/sign-up', { body: { email: freshEmail(), password: 'correct horse battery' } }))
       .body;
     const added = await call('POST', '/api/playlist-service/crate/special/queue/songs', {
@@ -50,15 +51,44 @@ describe("service tokens: one service calling another on no user's request", () 
       const queue = await playlists.getDjQueue({ userUuid: dj.userUuid, limit: 2 }, { token });
       expect(queue.songs.map((s) => s.song?.trackName)).toEqual(['Queued 1', 'Queued 2']);
 
-      const after = await playlists.requeuePlayedSong({ userUuid: dj.userUuid, crateSongUuid: queue.songs[0]!.crateSongUuid }, { token });
+      const first = { userUuid: dj.userUuid, crateSongUuid: queue.songs[0]!.crateSongUuid, playId: randomUUID() };
+      const after = await playlists.requeuePlayedSong(first, { token });
       expect(after.songs.map((s) => s.song?.trackName)).toEqual(['Queued 2', 'Queued 3', 'Queued 1']);
       expect(after.songs.map((s) => s.position)).toEqual([0, 1, 2]);
+      const second = { userUuid: dj.userUuid, crateSongUuid: queue.songs[1]!.crateSongUuid, playId: randomUUID() };
+      expect((await playlists.requeuePlayedSong(second, { token })).songs.map((s) => s.song?.trackName)).toEqual([
+        'Queued 3',
+        'Queued 1',
+        'Queued 2',
+      ]);
+      // The first play's requeue again (the room service replaying it after a crash): once per play, nothing moves.
+      const replayed = await playlists.requeuePlayedSong(first, { token });
+      expect(replayed.songs.map((s) => s.song?.trackName)).toEqual(['Queued 3', 'Queued 1', 'Queued 2']);
       // A song the DJ removed meanwhile leaves the queue as it is.
       const again = await playlists.requeuePlayedSong(
-        { userUuid: dj.userUuid, crateSongUuid: '00000000-0000-4000-8000-000000000000' },
+        { userUuid: dj.userUuid, crateSongUuid: '00000000-0000-4000-8000-000000000000', playId: '' },
         { token },
       );
       expect(again.songs).toHaveLength(3);
+      await expect(playlists.requeuePlayedSong({ ...first, playId: 'not-a-uuid' }, { token })).rejects.toMatchObject({ status: 400 });
+
+      // A star's snag into the voter's likes crate, once per play and voter however often it is sent.
+      const snag = {
+        userUuid: dj.userUuid,
+        playId: randomUUID(),
+        song: SongToAdd.fromPartial({
+          musicProvider: 'spotify',
+          providerSongId: `snag-${randomUUID()}`,
+          trackName: 'Starred',
+          artistName: 'Artist',
+          duration: 180,
+        }),
+      };
+      expect(await playlists.snagSong(snag, { token })).toEqual({ added: true });
+      expect(await playlists.snagSong(snag, { token })).toEqual({ added: false });
+      const likes = await call('GET', '/api/playlist-service/crate/special/likes/songs', { token: dj.accessToken });
+      expect(likes.body.songs.map((s: { trackName: string }) => s.trackName)).toEqual(['Starred']);
+      await expect(playlists.snagSong(snag, { token: dj.accessToken })).rejects.toMatchObject({ status: 403 });
 
       await expect(playlists.getDjQueue({ userUuid: dj.userUuid, limit: 2 }, { token: dj.accessToken })).rejects.toMatchObject({
         status: 403,

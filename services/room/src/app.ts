@@ -92,10 +92,11 @@ export const roomService = defineService('room', {
         leaveGraceMs: config.LIVE_LEAVE_GRACE_MS,
         afkGraceMs: config.LIVE_AFK_GRACE_MS,
         connectionTtlMs: config.LIVE_CONNECTION_TTL_MS,
+        effectsRetryMs: config.LIVE_EFFECTS_RETRY_MS,
       },
       logger,
     );
-    const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000 });
+    const clock = new RoomClock(live, logger, { pollMs: config.LIVE_CLOCK_POLL_MS, staleSweepMs: 10_000, effectsSweepMs: 1_000 });
     // Communities and events share the rooms' transactions (one outbox); events go live on their own clock.
     const communities = new Communities(new PgCommunityStore(orm, store), store, rooms, livePort, logger);
     const eventClock = new EventClock(communities, logger, config.EVENT_CLOCK_POLL_MS);

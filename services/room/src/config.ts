@@ -20,6 +20,11 @@ export const roomServiceConfig = serviceConfig('room', {
   LIVE_CONNECTION_TTL_MS: z.coerce.number().int().positive().default(60_000),
   /** How often the room clock looks for ended songs and departures. */
   LIVE_CLOCK_POLL_MS: z.coerce.number().int().positive().default(100),
+  /**
+   * How long a stored change's effects (the play record, the requeue, a snag)
+   * wait before any replica's sweep runs them again: their writer crashed, or they failed.
+   */
+  LIVE_EFFECTS_RETRY_MS: z.coerce.number().int().positive().default(10_000),
   /** How often the events' clock looks for events whose start has come (their rooms go live then). */
   EVENT_CLOCK_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** The consumer group reading user-events (the profiles of live rooms). */

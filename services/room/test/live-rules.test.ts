@@ -80,11 +80,12 @@ describe('live room rules', () => {
     ]);
     expect(live.advance(room, { now: 30_000, queues })).toBeNull(); // not over yet
 
+    const ended = room.server.play!.playId;
     t = live.advance(room, { now: 61_000, queues })!;
     room = applyAndCheck(room, t);
     expect(room.client.nowPlaying?.song.trackName).toBe('Track b1');
     expect(room.client.djs.map((d) => d.uuid)).toEqual(['b', 'a']);
-    expect(t.effects).toContainEqual({ type: 'requeue', djUuid: 'a', crateSongUuid: 'entry-a1' });
+    expect(t.effects).toContainEqual({ type: 'requeue', playId: ended, djUuid: 'a', crateSongUuid: 'entry-a1' });
     expect(t.effects.find((e) => e.type === 'songPlayed')).toMatchObject({
       djUuid: 'a',
       song: { trackName: 'Track a1' },
@@ -133,7 +134,9 @@ describe('live room rules', () => {
     expect(room.client.vibeMeter).toBe(0.5);
     const star = live.voteOnSong(room, 'y', { like: true, star: true }, 2);
     room = applyAndCheck(room, star);
-    expect(star.effects).toEqual([{ type: 'snag', userUuid: 'y', song: expect.objectContaining({ trackName: 'Track s' }) }]);
+    expect(star.effects).toEqual([
+      { type: 'snag', playId: room.server.play!.playId, userUuid: 'y', song: expect.objectContaining({ trackName: 'Track s' }) },
+    ]);
     expect(room.client.voteCounts).toEqual({ likes: 2, dislikes: 0, stars: 1 });
     expect(room.client.vibeMeter).toBe(1);
     // The next song starts with no votes.

@@ -149,6 +149,15 @@ export class PgCrateStore {
     });
   }
 
+  /** Records a room effect as applied (`room_effect`): false when it already was (a replay). */
+  async claimEffect(em: EntityManager, key: string): Promise<boolean> {
+    const rows = await em.execute<unknown[]>(
+      `insert into "room_effect" ("key") values (?) on conflict ("key") do nothing returning "key"`,
+      [key],
+    );
+    return rows.length > 0;
+  }
+
   async entries(em: EntityManager, crateId: number, page?: { limit: number; offset: number }): Promise<CrateEntry[]> {
     const rows = await em.execute<{ id: number; crate_song_uuid: string; position: number; song_pk: number }[]>(
       `select "id", "crate_song_uuid", "position", "song_id" as "song_pk" from "crate_song" where "crate_id" = ? order by "position"

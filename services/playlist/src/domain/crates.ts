@@ -204,6 +204,45 @@ export class Crates {
     });
   }
 
+  /**
+   * The room service's requeue: the song the DJ just played moves to the end
+   * of their queue (nothing moves if they removed it meanwhile). With `once`
+   * (the play's effect key) it moves once per play, whatever the replays.
+   */
+  async requeue(userUuid: string, crateSongUuid: string, once?: string): Promise<void> {
+    const queue = await this.crates.special(userUuid, 'queue');
+    await this.crates.locked(queue, async (em) => {
+      if (once && !(await this.crates.claimEffect(em, once))) return;
+      const entries = await this.crates.entries(em, queue.id);
+      const from = entries.findIndex((e) => e.crateSongUuid === crateSongUuid);
+      if (from < 0 || from === entries.length - 1) return;
+      await this.crates.setOrder(
+        em,
+        queue.id,
+        moveItem(entries, from, entries.length).map((e) => e.id),
+      );
+      await this.crates.touch(em, queue.id);
+    });
+  }
+
+  /** The room service's snag: a song a user starred goes into their likes crate, once per `once` (the play and user's key). */
+  async snag(userUuid: string, once: string, song: SongToAdd): Promise<boolean> {
+    const likes = await this.crates.special(userUuid, 'likes');
+    return this.crates.locked(likes, async (em) => {
+      if (!(await this.crates.claimEffect(em, once))) return false;
+      const catalogued = await this.catalogue(em, [song]);
+      if (likes.songCount + catalogued.length > CRATE_SONGS_MAX) throw badRequest(`A crate holds at most ${CRATE_SONGS_MAX} songs`);
+      await this.crates.insertEntries(
+        em,
+        likes.id,
+        catalogued.map((s) => s.id),
+        true,
+      );
+      await this.crates.touch(em, likes.id);
+      return true;
+    });
+  }
+
   async shuffle(ref: CrateRef, caller: string): Promise<CrateEntry[]> {
     return this.reorder(await this.editable(ref, caller), shuffle);
   }

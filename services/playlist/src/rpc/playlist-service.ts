@@ -5,7 +5,6 @@ import {
   badRequest,
   forbidden,
   isAdminRole,
-  isAppError,
   isUuid,
   MAX_PAGE_SIZE as MAX_PAGE,
   notFound,
@@ -123,14 +122,16 @@ export function playlistServiceHandlers(deps: {
     }),
     requeuePlayedSong: unary(async (req, ctx) => {
       requireService(ctx.caller);
-      try {
-        await crates.move(QUEUE, userUuid(req.userUuid), req.crateSongUuid, Number.MAX_SAFE_INTEGER);
-      } catch (error) {
-        // The DJ may have removed the song while it played: nothing to move.
-        if (!isAppError(error) || error.status !== 404) throw error;
-      }
+      if (req.playId && !isUuid(req.playId)) throw badRequest('play_id must be a uuid');
+      await crates.requeue(userUuid(req.userUuid), req.crateSongUuid, req.playId ? `requeue:${req.playId}` : undefined);
       const { entries } = await crates.entries(QUEUE, req.userUuid, { limit: 10, offset: 0 });
       return { songs: entries.map(toCrateSongMessage) };
+    }),
+    snagSong: unary(async (req, ctx) => {
+      requireService(ctx.caller);
+      if (!isUuid(req.playId)) throw badRequest('play_id must be a uuid');
+      if (!req.song) throw badRequest('song is required');
+      return { added: await crates.snag(userUuid(req.userUuid), `snag:${req.playId}:${req.userUuid}`, toSongToAdd(req.song)) };
     }),
     listRecentSongs: unary(async (req) => {
       if (!isUuid(req.roomUuid)) throw badRequest('room_uuid must be a uuid');

@@ -1,29 +1,32 @@
-import { SpecialCrate, type PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
+import type { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
 import { crateSongToJson } from '@spinroom/contracts/songs';
 import type { UserProfile, UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { profileToJson, type UserProfileJson } from '@spinroom/contracts/users';
 import type { Caller, PromiseClient, Redis, ServiceTokenSource } from '@spinroom/platform';
 import type { Profiles, Queues } from './live-rooms.js';
 
-/** DJs' queues in the playlist service: read and requeued as the room service itself (a `service` token). */
+/** DJs' queues and voters' likes in the playlist service, as the room service itself (a `service` token). */
 export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, serviceToken: ServiceTokenSource): Queues {
   return {
     async head(djUuid, limit) {
       const { songs } = await playlists.getDjQueue({ userUuid: djUuid, limit }, { token: await serviceToken.token(), deadlineMs: 3_000 });
       return songs.filter((entry) => entry.song).map(crateSongToJson);
     },
-    async requeue(djUuid, crateSongUuid) {
-      await playlists.requeuePlayedSong({ userUuid: djUuid, crateSongUuid }, { token: await serviceToken.token(), deadlineMs: 3_000 });
+    async requeue(djUuid, crateSongUuid, playId) {
+      await playlists.requeuePlayedSong(
+        { userUuid: djUuid, crateSongUuid, playId },
+        { token: await serviceToken.token(), deadlineMs: 3_000 },
+      );
     },
-    async snag(song) {
-      // As the voter (their token is the current caller's): into their likes crate.
+    async snag(userUuid, playId, song) {
+      // Into the voter's likes crate, once per play (the room's effects may run again after a crash).
       const catalogued = (song as { songId?: string }).songId;
       const [provider, providerSongId] = Object.entries(song.musicProviders)[0] ?? ['', ''];
-      await playlists.addCrateSongs({
-        crate: { special: SpecialCrate.SPECIAL_CRATE_LIKES, crateUuid: '', crateShortId: '' },
-        append: true,
-        songs: [
-          {
+      await playlists.snagSong(
+        {
+          userUuid,
+          playId,
+          song: {
             songId: catalogued ?? '',
             catalogueId: 0,
             musicProvider: catalogued ? '' : provider,
@@ -37,8 +40,9 @@ export function playlistQueues(playlists: PromiseClient<PlaylistServiceClient>, 
             explicit: false,
             thumbnails: song.thumbnails,
           },
-        ],
-      });
+        },
+        { token: await serviceToken.token(), deadlineMs: 3_000 },
+      );
     },
   };
 }

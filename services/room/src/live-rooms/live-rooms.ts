@@ -7,6 +7,7 @@ import * as members from '../domain/live/members.js';
 import { clientStateJson } from '../domain/live/state-json.js';
 import { restoration } from '../domain/live/recovery.js';
 import type { Entrant, RoomFee } from '../domain/entry-fees.js';
+import { decodePending, encodePending, givenUp, pendingEffects, replayOrder, type PendingEffect } from '../domain/live/pending-effects.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
 
 /** What the live rooms need to know about a room and a user in it (the room records). */
@@ -38,9 +39,10 @@ export interface EntryGate {
 export interface Queues {
   /** The first songs of a DJ's queue (called on no user's request: the room's clock). */
   head(djUuid: string, limit: number): Promise<MinimalCrateSong[]>;
-  requeue(djUuid: string, crateSongUuid: string): Promise<void>;
-  /** Adds the song to the caller's likes crate (a star vote). */
-  snag(song: MinimalCrateSong): Promise<void>;
+  /** Moves the song just played to the end of the DJ's queue, once per play. */
+  requeue(djUuid: string, crateSongUuid: string, playId: string): Promise<void>;
+  /** Adds the song to the user's likes crate (a star vote), once per play and user. */
+  snag(userUuid: string, playId: string, song: MinimalCrateSong): Promise<void>;
 }
 
 export interface Profiles {
@@ -72,6 +74,8 @@ export interface LiveRoomsConfig {
   afkGraceMs: number;
   /** A connection not kept alive for this long is gone (ms). */
   connectionTtlMs: number;
+  /** How long a stored change's effects wait before a sweep (any replica) runs them again (ms): longer than they normally take. */
+  effectsRetryMs: number;
 }
 
 export interface JoinResult {
@@ -531,35 +535,71 @@ export class LiveRooms {
     return created ? this.store.load(roomUuid) : null;
   }
 
-  /** Stores a transition; on success runs its effects and, if the clock is already due, ticks. */
+  /**
+   * Stores a transition with its effects (kept until they have run, in the
+   * same script); on success runs them and, if the clock is already due, ticks.
+   */
   private async save(stored: StoredRoom, transition: live.Transition): Promise<StoredRoom | null> {
     const due = live.nextDue(transition.room, this.config.afkGraceMs);
+    const now = this.now();
+    const kept = pendingEffects(transition.effects, stored.rev + 1, now).map((pending) => ({ pending, json: encodePending(pending) }));
     const result = await this.store.save(stored, transition.room, {
       name: transition.name,
       stateless: transition.stateless,
       due,
-      now: this.now(),
+      now,
+      ...(kept.length > 0
+        ? { effects: { entries: kept.map((k): [string, string] => [k.pending.key, k.json]), sweepAt: now + this.config.effectsRetryMs } }
+        : {}),
     });
     if (!result) return null;
-    void this.runEffects(transition.room.roomUuid, transition.effects);
+    void this.runEffects(transition.room.roomUuid, kept);
     void this.announceStage(stored.room, transition.room);
     if (due !== null && due <= this.now())
       void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
     return result;
   }
 
-  private async runEffects(roomUuid: string, effects: live.Effect[]): Promise<void> {
-    for (const effect of effects) {
+  /** Runs stored effects in order, each forgotten once it ran; one that fails stays pending for the sweep. */
+  private async runEffects(roomUuid: string, kept: Array<{ pending: PendingEffect; json: string }>): Promise<void> {
+    for (const { pending, json } of kept) {
+      const { effect } = pending;
       try {
         if (effect.type === 'songPlayed') await this.plays.songPlayed(effect);
         else if (effect.type === 'requeue') {
-          await this.queues.requeue(effect.djUuid, effect.crateSongUuid);
+          await this.queues.requeue(effect.djUuid, effect.crateSongUuid, effect.playId);
           await this.refreshNextSong(roomUuid, effect.djUuid);
         } else if (effect.type === 'refreshNextSong') await this.refreshNextSong(roomUuid, effect.djUuid);
-        else if (effect.type === 'snag') await this.queues.snag(effect.song);
+        else await this.queues.snag(effect.userUuid, effect.playId, effect.song);
+        await this.store.ackEffect(roomUuid, pending.key, json);
       } catch (error) {
         this.logger.error({ err: error, roomUuid, effect: effect.type }, 'live room effect failed');
       }
+    }
+  }
+
+  /**
+   * Runs the effects stored changes left pending (their writer crashed, or
+   * they failed) once they are due, in any replica: each room is claimed by
+   * one sweep at a time. Run by the clock at start and then periodically.
+   */
+  async replayEffects(): Promise<void> {
+    const now = this.now();
+    for (const roomUuid of await this.store.claimEffectRooms(now, now + this.config.effectsRetryMs)) {
+      const runnable: Array<{ pending: PendingEffect; json: string }> = [];
+      for (const [key, json] of await this.store.pendingEffects(roomUuid)) {
+        const pending = decodePending(key, json);
+        if (pending && !givenUp(pending, now)) runnable.push({ pending, json });
+        else {
+          this.logger.error({ roomUuid, key, effect: json.slice(0, 1000) }, 'live room effect dropped (unreadable, or failing for a day)');
+          await this.store.ackEffect(roomUuid, key, json);
+        }
+      }
+      if (runnable.length === 0) await this.store.ackEffect(roomUuid, '', ''); // nothing left: the room leaves the sweep's set
+      await this.runEffects(
+        roomUuid,
+        replayOrder(runnable, (r) => r.pending),
+      );
     }
   }
 
@@ -579,6 +619,7 @@ export class LiveRooms {
   }
 
   private async refreshNextSong(roomUuid: string, djUuid: string): Promise<void> {
+    if (!(await this.store.load(roomUuid))) return; // the room closed since (a replay): nothing to refresh
     const queue = await this.queues.head(djUuid, 2);
     await this.change(roomUuid, (room) => live.refreshNextSong(room, djUuid, queue));
   }

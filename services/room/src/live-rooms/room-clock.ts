@@ -6,16 +6,20 @@ import type { LiveRooms } from './live-rooms.js';
  * song has ended (or whose stage waits, or whose AFK DJ is due) advance, and
  * users whose last connection closed long enough ago leave. Replicas race
  * freely; the store's compare-and-set lets exactly one of them win each change.
+ * Effects that stored changes left pending (a crashed writer's) run again,
+ * from the first beat on, apart from the beat so a slow one holds no song up.
  */
 export class RoomClock {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private lastSweep = 0;
+  private lastEffectsSweep = 0;
+  private replaying: Promise<void> | undefined;
 
   constructor(
     private readonly rooms: LiveRooms,
     private readonly logger: Logger,
-    private readonly options: { pollMs: number; staleSweepMs: number },
+    private readonly options: { pollMs: number; staleSweepMs: number; effectsSweepMs: number },
   ) {}
 
   start(): void {
@@ -32,6 +36,15 @@ export class RoomClock {
   async beat(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    if (!this.replaying && Date.now() - this.lastEffectsSweep >= this.options.effectsSweepMs) {
+      this.lastEffectsSweep = Date.now();
+      this.replaying = this.rooms
+        .replayEffects()
+        .catch((error: unknown) => this.logger.error({ err: error }, 'effects sweep failed'))
+        .finally(() => {
+          this.replaying = undefined;
+        });
+    }
     try {
       const due = await this.rooms.dueRooms();
       await Promise.all(

@@ -6,6 +6,7 @@ import { Migration20261123200000_song_plays } from './Migration20261123200000_so
 import { Migration20261124000000_imports_and_analysis } from './Migration20261124000000_imports_and_analysis.js';
 import { Migration20261201000000_public_crate_search } from './Migration20261201000000_public_crate_search.js';
 import { Migration20261202000000_search_at_scale } from './Migration20261202000000_search_at_scale.js';
+import { Migration20261203000000_room_effects } from './Migration20261203000000_room_effects.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261124000000_imports_and_analysis', class: Migration20261124000000_imports_and_analysis },
   { name: 'Migration20261201000000_public_crate_search', class: Migration20261201000000_public_crate_search },
   { name: 'Migration20261202000000_search_at_scale', class: Migration20261202000000_search_at_scale },
+  { name: 'Migration20261203000000_room_effects', class: Migration20261203000000_room_effects },
 ];

@@ -59,9 +59,9 @@ export type Effect =
       /** Everyone else in the room when it ended, with their up-votes. */
       audience: PlayListener[];
     }
-  | { type: 'requeue'; djUuid: string; crateSongUuid: string }
+  | { type: 'requeue'; playId: string; djUuid: string; crateSongUuid: string }
   | { type: 'refreshNextSong'; djUuid: string }
-  | { type: 'snag'; userUuid: string; song: MinimalCrateSong };
+  | { type: 'snag'; playId: string; userUuid: string; song: MinimalCrateSong };
 
 /** A stateless feed message of a change (platform's feed map), to everyone or, with `to`, to one user's connections. */
 export type StatelessMessage = StatelessFeedMessage & {
@@ -270,7 +270,8 @@ function finishPlay(room: LiveRoom, now: number, options: { requeue: boolean }):
       audience: audienceOf(room, play.djUuid, playing.startTime),
     },
   ];
-  if (options.requeue && play.crateSongUuid) effects.push({ type: 'requeue', djUuid: play.djUuid, crateSongUuid: play.crateSongUuid });
+  if (options.requeue && play.crateSongUuid)
+    effects.push({ type: 'requeue', playId: play.playId, djUuid: play.djUuid, crateSongUuid: play.crateSongUuid });
   room.server.recentPlays.push({ songKey: play.songKey, playedAt: playing.startTime });
   room.server.recentPlays = room.server.recentPlays.slice(-200);
   room.server.play = null;
@@ -341,7 +342,8 @@ export function voteOnSong(current: LiveRoom, userUuid: string, votes: SongVotes
     room.server.lastActivity[userUuid] = now;
     delete room.server.afkWarned[userUuid];
   }
-  const effects: Effect[] = after.star === true && before.star !== true ? [{ type: 'snag', userUuid, song: playing.song }] : [];
+  const effects: Effect[] =
+    after.star === true && before.star !== true ? [{ type: 'snag', playId: room.server.play.playId, userUuid, song: playing.song }] : [];
   return next(room, 'votedOnSong', effects);
 }
 
