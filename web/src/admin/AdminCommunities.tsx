@@ -7,8 +7,7 @@ import { href } from '../app/router';
 import { fill, plural, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
 import { useDebounced } from '../search/useDebounced';
-import { ConfirmDelete, SearchBox } from './controls';
-import { Pager } from './Pager';
+import { ConfirmDelete, PagedRows, SearchBox } from './controls';
 
 /** Communities (global roles): search, create, edit, add rooms in bulk, delete. */
 export function AdminCommunities() {
@@ -83,14 +82,14 @@ export function AdminCommunities() {
           setPage(1);
         }}
       />
-      <ErrorNote error={list.error} />
-      {list.data?.data.length === 0 && <p className="muted">{p.panelNoCommunities}</p>}
-      <ul className="stack" aria-label={p.panelCommunities}>
-        {list.data?.data.map((c) => (
-          <AdminCommunityRow key={c.uuid} community={c} />
-        ))}
-      </ul>
-      <Pager page={page} pages={list.data?.pageCount ?? 1} onPage={setPage} label={p.panelCommunities} />
+      <PagedRows
+        list={list}
+        label={p.panelCommunities}
+        empty={p.panelNoCommunities}
+        page={page}
+        onPage={setPage}
+        row={(c) => <AdminCommunityRow key={c.uuid} community={c} />}
+      />
     </section>
   );
 }

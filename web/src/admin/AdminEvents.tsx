@@ -7,8 +7,7 @@ import { href } from '../app/router';
 import { fill, formatDate, useLocale, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
 import { useDebounced } from '../search/useDebounced';
-import { ConfirmDelete, SearchBox } from './controls';
-import { Pager } from './Pager';
+import { ConfirmDelete, PagedRows, SearchBox } from './controls';
 
 /** A datetime-local input's value (the viewer's clock) as an instant; '' stays undefined. */
 export const instantOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined);
@@ -107,14 +106,14 @@ export function AdminEvents() {
           setPage(1);
         }}
       />
-      <ErrorNote error={list.error} />
-      {list.data?.data.length === 0 && <p className="muted">{t.noEvents}</p>}
-      <ul className="stack" aria-label={p.panelEvents}>
-        {list.data?.data.map((ev) => (
-          <AdminEventRow key={ev.uuid} event={ev} />
-        ))}
-      </ul>
-      <Pager page={page} pages={list.data?.pageCount ?? 1} onPage={setPage} label={p.panelEvents} />
+      <PagedRows
+        list={list}
+        label={p.panelEvents}
+        empty={t.noEvents}
+        page={page}
+        onPage={setPage}
+        row={(ev) => <AdminEventRow key={ev.uuid} event={ev} />}
+      />
     </section>
   );
 }

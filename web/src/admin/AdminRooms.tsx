@@ -6,10 +6,9 @@ import { rooms } from '../api/spinroom';
 import type { Room } from '../api/types';
 import { ErrorNote } from '../app/ErrorNote';
 import { href } from '../app/router';
-import { fill, plural, useT } from '../i18n/i18n';
+import { plural, useT } from '../i18n/i18n';
 import { usePanelT } from './strings';
-import { ConfirmDelete, SearchBox } from './controls';
-import { Pager } from './Pager';
+import { ConfirmDelete, PagedRows } from './controls';
 
 /** Every room (global roles): edit its name and description, promote or demote it, delete it. */
 export function AdminRooms() {
@@ -43,14 +42,14 @@ export function AdminRooms() {
           <AdminRoomRow key={found.data.uuid} room={found.data} />
         </ul>
       )}
-      <ErrorNote error={list.error} />
-      {list.data?.data.length === 0 && <p className="muted">{p.panelNoRooms}</p>}
-      <ul className="stack" aria-label={p.panelRooms}>
-        {list.data?.data.map((room) => (
-          <AdminRoomRow key={room.uuid} room={room} />
-        ))}
-      </ul>
-      <Pager page={page} pages={list.data?.pageCount ?? 1} onPage={setPage} label={p.panelRooms} />
+      <PagedRows
+        list={list}
+        label={p.panelRooms}
+        empty={p.panelNoRooms}
+        page={page}
+        onPage={setPage}
+        row={(room) => <AdminRoomRow key={room.uuid} room={room} />}
+      />
     </section>
   );
 }
