@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createRedis, type Redis } from '@spinroom/platform';
+import { createLogger, createRedis, notFound, type Redis } from '@spinroom/platform';
 import { isolatedRedisUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,6 +9,7 @@ import {
   givenUp,
   GIVE_UP_AFTER_MS,
   pendingEffects,
+  refusedForGood,
   replayOrder,
 } from '../src/domain/live/pending-effects.js';
 import { emptyLiveRoom, type LiveRoom, type MinimalCrateSong, type StageRules } from '../src/domain/live/state.js';
@@ -94,6 +95,11 @@ describe('pending effects (domain/live/pending-effects.ts)', () => {
     expect(decodePending('played:p1', '{not json')).toBeNull();
     expect(decodePending('played:p1', JSON.stringify({ rev: 1, index: 0, effect: played('p1') }))).toBeNull();
     expect(decodePending('x:y', JSON.stringify({ rev: 1, index: 0, at: 0, effect: { type: 'unknown' } }))).toBeNull();
+  });
+
+  it('drop an effect the other side refused for good, and try again after any other failure', () => {
+    for (const status of [400, 404, 409, 410, 413, 422]) expect(refusedForGood(status)).toBe(true);
+    for (const status of [undefined, 401, 403, 408, 429, 500, 502, 503, 504]) expect(refusedForGood(status)).toBe(false);
   });
 
   it('give up on an effect only once it has failed for a day', () => {
@@ -240,6 +246,20 @@ describe('a change stored with its effects (Redis)', () => {
     await rooms.replayEffects();
     expect(world.snagged).toHaveLength(1);
     expect(await redis.hlen(liveKeys.effects(roomUuid))).toBe(0);
+
+    // Refused for good (a song that cannot be catalogued, say): dropped at once, never tried again.
+    let refusals = 0;
+    world.snag = () => {
+      refusals += 1;
+      return Promise.reject(notFound('Song not found'));
+    };
+    await rooms.voteOnSong({ userUuid: 'dj', role: 'user', kind: 'user', token: '' } as never, roomUuid, { star: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(refusals).toBe(1);
+    expect(await redis.hlen(liveKeys.effects(roomUuid))).toBe(0);
+    clock.now += RETRY_MS;
+    await rooms.replayEffects();
+    expect(refusals).toBe(1);
   });
 
   it('acknowledges an effect only as it ran: one stored again under its key since stays', async () => {

@@ -1,13 +1,21 @@
 import { randomInt } from 'node:crypto';
 import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
-import { badRequest, forbidden, type Caller, type Logger } from '@spinroom/platform';
+import { badRequest, forbidden, isAppError, type Caller, type Logger } from '@spinroom/platform';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
 import * as live from '../domain/live/transitions.js';
 import * as members from '../domain/live/members.js';
 import { clientStateJson } from '../domain/live/state-json.js';
 import { restoration } from '../domain/live/recovery.js';
 import type { Entrant, RoomFee } from '../domain/entry-fees.js';
-import { decodePending, encodePending, givenUp, pendingEffects, replayOrder, type PendingEffect } from '../domain/live/pending-effects.js';
+import {
+  decodePending,
+  encodePending,
+  givenUp,
+  pendingEffects,
+  refusedForGood,
+  replayOrder,
+  type PendingEffect,
+} from '../domain/live/pending-effects.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
 
 /** What the live rooms need to know about a room and a user in it (the room records). */
@@ -573,7 +581,12 @@ export class LiveRooms {
         else await this.queues.snag(effect.userUuid, effect.playId, effect.song);
         await this.store.ackEffect(roomUuid, pending.key, json);
       } catch (error) {
-        this.logger.error({ err: error, roomUuid, effect: effect.type }, 'live room effect failed');
+        const refused = refusedForGood(isAppError(error) ? error.status : undefined);
+        this.logger.error(
+          { err: error, roomUuid, effect: effect.type },
+          refused ? 'live room effect refused: dropped' : 'live room effect failed',
+        );
+        if (refused) await this.store.ackEffect(roomUuid, pending.key, json).catch(() => undefined);
       }
     }
   }

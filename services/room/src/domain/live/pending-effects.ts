@@ -72,6 +72,16 @@ export function replayOrder<T>(items: readonly T[], of: (item: T) => PendingEffe
   return [...items].sort((a, b) => of(a).rev - of(b).rev || of(a).index - of(b).index);
 }
 
+/**
+ * Whether an effect's failure (the HTTP status the other side answered) will
+ * not pass by trying again: the request itself was refused (a song that cannot
+ * be catalogued, a full crate). Such an effect is dropped at once; any other
+ * failure (a service down, a timeout, a token refused) is tried again.
+ */
+export function refusedForGood(status: number | undefined): boolean {
+  return status === 400 || status === 404 || status === 409 || status === 410 || status === 413 || status === 422;
+}
+
 /** Whether a pending effect has failed long enough to be dropped. */
 export function givenUp(pending: PendingEffect, now: number, afterMs = GIVE_UP_AFTER_MS): boolean {
   return now - pending.at > afterMs;
