@@ -107,7 +107,7 @@ describe('a room-service replica killed between storing a song’s advance and r
     redis?.disconnect();
   });
 
-  it('records the play once, publishes room.song-played once and requeues the song once, after a restart', {
+  it('records the play once, publishes room.song-played once and requeues the song once, after a restart; snags once a play', {
     timeout: 240_000,
   }, async () => {
     const database = new URL(platform().room.databaseUrl);
@@ -195,6 +195,25 @@ describe('a room-service replica killed between storing a song’s advance and r
       expect(await queue()).toEqual(['C2', 'C3', 'C1']);
       expect(dj.state.nowPlaying.song.trackName).toBe('C2');
       expect(dj.state.djs[0].nextSong?.trackName).toBe('C3');
+
+      // A star's snag, the other effect keyed by the play: into the voter's likes once, starred twice or not.
+      const fan = (
+        await call('POST', '/api/user-service/users/sign-up', {
+          body: { email: freshEmail(), password: 'correct horse battery', nickname: 'Fan' },
+        })
+      ).body;
+      const listener = await FeedListener.join(platform().baseUrl, fan.accessToken, fan.userUuid, roomUuid);
+      open.push(listener);
+      await listener.action('voteOnSong', { songVotes: { star: true } });
+      await listener.action('voteOnSong', { songVotes: { star: false } });
+      await listener.action('voteOnSong', { songVotes: { star: true } });
+      const likes = async () =>
+        (await call('GET', '/api/playlist-service/crate/special/likes/songs', { token: fan.accessToken })).body.songs.map(
+          (s: Json) => s.trackName as string,
+        );
+      await eventually(async () => ((await likes()).length > 0 ? true : undefined), 10_000, 200);
+      await eventually(async () => ((await redis.hlen(`room:effects:${roomUuid}`)) === 0 ? true : undefined), 10_000, 200);
+      expect(await likes()).toEqual(['C2']);
     } finally {
       await db.end();
     }
