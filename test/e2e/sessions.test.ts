@@ -1,6 +1,14 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { PlaylistServiceClient } from '@spinroom/contracts/playlist/v1/playlist_service';
-import { createGrpcClient, createRedis, generateSigningKeyPem, SessionRevocations, TokenIssuer, type Redis } from '@spinroom/platform';
+import {
+  createGrpcClient,
+  createRedis,
+  generateSigningKeyPem,
+  SessionRevocations,
+  TokenIssuer,
+  type Redis,
+  type SessionsEnded,
+} from '@spinroom/platform';
 import { testInfra } from '@spinroom/platform/testing';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -131,7 +139,12 @@ describe('sessions that end: logout and endSessions refuse earlier tokens everyw
 
   it('endSessions (what a password change, a ban or a deactivation call) refuses the tokens issued before it', async () => {
     const me = await signUp();
-    const sessions = new Sessions(new SessionRevocations(redis), 3600);
+    // Its record of ends kept in memory here: the test is about what the verifiers refuse (sessions-kept covers the record).
+    const kept: SessionsEnded[] = [];
+    const sessions = new Sessions(new SessionRevocations(redis), 3600, {
+      record: async (ended) => void kept.push(ended),
+      endedSince: async () => kept,
+    });
     await expectAllRefusedWithinASecond(me, () => sessions.endSessions(me.uuid));
     // A token issued after the end stands.
     const after = await signedToken('user', me.uuid);

@@ -13,6 +13,20 @@ export interface SessionsEnded {
   validAfterMs: number;
 }
 
+/**
+ * Set while Redis holds every ended session the user service keeps (it
+ * writes them back when this is missing: Redis lost its data).
+ */
+export const SESSIONS_KEPT_KEY = 'session:kept';
+
+// Each key is set to its value only when that is later than what it holds (a write-back never undoes a newer end).
+const RESTORE_LATER = `
+for i = 1, #KEYS do
+  local held = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if tonumber(ARGV[2 * i - 1]) > held then redis.call('SET', KEYS[i], ARGV[2 * i - 1], 'EX', ARGV[2 * i]) end
+end
+return #KEYS`;
+
 /** How long a "valid after" read is trusted in-process: a revocation reaches every verifier within this. */
 export const SESSION_CHECK_CACHE_MS = 500;
 
@@ -36,8 +50,8 @@ export class SessionRevocations {
    * Ends every session of the user opened until now. `keepSeconds` must cover
    * the longest-lived token: after it, every token issued before has expired.
    */
-  async endSessions(userUuid: string, keepSeconds: number): Promise<SessionsEnded> {
-    const ended: SessionsEnded = { userUuid, validAfterMs: Date.now() };
+  async endSessions(userUuid: string, keepSeconds: number, validAfterMs = Date.now()): Promise<SessionsEnded> {
+    const ended: SessionsEnded = { userUuid, validAfterMs };
     await this.redis
       .multi()
       .set(sessionsValidAfterKey(userUuid), String(ended.validAfterMs), 'EX', Math.ceil(keepSeconds))
@@ -45,6 +59,36 @@ export class SessionRevocations {
       .exec();
     this.remember(userUuid, ended.validAfterMs);
     return ended;
+  }
+
+  /**
+   * Writes ended sessions back (from the user service's records, after Redis
+   * lost them), each kept for what is left of `keepSeconds` since it ended;
+   * a key that holds a later end keeps it. Then marks Redis as holding them all.
+   */
+  async restore(endings: readonly SessionsEnded[], keepSeconds: number, nowMs = Date.now()): Promise<number> {
+    let restored = 0;
+    for (let i = 0; i < endings.length; i += 500) {
+      const batch = endings
+        .slice(i, i + 500)
+        .map((e) => ({ ...e, ttl: Math.ceil(keepSeconds - (nowMs - e.validAfterMs) / 1000) }))
+        .filter((e) => e.ttl > 0);
+      if (batch.length === 0) continue;
+      await this.redis.eval(
+        RESTORE_LATER,
+        batch.length,
+        ...batch.map((e) => sessionsValidAfterKey(e.userUuid)),
+        ...batch.flatMap((e) => [String(e.validAfterMs), String(e.ttl)]),
+      );
+      restored += batch.length;
+    }
+    await this.redis.set(SESSIONS_KEPT_KEY, String(nowMs));
+    return restored;
+  }
+
+  /** Whether Redis still holds the ended sessions written back or ended since (false: it lost its data). */
+  async kept(): Promise<boolean> {
+    return (await this.redis.exists(SESSIONS_KEPT_KEY)) === 1;
   }
 
   /** Whether a token of the user issued at `issuedAtMs` still stands. */
@@ -57,8 +101,8 @@ export class SessionRevocations {
    * briefly; checks that arrive while it is being read share that one read.
    */
   async validAfterMs(userUuid: string): Promise<number> {
-    const known = this.cache.get(userUuid);
-    if (known && Date.now() - known.readAtMs < (this.options.cacheMs ?? SESSION_CHECK_CACHE_MS)) return known.validAfterMs;
+    const known = this.knownValidAfterMs(userUuid);
+    if (known !== undefined) return known;
     const pending = this.reading.get(userUuid);
     if (pending) return pending;
     const read = this.redis
@@ -71,6 +115,12 @@ export class SessionRevocations {
       .finally(() => this.reading.delete(userUuid));
     this.reading.set(userUuid, read);
     return read;
+  }
+
+  /** The user's "valid after" when a read of it is still fresh, without waiting; undefined when it must be read. */
+  knownValidAfterMs(userUuid: string): number | undefined {
+    const known = this.cache.get(userUuid);
+    return known && Date.now() - known.readAtMs < (this.options.cacheMs ?? SESSION_CHECK_CACHE_MS) ? known.validAfterMs : undefined;
   }
 
   /** Takes an announced end (SESSIONS_ENDED_CHANNEL) at once, ahead of the cache's expiry. */

@@ -14,6 +14,7 @@ import { SessionsServiceService } from '@spinroom/contracts/user/v1/sessions';
 import { sessionsHandlers } from './rpc/sessions.js';
 import { Bots } from './domain/sessions/bots.js';
 import { PgBotStore } from './db/sessions-bot-store.js';
+import { PgSessionEndingStore } from './db/session-ending-store.js';
 import { USER_EVENTS_TOPIC, userSignedUp } from './events/user-events.js';
 import { userServiceHandlers } from './rpc/user-service.js';
 import { ProfilesServiceService } from '@spinroom/contracts/user/v1/profiles';
@@ -62,7 +63,28 @@ export const userService = defineService('user', {
     const revocations = new SessionRevocations(redis);
     const botStore = new PgBotStore(orm, () => relay.nudge());
     const botOf = async (ownerUuid: string) => (await botStore.findBotOf(ownerUuid))?.uuid ?? null;
-    const sessions = new Sessions(revocations, Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS), botOf);
+    const sessions = new Sessions(
+      revocations,
+      Math.max(config.JWT_TTL_SECONDS, CHAT_TOKEN_TTL_SECONDS),
+      new PgSessionEndingStore(orm),
+      botOf,
+    );
+    // Ended sessions back in Redis when it lost them: checked now, then every few seconds, and rewritten every few minutes.
+    let lastRewrite = Date.now();
+    let keeping: Promise<unknown> = keepEnds(true);
+    const keeper = setInterval(() => {
+      const always = Date.now() - lastRewrite >= config.SESSION_ENDS_REWRITE_MS;
+      if (always) lastRewrite = Date.now();
+      keeping = keeping.then(() => keepEnds(always));
+    }, config.SESSION_ENDS_CHECK_MS);
+    function keepEnds(always: boolean): Promise<void> {
+      return sessions.keepEndsInRedis(always).then(
+        (restored) => {
+          if (restored !== null && !always) logger.warn({ restored }, 'Redis had lost the ended sessions: written back');
+        },
+        (error: unknown) => logger.error({ err: error }, 'ended sessions not checked in Redis'),
+      );
+    }
     const bots = new Bots(botStore, tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
@@ -148,7 +170,11 @@ export const userService = defineService('user', {
           implementation: userServiceHandlers({ accounts, logIns, tokens, serviceTokens, unary }),
         },
       ],
-      stop: async () => mail.stop(),
+      async stop() {
+        clearInterval(keeper);
+        await keeping;
+        mail.stop();
+      },
       verifier: await TokenVerifier.fromKeys(
         tokens.publishedKeys.map((key) => key.publicKeyPem),
         { issuer: config.JWT_ISSUER, sessions: revocations },

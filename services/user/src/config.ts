@@ -46,6 +46,12 @@ export const userServiceConfig = serviceConfig('user', {
     .int()
     .positive()
     .default(10 * 1024 * 1024),
+  /**
+   * How often Redis is checked for the ended sessions it should hold (one EXISTS), and how often
+   * they are all written back anyway (for a Redis restored from an older snapshot).
+   */
+  SESSION_ENDS_CHECK_MS: z.coerce.number().int().positive().default(5_000),
+  SESSION_ENDS_REWRITE_MS: z.coerce.number().int().positive().default(600_000),
   ...mobileConfig,
   ...providersConfig,
   ...mailConfig,

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrations } from '../src/db/migrations/index.js';
 import { ModerationCommentEntity, VoucherEntity } from '../src/db/moderation-entities.js';
 import { PgModerationStore } from '../src/db/moderation-store.js';
+import { PgSessionEndingStore } from '../src/db/session-ending-store.js';
 import { UserEntity } from '../src/db/user-entity.js';
 import { PgUserStore } from '../src/db/user-store.js';
 import { Moderation } from '../src/domain/moderation/moderation.js';
@@ -67,7 +68,11 @@ describe('moderation on PostgreSQL', () => {
     redis = createRedis(await isolatedRedisUrl());
     revocations = new SessionRevocations(redis, { cacheMs: 0 });
     users = new PgUserStore(orm);
-    moderation = new Moderation(new PgModerationStore(orm), moderationAction, new Sessions(revocations, 3600).endSessions);
+    moderation = new Moderation(
+      new PgModerationStore(orm),
+      moderationAction,
+      new Sessions(revocations, 3600, new PgSessionEndingStore(orm)).endSessions,
+    );
   });
 
   afterAll(async () => {

@@ -6,6 +6,7 @@ import { Migration20261123120000_moderation } from './Migration20261123120000_mo
 import { Migration20261123110000_mail } from './Migration20261123110000_mail.js';
 import { Migration20261123150000_providers } from './Migration20261123150000_providers.js';
 import { Migration20261123160000_passkeys } from './Migration20261123160000_passkeys.js';
+import { Migration20261126120000_session_endings } from './Migration20261126120000_session_endings.js';
 
 /** Every migration of the user service, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261123140000_profiles', class: Migration20261123140000_profiles },
   { name: 'Migration20261123150000_providers', class: Migration20261123150000_providers },
   { name: 'Migration20261123160000_passkeys', class: Migration20261123160000_passkeys },
+  { name: 'Migration20261126120000_session_endings', class: Migration20261126120000_session_endings },
 ];
