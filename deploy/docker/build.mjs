@@ -24,6 +24,18 @@ const entries = { main: join(dir, 'src/main.ts'), register: join(repo, 'packages
 if (existsSync(join(dir, 'src/db/migrate.ts'))) entries.migrate = join(dir, 'src/db/migrate.ts');
 if (!existsSync(entries.main)) throw new Error(`${workspace} has no src/main.ts`);
 
+// Workspaces whose bundle loads the instrumented packages with `require`
+// (below), so require-in-the-middle patches them and the telemetry preload
+// needs no ESM loader hook, whose thread is a second V8 isolate (24 MiB of the
+// BFF's memory). Only where no npm package the bundle loads imports one of
+// them as ESM itself (the BFF's: express, ws, grpc-health-check and
+// rate-limiter-flexible are CommonJS or take the client they use); the
+// services' ORM may, so they keep the hook.
+const INSTRUMENTED_BY_REQUIRE = new Set(['bff']);
+/** The npm packages the instrumentations patch (packages/platform/src/telemetry/sdk.ts, INSTRUMENTED_MODULES). */
+const INSTRUMENTED_PACKAGES = /^(@grpc\/grpc-js|pg|ioredis|kafkajs)$/;
+const byRequire = INSTRUMENTED_BY_REQUIRE.has(workspace.replace(/\/$/, ''));
+
 const result = await build({
   entryPoints: entries,
   outdir: out,
@@ -38,6 +50,21 @@ const result = await build({
   // npm packages are external (production node_modules); our workspaces are bundled.
   plugins: [
     {
+      // `import { Redis } from 'ioredis'` becomes esbuild's CommonJS interop over
+      // `require('ioredis')`: every use reads the (patched) exports object.
+      name: 'instrumented-by-require',
+      setup(b) {
+        if (!byRequire) return;
+        b.onResolve({ filter: INSTRUMENTED_PACKAGES }, (args) =>
+          args.namespace === 'instrumented' ? { path: args.path, external: true } : { path: args.path, namespace: 'instrumented' },
+        );
+        b.onLoad({ filter: /.*/, namespace: 'instrumented' }, (args) => ({
+          contents: `module.exports = require(${JSON.stringify(args.path)});`,
+          loader: 'js',
+        }));
+      },
+    },
+    {
       name: 'external-packages',
       setup(b) {
         b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@spinroom/') ? undefined : { path: args.path, external: true }));
@@ -46,6 +73,8 @@ const result = await build({
   ],
   // ESM bundles of CommonJS-minded code: give them require and __dirname.
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Tells the telemetry preload (register.ts) to leave the ESM loader hook out.
+  define: { __SPINROOM_INSTRUMENTED_BY_REQUIRE__: String(byRequire) },
 });
 
 // Node decodes a bundle's whole source map when it loads the bundle and keeps
@@ -53,10 +82,14 @@ const result = await build({
 // for the BFF (36 MiB of heap, mostly for the generated gRPC code). Keeping
 // only the mappings where the original line changes keeps the file and line of
 // every frame in a stack trace, and drops the column's precision and the names.
+// The generated protobuf code (@spinroom/contracts' gen/: 86% of the BFF's
+// mappings, 20 MiB of its heap) is mapped to nothing: a frame there keeps its
+// place in the bundle, and every other frame its original file and line.
 for (const file of Object.keys(result.metafile.outputs)) {
   if (!file.endsWith('.map')) continue;
   const map = JSON.parse(readFileSync(file, 'utf8'));
-  map.mappings = lineMappings(map.mappings);
+  const generated = map.sources.map((source) => /packages\/contracts\/src\/gen\//.test(source));
+  map.mappings = lineMappings(map.mappings, (source) => generated[source]);
   map.names = [];
   writeFileSync(file, JSON.stringify(map));
 }
@@ -80,9 +113,12 @@ console.log(`${workspace}: ${Object.keys(entries).join(', ')} -> ${out} (${packa
  * fields relative to the previous segment's) keeping, on each generated line,
  * only the segments where the original file or line changes (the first moved
  * to column 0), without names: every column still maps to the original line
- * the full map gives it.
+ * the full map gives it. Code from a source `unmapped` names gets one segment
+ * without a source where it starts (Node's lookup takes the nearest mapping
+ * before a position, across lines), so it maps to nothing rather than to the
+ * code before it.
  */
-function lineMappings(mappings) {
+function lineMappings(mappings, unmapped = () => false) {
   const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
   const decode = (segment) => {
     const values = [];
@@ -113,6 +149,7 @@ function lineMappings(mappings) {
   };
   const read = [0, 0, 0]; // source index, original line and column, as decoded so far
   const written = [0, 0, 0]; // the same, as last written
+  let inUnmapped = false; // the last segment written maps to nothing
   return mappings
     .split(';')
     .map((line) => {
@@ -124,9 +161,17 @@ function lineMappings(mappings) {
         column += fields[0];
         if (fields.length < 4) continue;
         for (let i = 0; i < 3; i += 1) read[i] += fields[i + 1];
-        if (kept.length > 0 && read[0] === written[0] && read[1] === written[1]) continue;
         const at = kept.length === 0 ? 0 : column;
+        if (unmapped(read[0])) {
+          if (inUnmapped) continue;
+          kept.push(encode(at - writtenColumn));
+          writtenColumn = at;
+          inUnmapped = true;
+          continue;
+        }
+        if (!inUnmapped && kept.length > 0 && read[0] === written[0] && read[1] === written[1]) continue;
         kept.push(encode(at - writtenColumn) + read.map((n, i) => encode(n - written[i])).join(''));
+        inUnmapped = false;
         writtenColumn = at;
         written.splice(0, 3, ...read);
       }
