@@ -12,6 +12,7 @@ import {
   dropDatabase,
   GrpcHealthChecker,
   headersToRecord,
+  isAppError,
   KafkaClient,
   loadConfig,
   peerAddressVariable,
@@ -32,7 +33,7 @@ import type { z } from 'zod';
 import { eventually, freePort, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
-import { openUpstreams } from '../../bff/src/upstreams.js';
+import { openUpstreams, type Upstreams } from '../../bff/src/upstreams.js';
 import { blockedByFromSocial, startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
 import type { RunningRoomService } from '../../services/room/src/app.js';
@@ -274,6 +275,11 @@ async function loadService(name: ServiceName): Promise<Service<z.ZodRawShape, ob
   return service;
 }
 
+/** A call through the BFFs' client of a service that any answer but a 503 shows reaching it (see restartService). */
+const BFF_PROBES: Partial<Record<ServiceName, (upstreams: Upstreams) => Promise<unknown>>> = {
+  room: (upstreams) => upstreams.room.getRoom({ room: undefined }),
+};
+
 /** Every service of the list and the BFF, wired as in production, each on a port of its own. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<TestPlatform> {
   // The live rooms, the feed and the limits of this platform: a Redis database of its own.
@@ -397,6 +403,18 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       await services[name].running.stop();
       const port = Number(grpc[name].split(':')[1]);
       services[name].running = await definitions[name].start({ ...configs[name], GRPC_PORT: port }, startOptions[name]);
+      // While the service was down, the BFFs' channel to it backed off (grpc-js: 1 s, growing with each failed
+      // attempt) and refuses calls (503) until its next attempt, a second or more after the service is back: the
+      // restart is over once a call through the BFFs' own client is answered, whatever the answer.
+      const probe = BFF_PROBES[name];
+      if (probe) {
+        const answered = () =>
+          probe(upstreams).then(
+            () => true,
+            (error: unknown) => (isAppError(error) && error.status === 503 ? undefined : true),
+          );
+        await eventually(answered, 30_000, 50);
+      }
     },
     restartRoomService: () => platform.restartService('room'),
     databaseUrl: databaseOf('user'),
