@@ -121,17 +121,24 @@ export function createApp(options: {
   if (upstreams.chat) roomChatRoutes(deps, upstreams.room, upstreams.user.accounts, upstreams.chat);
   if (upstreams.chat) chatRoutes({ ...deps, router: chatRouter, appId: config.CHAT_APP_ID ?? DEFAULT_CHAT_APP_ID }, upstreams.chat);
 
-  const document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
-    openapi: '3.1.0',
-    info: {
-      title: 'Spinroom API',
-      version: '0.1.0',
-      description: 'REST paths served by the BFF. Errors are always {statusCode, message, error}.',
-    },
-  });
-  documentTextRule(document);
+  // The document is made on its first request, not at start: its objects and
+  // the generator's garbage are megabytes of every BFF's memory, for a path few call.
+  let document: ReturnType<OpenApiGeneratorV31['generateDocument']> | undefined;
+  const openApiDocument = () => {
+    if (document) return document;
+    document = new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Spinroom API',
+        version: '0.1.0',
+        description: 'REST paths served by the BFF. Errors are always {statusCode, message, error}.',
+      },
+    });
+    documentTextRule(document);
+    return document;
+  };
   app.get('/api/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json(openApiDocument());
   });
   app.use(router);
   app.use('/api', notFoundHandler);
