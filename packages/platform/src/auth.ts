@@ -184,6 +184,23 @@ export class TokenVerifier {
     return caller;
   }
 
+  /**
+   * The caller a token proves when that is known at once: the token verified
+   * before and not expired, and (with `sessions`) its user's session checked
+   * within the cache's time. Undefined otherwise, a refusal included: `verify`
+   * then decides. For callers that check many tokens in one go (a batch of
+   * records, each with its own token) without a promise each.
+   */
+  verifiedNow(token: string): Caller | undefined {
+    const known = this.verified.get(token);
+    if (!known || known.expiresAtMs <= Date.now()) return undefined;
+    const { caller } = known;
+    const sessions = this.options.sessions;
+    if (!sessions || caller.kind === 'service') return caller;
+    const validAfterMs = sessions.knownValidAfterMs(caller.userUuid);
+    return validAfterMs !== undefined && (caller.issuedAtMs ?? 0) >= validAfterMs ? caller : undefined;
+  }
+
   private async keyFor(kid: string | undefined): Promise<KeyObject> {
     if (kid === undefined) return this.keys.get(this.currentKeyId)!;
     if (!this.keys.has(kid)) await this.options.onUnknownKey?.();

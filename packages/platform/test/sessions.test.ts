@@ -74,6 +74,25 @@ describe('ended sessions, checked with one cached Redis read', () => {
     subscriber.disconnect();
   });
 
+  it('answers a caller at once only when both the token and its session check are remembered (verifiedNow)', async () => {
+    const revocations = new SessionRevocations(redis, { cacheMs: 200 });
+    const verifier = await TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom', sessions: revocations });
+    const sub = randomUUID();
+    const token = await issuer.sign({ sub, role: 'user', capabilities: [] });
+    expect(verifier.verifiedNow(token), 'never verified').toBeUndefined();
+    await verifier.verify(token);
+    expect(verifier.verifiedNow(token)).toMatchObject({ userUuid: sub });
+    expect(verifier.verifiedNow(`${token}x`), 'another token').toBeUndefined();
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(verifier.verifiedNow(token), 'the session check is stale').toBeUndefined();
+    await verifier.verify(token);
+    expect(verifier.verifiedNow(token)).toMatchObject({ userUuid: sub });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    revocations.learn(await new SessionRevocations(redis).endSessions(sub, 60));
+    expect(verifier.verifiedNow(token), 'the session ended').toBeUndefined();
+    await expect(verifier.verify(token)).rejects.toMatchObject({ status: 401 });
+  });
+
   it('does not check service tokens', async () => {
     const verifier = await TokenVerifier.fromPem(issuer.publicKeyPem, { issuer: 'spinroom', sessions: new SessionRevocations(redis) });
     const token = await issuer.sign({ sub: 'service:room', role: 'service', capabilities: [] });

@@ -1,7 +1,12 @@
-import { Kafka, logLevel, Partitioners, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type Producer } from 'kafkajs';
 import type { Logger } from '../logging.js';
+import { MurmurPartitioner } from './partitioner.js';
+import { installRecordEncoder } from './record-encoder.js';
 // Before any client connects: kafkajs's idle request queues stop spinning (see the module).
 import './request-queue-fix.js';
+
+// Before any produce request: records encoded in one buffer each (see the module).
+const recordEncoderInstalled = installRecordEncoder();
 
 /**
  * The small interface services use for Kafka. kafkajs sits behind it (and is
@@ -42,6 +47,8 @@ export class KafkaClient {
   constructor(options: { brokers: string[]; clientId: string; logger: Logger; consumersFrom?: 'earliest' | 'latest' }) {
     this.consumersFrom = options.consumersFrom ?? 'earliest';
     const log = options.logger.child({ component: 'kafka' });
+    if (!recordEncoderInstalled)
+      log.warn('kafkajs encodes its own records (a produce request was loaded before the kit): slower, same bytes');
     this.kafka = new Kafka({
       clientId: options.clientId,
       brokers: options.brokers,
@@ -65,7 +72,8 @@ export class KafkaClient {
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
-      createPartitioner: Partitioners.DefaultPartitioner,
+      // kafkajs's DefaultPartitioner placement, without its BigInt hash (partitioner.ts).
+      createPartitioner: MurmurPartitioner,
     });
     await producer.connect();
     return {

@@ -1,13 +1,13 @@
 import { GrpcInstrumentation } from '@opentelemetry/instrumentation-grpc';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { KafkaJsInstrumentation } from '@opentelemetry/instrumentation-kafkajs';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { context, createNoopMeter, propagation, ROOT_CONTEXT, type MeterProvider, type Span } from '@opentelemetry/api';
 import { AlwaysOffSampler, BatchSpanProcessor, NoopSpanProcessor, type SpanProcessor } from '@opentelemetry/sdk-trace';
+import { BatchAwareKafkaJsInstrumentation } from './kafka-spans.js';
 import { incomingRequestAttributes, outgoingRequestAttributes, pathAsRoute, redisStatement } from './redact.js';
 
 const NO_METRICS: MeterProvider = { getMeter: () => createNoopMeter() };
@@ -57,9 +57,10 @@ type ProducerSpanStarter = (topic: string, message: { headers?: Record<string, u
  * the relay, long after the request that staged them (and outside its
  * context), with that request's `traceparent` already in their headers: the
  * send span continues that trace instead, so one trace runs from the user's
- * request through Kafka to the consumer on the other side.
+ * request through Kafka to the consumer on the other side. (The kit's
+ * `sendBatch` does the same with a span per batch and staged trace: kafka-spans.ts.)
  */
-class OutboxAwareKafkaJsInstrumentation extends KafkaJsInstrumentation {
+class OutboxAwareKafkaJsInstrumentation extends BatchAwareKafkaJsInstrumentation {
   constructor() {
     super();
     const self = this as unknown as { _startProducerSpan: ProducerSpanStarter };
