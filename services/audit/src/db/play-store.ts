@@ -43,10 +43,48 @@ export async function countBatch(em: EntityManager, events: readonly PlayEvent[]
   });
   // Data-modifying CTEs all run, to completion, in the statement's one snapshot; the totals
   // and the last events are written in one order in every statement, so two replicas adding
-  // to the same keys never deadlock.
-  const [row] = await em.execute<Array<{ counted: number }>>(
-    `with "batch" as (
-       select * from jsonb_to_recordset(cast(? as jsonb))
+  // to the same keys never deadlock. Sent with bound parameters (a prepared statement) on the
+  // ORM's pool: inlined, the batch's JSON was escaped into the text and parsed again, a few
+  // per cent of the consumer's CPU.
+  const pool = await em.getConnection().getNativeClient();
+  const { rows } = await pool.query<{ counted: number }>({
+    name: 'audit-count-batch',
+    text: COUNT_BATCH,
+    values: [JSON.stringify(plays), JSON.stringify(users.map(lastEventJson))],
+  });
+  return Number(rows[0]?.counted ?? 0);
+}
+
+/** Each user's newest event of those given, in user order (the order rows are locked in). */
+function newestPerUser(events: readonly UserEventRow[]): UserEventRow[] {
+  const newest = new Map<string, UserEventRow>();
+  for (const event of events) {
+    const seen = newest.get(event.userUuid);
+    if (!seen || seen.occurredAt.getTime() <= event.occurredAt.getTime()) newest.set(event.userUuid, event);
+  }
+  return [...newest.values()].sort((a, b) => (a.userUuid < b.userUuid ? -1 : 1));
+}
+
+const lastEventJson = (row: UserEventRow) => ({
+  user_uuid: row.userUuid,
+  name: row.name,
+  topic: row.topic,
+  occurred_at: row.occurredAt.toISOString(),
+  detail: row.detail,
+});
+
+/** Keeps the given users' newest events unless a newer one is stored; its one parameter (`param`) is their JSON. */
+const upsertLastEvents = (param: string) => `insert into "user_last_event" ("user_uuid", "name", "topic", "occurred_at", "detail")
+     select r."user_uuid", r."name", r."topic", r."occurred_at", r."detail"
+     from jsonb_to_recordset(cast(${param} as jsonb)) as r("user_uuid" uuid, "name" text, "topic" text, "occurred_at" timestamptz, "detail" jsonb)
+     order by r."user_uuid"
+     on conflict ("user_uuid") do update set
+       "name" = excluded."name", "topic" = excluded."topic", "occurred_at" = excluded."occurred_at", "detail" = excluded."detail"
+     where "user_last_event"."occurred_at" <= excluded."occurred_at"`;
+
+/** `countBatch`'s statement: $1 the batch's plays, $2 the users' newest events, as JSON. */
+const COUNT_BATCH = `with "batch" as (
+       select * from jsonb_to_recordset(cast($1 as jsonb))
          as r("play_id" text, "kind" smallint, "song" text, "dj" text, "room" text, "usr" text, "t" bigint, "s" bigint, "f" bigint, "h" bigint)
      ), "fresh" as (
        insert into "play_event_seen" ("play_id", "kind") select "play_id", "kind" from "batch"
@@ -69,47 +107,16 @@ export async function countBatch(em: EntityManager, events: readonly PlayEvent[]
          "updated_at" = now()
        returning 1
      ), "last" as (
-       ${UPSERT_LAST_EVENTS}
+       ${upsertLastEvents('$2')}
        returning 1
      )
-     select count(*)::int as "counted" from "fresh"`,
-    [JSON.stringify(plays), JSON.stringify(users.map(lastEventJson))],
-  );
-  return Number(row?.counted ?? 0);
-}
-
-/** Each user's newest event of those given, in user order (the order rows are locked in). */
-function newestPerUser(events: readonly UserEventRow[]): UserEventRow[] {
-  const newest = new Map<string, UserEventRow>();
-  for (const event of events) {
-    const seen = newest.get(event.userUuid);
-    if (!seen || seen.occurredAt.getTime() <= event.occurredAt.getTime()) newest.set(event.userUuid, event);
-  }
-  return [...newest.values()].sort((a, b) => (a.userUuid < b.userUuid ? -1 : 1));
-}
-
-const lastEventJson = (row: UserEventRow) => ({
-  user_uuid: row.userUuid,
-  name: row.name,
-  topic: row.topic,
-  occurred_at: row.occurredAt.toISOString(),
-  detail: row.detail,
-});
-
-/** Keeps the given users' newest events unless a newer one is stored; its one parameter is their JSON. */
-const UPSERT_LAST_EVENTS = `insert into "user_last_event" ("user_uuid", "name", "topic", "occurred_at", "detail")
-     select r."user_uuid", r."name", r."topic", r."occurred_at", r."detail"
-     from jsonb_to_recordset(cast(? as jsonb)) as r("user_uuid" uuid, "name" text, "topic" text, "occurred_at" timestamptz, "detail" jsonb)
-     order by r."user_uuid"
-     on conflict ("user_uuid") do update set
-       "name" = excluded."name", "topic" = excluded."topic", "occurred_at" = excluded."occurred_at", "detail" = excluded."detail"
-     where "user_last_event"."occurred_at" <= excluded."occurred_at"`;
+     select count(*)::int as "counted" from "fresh"`;
 
 /** Keeps each user's newest event (of those given and the one stored), in the caller's transaction. */
 export async function recordUserEvents(em: EntityManager, events: readonly UserEventRow[]): Promise<void> {
   const users = newestPerUser(events);
   if (users.length === 0) return;
-  await em.execute(UPSERT_LAST_EVENTS, [JSON.stringify(users.map(lastEventJson))]);
+  await em.execute(upsertLastEvents('?'), [JSON.stringify(users.map(lastEventJson))]);
 }
 
 /** The reads of the play totals and the users' last events. */

@@ -110,7 +110,9 @@ export function checkPlayTimes(record: Pick<PlayRecord, 'event' | 'startedDate' 
 export function validateRecord(caller: Caller, topic: string, recordJson: string, now: Date = new Date()): ValidRecord {
   if (caller.kind === 'service') throw forbidden('Records come from users');
   if (!(ANALYTICS_TOPICS as readonly string[]).includes(topic)) throw badRequest(`topic: must be one of ${ANALYTICS_TOPICS.join(', ')}`);
-  if (Buffer.byteLength(recordJson) > MAX_RECORD_BYTES) throw badRequest(`record: at most ${MAX_RECORD_BYTES} bytes of JSON`);
+  // A UTF-16 unit is at most 3 bytes of UTF-8: short records need no count.
+  if (recordJson.length * 3 > MAX_RECORD_BYTES && Buffer.byteLength(recordJson) > MAX_RECORD_BYTES)
+    throw badRequest(`record: at most ${MAX_RECORD_BYTES} bytes of JSON`);
   let value: unknown;
   try {
     value = JSON.parse(recordJson);
@@ -144,10 +146,21 @@ export function validateRecord(caller: Caller, topic: string, recordJson: string
   }
 }
 
+/** A record's id once the broker has it, or why it was not sent. */
+export type PublishOutcome = { id: string } | { refused: unknown };
+
 /** Where checked records go: their Kafka topic; resolves with the record's id once the broker has it. */
 export interface RecordSink {
   publish(record: ValidRecord): Promise<string>;
+  /** Many records in one go: each one's outcome, in order, once every one is acknowledged or refused. */
+  publishAll(records: readonly ValidRecord[]): Promise<PublishOutcome[]>;
 }
+
+/** A record of a batch, with the caller its token proved, or the refusal of its token. */
+export type BatchRecord = { topic: string; recordJson: string } & ({ caller: Caller } | { refused: unknown });
+
+/** A batch record's answer: its id and topic once the broker has it, or its refusal. */
+export type BatchOutcome = { recordId: string; topic: AnalyticsTopic } | { refused: unknown };
 
 export class Analytics {
   constructor(
@@ -158,5 +171,34 @@ export class Analytics {
   async record(caller: Caller, topic: string, recordJson: string): Promise<{ recordId: string; topic: AnalyticsTopic }> {
     const valid = validateRecord(caller, topic, recordJson, this.now());
     return { recordId: await this.sink.publish(valid), topic: valid.topic };
+  }
+
+  /**
+   * A batch's records, each checked on behalf of its own caller as `record`
+   * checks one, the valid ones sent together; answers each record's outcome,
+   * in order, once every sent one is acknowledged (or refused).
+   */
+  async recordAll(records: readonly BatchRecord[]): Promise<BatchOutcome[]> {
+    const now = this.now();
+    const outcomes: BatchOutcome[] = new Array(records.length);
+    const valid: ValidRecord[] = [];
+    const sentAt: number[] = [];
+    records.forEach((record, index) => {
+      if ('refused' in record) {
+        outcomes[index] = record;
+        return;
+      }
+      try {
+        valid.push(validateRecord(record.caller, record.topic, record.recordJson, now));
+        sentAt.push(index);
+      } catch (refused) {
+        outcomes[index] = { refused };
+      }
+    });
+    const published = await this.sink.publishAll(valid);
+    published.forEach((outcome, i) => {
+      outcomes[sentAt[i]!] = 'refused' in outcome ? outcome : { recordId: outcome.id, topic: valid[i]!.topic };
+    });
+    return outcomes;
   }
 }

@@ -1,6 +1,6 @@
 import { AnalyticsRecorded, PlayEventKind, PlayTracked, type Device as DeviceMessage } from '@spinroom/contracts/events/v1/analytics';
 import { AppError, newEventMetadata, type EventMessage, type EventProducer } from '@spinroom/platform';
-import type { Device, RecordSink, ValidRecord } from '../domain/analytics.js';
+import type { Device, PublishOutcome, RecordSink, ValidRecord } from '../domain/analytics.js';
 import type { PlayKind } from '../domain/plays.js';
 import { TOPICS } from '@spinroom/contracts/topics';
 
@@ -115,8 +115,8 @@ function eventMessage(topic: string, key: string, metadata: { eventId: string; e
 
 interface Pending {
   message: EventMessage;
-  resolve(): void;
-  reject(error: unknown): void;
+  /** Called once: without an error when the broker acknowledged the message. */
+  settle(error?: Error): void;
 }
 
 /**
@@ -140,8 +140,38 @@ export class BatchingRecordSink implements RecordSink {
   publish(record: ValidRecord): Promise<string> {
     const { id, message } = recordMessage(record);
     return new Promise<string>((resolve, reject) => {
-      this.queue.push({ message, resolve: () => resolve(id), reject });
+      this.queue.push({ message, settle: (error) => (error === undefined ? resolve(id) : reject(error)) });
       this.schedule();
+    });
+  }
+
+  /**
+   * Many records at once (a batch call's): one promise for all of them, which
+   * resolves once each is acknowledged or refused (a refused send refuses only
+   * its own records), with each record's id or refusal in order.
+   */
+  publishAll(records: readonly ValidRecord[]): Promise<PublishOutcome[]> {
+    if (records.length === 0) return Promise.resolve([]);
+    return new Promise<PublishOutcome[]>((resolve) => {
+      const outcomes: PublishOutcome[] = new Array(records.length);
+      let unsettled = records.length;
+      const settle = (index: number, outcome: PublishOutcome) => {
+        outcomes[index] = outcome;
+        unsettled -= 1;
+        if (unsettled === 0) resolve(outcomes);
+      };
+      records.forEach((record, index) => {
+        let encoded: ReturnType<typeof recordMessage>;
+        try {
+          encoded = recordMessage(record);
+        } catch (error) {
+          settle(index, { refused: error });
+          return;
+        }
+        const { id, message } = encoded;
+        this.queue.push({ message, settle: (error) => settle(index, error === undefined ? { id } : { refused: error }) });
+      });
+      if (this.queue.length > 0) this.schedule();
     });
   }
 
@@ -165,11 +195,11 @@ export class BatchingRecordSink implements RecordSink {
     const batch = this.queue.splice(0, this.options.maxBatch);
     try {
       await this.producer.send(batch.map((pending) => pending.message));
-      for (const pending of batch) pending.resolve();
+      for (const pending of batch) pending.settle();
     } catch (error) {
       const refusal = new AppError(503, 'Analytics are not available, please try again');
       refusal.cause = error;
-      for (const pending of batch) pending.reject(refusal);
+      for (const pending of batch) pending.settle(refusal);
     } finally {
       this.sending = false;
       if (this.queue.length > 0) this.schedule();

@@ -7,7 +7,7 @@ import type {
 import { AppError, badRequest, notFound, type createUnaryFactory, type Logger, type TokenVerifier } from '@spinroom/platform';
 import { randomUUID } from 'node:crypto';
 import type { PgPlayStore } from '../db/play-store.js';
-import type { Analytics } from '../domain/analytics.js';
+import type { Analytics, BatchRecord } from '../domain/analytics.js';
 import { SOCKET_EVENT_NAMES, USER_EVENT_NAMES } from '../domain/event-names.js';
 import type { Geolocator } from '../domain/geolocation.js';
 import {
@@ -91,17 +91,37 @@ export function auditServiceHandlers(deps: {
     recordAnalyticsBatch: unary.public(async (req) => {
       if (req.records.length > MAX_BATCH_RECORDS) throw badRequest(`records: at most ${MAX_BATCH_RECORDS} in one call`);
       const verifier = deps.verifier();
-      const settled = await Promise.allSettled(
-        req.records.map(async (input) => {
-          if (!verifier) throw new AppError(503, 'Sign-in is not available yet, please try again');
-          return analytics.record(await verifier.verify(input.accessToken), input.topic, input.recordJson);
-        }),
-      );
+      // Each record's caller: at once when the verifier holds its token and session check
+      // (most of a busy user's records), else verified (those alone wait, side by side).
+      const records: BatchRecord[] = new Array(req.records.length);
+      const verifying: Array<Promise<void>> = [];
+      req.records.forEach(({ accessToken, topic, recordJson }, index) => {
+        if (!verifier) {
+          records[index] = { topic, recordJson, refused: new AppError(503, 'Sign-in is not available yet, please try again') };
+          return;
+        }
+        const caller = verifier.verifiedNow(accessToken);
+        if (caller) records[index] = { topic, recordJson, caller };
+        else {
+          verifying.push(
+            verifier.verify(accessToken).then(
+              (verified) => {
+                records[index] = { topic, recordJson, caller: verified };
+              },
+              (refused: unknown) => {
+                records[index] = { topic, recordJson, refused };
+              },
+            ),
+          );
+        }
+      });
+      await Promise.all(verifying);
+      const outcomes = await analytics.recordAll(records);
       return {
-        results: settled.map((outcome) =>
-          outcome.status === 'fulfilled'
-            ? { recordId: outcome.value.recordId, topic: outcome.value.topic, error: undefined }
-            : { recordId: '', topic: '', error: recordError(outcome.reason, logger) },
+        results: outcomes.map((outcome) =>
+          'refused' in outcome
+            ? { recordId: '', topic: '', error: recordError(outcome.refused, logger) }
+            : { recordId: outcome.recordId, topic: outcome.topic, error: undefined },
         ),
       };
     }),
