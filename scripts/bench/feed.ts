@@ -39,7 +39,8 @@
 // service, past the BFF's 5 s deadline), BENCH_QUIET_WAIT_S
 // (120: how long the run may wait, in all, for other work on the machine to
 // finish), BENCH_CPU_PROF=<dir> (V8 CPU profile of the BFF under <dir>/bff),
-// BENCH_FEED_PIN (on; `off` leaves every process unpinned).
+// BENCH_FEED_PIN (on; `off` leaves every process unpinned), BENCH_BFF_NODE_OPTIONS
+// (the BFF's NODE_OPTIONS, the chart's unless set).
 import { execFileSync, fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
@@ -99,8 +100,8 @@ const VOTERS = 20;
 // ephemeral ports, and one could hold a service's port when the next run starts.
 const ports = { bff: 8380, bare: 8381, ...servicePorts(28350) };
 const TARGET = { listeners: 5000, rate: 20, p99Ms: 150, percentOfBare: 90, idleSockets: 10_000, freshRssMib: 130, joinedRssMib: 250 };
-/** The BFF's Node options in its chart (helm/spinroom/values.yaml, bff.env.NODE_OPTIONS). */
-const BFF_NODE_OPTIONS = '--max-semi-space-size=16';
+/** The BFF's Node options in its chart (helm/spinroom/values.yaml, bff.env.NODE_OPTIONS); BENCH_BFF_NODE_OPTIONS to compare others. */
+const BFF_NODE_OPTIONS = process.env.BENCH_BFF_NODE_OPTIONS ?? '--max-semi-space-size=16';
 /** Listeners and harness on one core, servers on another (see the header). */
 const PIN = process.env.BENCH_FEED_PIN !== 'off' && availableParallelism() >= 2 ? { clients: '0', servers: '1' } : undefined;
 
@@ -653,7 +654,7 @@ function markdown(rows: Row[], idle: IdleRow[], started: Date, revision: string,
   lines.push(
     `Run ${started.toISOString().replace(/\.\d+Z$/, 'Z')}, \`npm run bench\` (scripts/bench/feed.ts), ${rate} patches/s, ` +
       `${warmupSeconds}s warm-up + ${durationSeconds}s measured per row, ${clientProcesses} client processes, Node ${process.version}, ` +
-      `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}${PIN ? `; listeners and harness pinned to CPU ${PIN.clients}, servers to CPU ${PIN.servers}` : ''}), ${Math.round(totalmem() / 2 ** 30)} GiB, ulimit -n ${fdLimit}, code at ${revision}.`,
+      `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}${PIN ? `; listeners and harness pinned to CPU ${PIN.clients}, servers to CPU ${PIN.servers}` : ''}), ${Math.round(totalmem() / 2 ** 30)} GiB, ulimit -n ${fdLimit}, code at ${revision}; the BFF with NODE_OPTIONS=${BFF_NODE_OPTIONS}.`,
     '',
     '| listeners | patch source | server | joins/s | patches/s sent | deliveries/s | of expected | p50 ms | p99 ms | max ms | server CPU (cores) | server CPU µs a delivery | clients CPU | room service CPU | server RSS MiB | machine busy (before / during) |',
     '|--:|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
