@@ -9,7 +9,7 @@
 // them. The gRPC descriptor set goes beside the bundles, where
 // @spinroom/contracts/descriptors looks for it.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const [workspace, outArg] = process.argv.slice(2);
@@ -29,12 +29,13 @@ if (!existsSync(entries.main)) throw new Error(`${workspace} has no src/main.ts`
 // needs no ESM loader hook, whose thread is a second V8 isolate (24 MiB of the
 // BFF's memory). Only where no npm package the bundle loads imports one of
 // them as ESM itself (the BFF's: express, ws, grpc-health-check and
-// rate-limiter-flexible are CommonJS or take the client they use); the
-// services' ORM may, so they keep the hook.
+// rate-limiter-flexible are CommonJS or take the client they use). The
+// services keep the hook: their packages are not checked (one importing pg or
+// kafkajs as ESM would lose its spans without it).
 const INSTRUMENTED_BY_REQUIRE = new Set(['bff']);
 /** The npm packages the instrumentations patch (packages/platform/src/telemetry/sdk.ts, INSTRUMENTED_MODULES). */
 const INSTRUMENTED_PACKAGES = /^(@grpc\/grpc-js|pg|ioredis|kafkajs)$/;
-const byRequire = INSTRUMENTED_BY_REQUIRE.has(workspace.replace(/\/$/, ''));
+const byRequire = INSTRUMENTED_BY_REQUIRE.has(relative(repo, dir));
 
 const result = await build({
   entryPoints: entries,
