@@ -14,6 +14,7 @@ import { AnalysisWebhook } from './domain/analysis.js';
 import { CrateImports, startCrateImportWorker } from './domain/crate-imports.js';
 import { Crates } from './domain/crates.js';
 import { CrateExports } from './domain/exports.js';
+import { ROOM_EFFECT_DEFAULTS, startRoomEffectPruner } from './domain/room-effects.js';
 import { SongData } from './domain/song-data.js';
 import { CachedSongSearch } from './domain/song-search.js';
 import { ROOM_EVENTS_TOPIC, roomEventsHandler } from './events/room-events.js';
@@ -22,8 +23,8 @@ import { createProviders, type MusicProviders } from './providers/index.js';
 import { playlistServiceHandlers } from './rpc/playlist-service.js';
 
 /**
- * The gRPC server, the upload- and room-events consumer and the crate import
- * worker. `providers` defaults to the outside catalogues configured in the
+ * The gRPC server, the upload- and room-events consumer, the crate import
+ * worker and the pruning of the room effects applied here. `providers` defaults to the outside catalogues configured in the
  * environment. The service kit opens and closes the rest (packages/platform/src/kit).
  */
 export const playlistService = defineService('playlist', {
@@ -49,6 +50,12 @@ export const playlistService = defineService('playlist', {
       settings: { leaseSeconds: config.CRATE_IMPORT_LEASE_SECONDS, retryDelayMs: config.CRATE_IMPORT_RETRY_DELAY_MS },
     });
     const importWorker = startCrateImportWorker(imports, { pollMs: config.CRATE_IMPORT_POLL_MS, logger });
+    const effectPruner = startRoomEffectPruner(crateStore, {
+      retentionMs: (config.ROOM_EFFECT_RETENTION_HOURS ?? ROOM_EFFECT_DEFAULTS.retentionHours) * 3_600_000,
+      batch: config.ROOM_EFFECT_PRUNE_BATCH ?? ROOM_EFFECT_DEFAULTS.batch,
+      everyMs: config.ROOM_EFFECT_PRUNE_MS ?? ROOM_EFFECT_DEFAULTS.everyMs,
+      logger,
+    });
     const exports = new CrateExports(crates, providers);
     const analysis = new AnalysisWebhook(providers.cyanite, new PgAnalysisStore(orm), logger);
     const deadLetters = await kafka.producer();
@@ -90,6 +97,7 @@ export const playlistService = defineService('playlist', {
       ],
       async stop() {
         await importWorker.stop();
+        await effectPruner.stop();
         await consumer.stop();
         await deadLetters.disconnect();
       },

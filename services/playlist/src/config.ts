@@ -17,6 +17,16 @@ export const playlistServiceConfig = serviceConfig('playlist', {
   /** Catalogue search: how long a search's answer is reused (0: never; 5000 when unset), and how many answers are kept (10,000). */
   SEARCH_CACHE_MS: z.coerce.number().int().min(0).optional(),
   SEARCH_CACHE_ENTRIES: z.coerce.number().int().positive().optional(),
+  /**
+   * Room effects applied here (`room_effect`: a play's requeue, a voter's snag)
+   * are remembered this long (7 days), so a replay from the room service finds
+   * them; it replays an effect for a day at most, hence at least 25 hours
+   * (unset: ROOM_EFFECT_DEFAULTS, domain/room-effects.ts).
+   */
+  ROOM_EFFECT_RETENTION_HOURS: z.coerce.number().int().min(25).optional(),
+  /** How often older ones are pruned (hourly), and how many rows one delete forgets (1000). */
+  ROOM_EFFECT_PRUNE_MS: z.coerce.number().int().positive().optional(),
+  ROOM_EFFECT_PRUNE_BATCH: z.coerce.number().int().min(1).max(100_000).optional(),
 });
 
 export type PlaylistServiceConfig = ConfigOf<typeof playlistServiceConfig>;

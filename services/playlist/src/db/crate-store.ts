@@ -158,6 +158,20 @@ export class PgCrateStore {
     return rows.length > 0;
   }
 
+  /**
+   * Forgets up to `limit` room effects applied before `before`, oldest first
+   * (replicas pruning side by side skip each other's rows); how many it forgot.
+   */
+  async pruneEffects(before: Date, limit: number): Promise<number> {
+    const rows = await this.fork().execute<unknown[]>(
+      `delete from "room_effect" where "key" in (
+         select "key" from "room_effect" where "applied_at" < ? order by "applied_at" limit ? for update skip locked)
+       returning "key"`,
+      [before, limit],
+    );
+    return rows.length;
+  }
+
   async entries(em: EntityManager, crateId: number, page?: { limit: number; offset: number }): Promise<CrateEntry[]> {
     const rows = await em.execute<{ id: number; crate_song_uuid: string; position: number; song_pk: number }[]>(
       `select "id", "crate_song_uuid", "position", "song_id" as "song_pk" from "crate_song" where "crate_id" = ? order by "position"
