@@ -4,12 +4,14 @@
 // end, so the play record cannot be written). The advance is in Redis with
 // its effects pending; a room service started afterwards runs them: the play
 // is recorded once, `room.song-played` is published once and the DJ's song
-// goes to the end of their queue, once.
+// goes to the end of their queue, once. The same for a stage change the
+// crashed replica stored (its last song played, the DJ steps down):
+// `room.stage-changed` is published once, under the change's own id.
 import { randomUUID } from 'node:crypto';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { SongPlayed, StageChanged } from '@spinroom/contracts/events/v1/room_events';
 import { createRedis, GrpcHealthChecker, peerAddressVariable, SERVICE_NAMES, type Redis } from '@spinroom/platform';
 import { eventually, freePort, testInfra } from '@spinroom/platform/testing';
 import { startServiceProcess, type ServiceProcess } from '../../scripts/lib/processes.js';
@@ -69,6 +71,7 @@ describe('a room-service replica killed between storing a song’s advance and r
   const processes: ServiceProcess[] = [];
   const open: FeedListener[] = [];
   let proxy: HoldingProxy | undefined;
+  let stageProxy: HoldingProxy | undefined;
   let redis: Redis;
 
   const startReplica = async (databaseUrl: string): Promise<ServiceProcess> => {
@@ -104,6 +107,7 @@ describe('a room-service replica killed between storing a song’s advance and r
     for (const listener of open) listener.close();
     for (const replica of processes) await replica.stop();
     await proxy?.close();
+    await stageProxy?.close();
     redis?.disconnect();
   });
 
@@ -217,5 +221,83 @@ describe('a room-service replica killed between storing a song’s advance and r
     } finally {
       await db.end();
     }
+  });
+
+  it('publishes room.stage-changed once for a stage change the killed replica stored (its DJ stepping down after their last song)', {
+    timeout: 240_000,
+  }, async () => {
+    // Only the doomed replica's clock beats until it dies (the survivors of the test before stop first).
+    for (const replica of processes.splice(0)) await replica.stop();
+    const database = new URL(platform().room.databaseUrl);
+    stageProxy = await HoldingProxy.start({ host: database.hostname, port: Number(database.port || 5432) });
+    const proxied = new URL(database);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(stageProxy.port);
+    const doomed = await startReplica(proxied.toString());
+
+    const owner = (
+      await call('POST', '/api/user-service/users/sign-up', {
+        body: { email: freshEmail(), password: 'correct horse battery', nickname: 'One Song DJ' },
+      })
+    ).body;
+    const created = await call('POST', '/api/room-service/rooms/infrastructure', {
+      token: owner.accessToken,
+      body: { name: `Crash stage ${Date.now()}`, songsPerDj: 1 },
+    });
+    expect(created.status).toBe(201);
+    const roomUuid = created.body.uuid as string;
+    const queued = await call('POST', '/api/playlist-service/crate/special/queue/songs', {
+      token: owner.accessToken,
+      body: {
+        songs: [{ musicProvider: 'spotify', songId: `crash-S1-${randomUUID()}`, trackName: 'S1', artistName: 'Crash', duration: 8 }],
+        append: true,
+      },
+    });
+    expect(queued.status).toBe(201);
+    const stages = () =>
+      roomEvents
+        .filter((m) => m.headers['event-type'] === 'room.stage-changed')
+        .map((m) => ({ id: m.headers['event-id'], change: StageChanged.decode(m.value) }))
+        .filter((e) => e.change.roomUuid === roomUuid);
+    const stepDowns = () => stages().filter((e) => e.change.removedDjUuids.includes(owner.userUuid));
+
+    const dj = await FeedListener.join(platform().baseUrl, owner.accessToken, owner.userUuid, roomUuid);
+    open.push(dj);
+    await dj.action('addDj');
+    await dj.until((s) => s.nowPlaying?.song?.trackName === 'S1', 'S1 playing');
+    // Taking the stage is announced once, under the change's id (the platform's own room service stored it).
+    await eventually(async () => (stages().length === 1 ? true : undefined), 30_000, 200);
+    expect(stages()[0]!.change).toMatchObject({ addedDjUuids: [owner.userUuid], removedDjUuids: [] });
+    expect(stages()[0]!.change.metadata?.eventId).toBe(stages()[0]!.id);
+
+    // Just before S1 ends the doomed replica's database stops answering; its clock ends the song, and the DJ, who
+    // played their one song, steps down: that change is stored with its announcement pending, then the replica dies.
+    const endTime: number = dj.state.nowPlaying.endTime;
+    await new Promise((r) => setTimeout(r, Math.max(0, endTime - Date.now() - 1_500)));
+    stageProxy.hold();
+    await dj.until((s) => s.djs.length === 0, 'the DJ off stage');
+    const pending = Object.keys(await redis.hgetall(`room:effects:${roomUuid}`)).filter((key) => key.startsWith('stage:'));
+    expect(pending).toHaveLength(1);
+    doomed.child.kill('SIGKILL');
+    await new Promise((resolve) => doomed.child.once('exit', resolve));
+    await stageProxy.close();
+    expect(stepDowns()).toHaveLength(0);
+
+    // The room service starts again: the step-down is announced once, under the id the change was stored with.
+    await startReplica(platform().room.databaseUrl);
+    await eventually(async () => (stepDowns().length === 1 ? true : undefined), 30_000, 200);
+    await eventually(async () => ((await redis.hlen(`room:effects:${roomUuid}`)) === 0 ? true : undefined), 10_000, 200);
+    const [stepDown] = stepDowns();
+    expect(stepDown!.id).toBe(pending[0]!.slice('stage:'.length));
+    expect(stepDown!.change).toMatchObject({
+      addedDjUuids: [],
+      removedDjUuids: [owner.userUuid],
+      djUuids: [],
+      numberOfDjs: expect.any(Number),
+    });
+
+    // And never again: a few sweeps later, still the two changes, each announced once.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(stages()).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createLogger, createRedis, notFound, type Redis } from '@spinroom/platform';
-import { isolatedRedisUrl } from '@spinroom/platform/testing';
+import { StageChanged } from '@spinroom/contracts/events/v1/room_events';
+import { createLogger, createRedis, dropDatabase, notFound, openServiceDatabase, type MikroORM, type Redis } from '@spinroom/platform';
+import { isolatedRedisUrl, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   decodePending,
@@ -11,10 +12,14 @@ import {
   pendingEffects,
   refusedForGood,
   replayOrder,
+  stageChange,
 } from '../src/domain/live/pending-effects.js';
+import { roomDatabase } from '../src/db/database.js';
+import { PgRoomStore } from '../src/db/room-store.js';
+import { PgPlayLog } from '../src/live-rooms/play-log.js';
 import { emptyLiveRoom, type LiveRoom, type MinimalCrateSong, type StageRules } from '../src/domain/live/state.js';
 import * as live from '../src/domain/live/transitions.js';
-import { LiveRooms, type PlayLog, type Queues, type RoomAccess } from '../src/live-rooms/live-rooms.js';
+import { LiveRooms, type PlayLog, type Queues, type RoomAccess, type StageChange } from '../src/live-rooms/live-rooms.js';
 import { liveKeys, LiveStore } from '../src/live-rooms/live-store.js';
 
 const RULES: StageRules = {
@@ -56,6 +61,28 @@ describe('pending effects (domain/live/pending-effects.ts)', () => {
     expect(effectKey({ type: 'requeue', playId: 'p1', djUuid: 'dj', crateSongUuid: 'e' })).toBe('requeue:p1');
     expect(effectKey({ type: 'snag', playId: 'p1', userUuid: 'u', song: song('s') })).toBe('snag:p1:u');
     expect(effectKey({ type: 'refreshNextSong', djUuid: 'dj' })).toBe('refresh:dj');
+    const change = { changeId: 'c1', roomUuid: 'room', added: ['dj'], removed: [], djs: ['dj'], numberOfDjs: 2, at: 0 };
+    expect(effectKey({ type: 'stageChanged', ...change })).toBe('stage:c1');
+  });
+
+  it('see a stage change in a change that seated or unseated someone, and none in one that did not', () => {
+    const seat = (room: LiveRoom, uuids: string[]): LiveRoom => ({
+      ...room,
+      client: { ...room.client, djs: uuids.map((uuid) => ({ uuid, tokenRole: 'user', canDj: true, nextSong: null })) },
+    });
+    const empty = emptyLiveRoom('room', {}, RULES);
+    expect(stageChange(seat(empty, ['a', 'b']), seat(empty, ['a', 'b']), 'c0', 5)).toBeNull();
+    expect(stageChange(seat(empty, ['a', 'b']), seat(empty, ['b', 'c']), 'c1', 5)).toEqual({
+      type: 'stageChanged',
+      changeId: 'c1',
+      roomUuid: 'room',
+      added: ['c'],
+      removed: ['a'],
+      djs: ['b', 'c'],
+      numberOfDjs: 2,
+      at: 5,
+    });
+    expect(stageChange(seat(empty, ['a']), seat(empty, []), 'c2', 5)).toMatchObject({ added: [], removed: ['a'], djs: [] });
   });
 
   it("keep a change's effects in its order, one per key (the later replaces the earlier), and replay them in the order stored", () => {
@@ -114,6 +141,7 @@ class World implements Queues, PlayLog {
   plays: string[] = [];
   requeued: Array<[string, string, string]> = [];
   snagged: string[] = [];
+  stages: StageChange[] = [];
   heads = 0;
   /** A replica about to die: its effects never finish. */
   hang = false;
@@ -139,8 +167,9 @@ class World implements Queues, PlayLog {
     this.plays.push(play.playId);
     return Promise.resolve();
   }
-  stageChanged(): Promise<void> {
-    return Promise.resolve();
+  stageChanged(change: StageChange): Promise<void> {
+    this.stages.push(change);
+    return this.wait(undefined);
   }
 }
 
@@ -229,6 +258,46 @@ describe('a change stored with its effects (Redis)', () => {
     expect(world.requeued).toHaveLength(1);
   });
 
+  it("announces a stage change once though the replica that stored it died first, under the change's id", async () => {
+    const dying = new World();
+    dying.hang = true;
+    const clock = { now: 1_000 };
+    const doomed = replica(dying, clock);
+    const roomUuid = randomUUID();
+    let room: LiveRoom = emptyLiveRoom(roomUuid, access.settings, RULES);
+    for (const uuid of ['dj', 'fan']) {
+      room = live.join(room, {
+        member: { uuid, tokenRole: 'user', highestRole: undefined, canDj: true },
+        profile: {},
+        position: { x: 0, y: 0 },
+      })!.room;
+    }
+    expect(await doomed.store.save(null, room, { name: 'userJoined', due: null, now: 1_000 })).not.toBeNull();
+
+    await doomed.rooms.addDj({ userUuid: 'dj', role: 'user', kind: 'user', token: '' } as never, roomUuid, song('a1'));
+    const keys = Object.keys(await redis.hgetall(liveKeys.effects(roomUuid))).filter((key) => key.startsWith('stage:'));
+    expect(keys).toHaveLength(1);
+    expect(dying.stages).toHaveLength(1); // started, never finished
+    const changeId = keys[0]!.slice('stage:'.length);
+    expect(dying.stages[0]).toEqual({ changeId, roomUuid, added: ['dj'], removed: [], djs: ['dj'], numberOfDjs: 2, at: 1_000 });
+
+    const world = new World();
+    clock.now += RETRY_MS;
+    const survivor = replica(world, clock);
+    const rival = replica(world, clock);
+    await Promise.all([survivor.rooms.replayEffects(), rival.rooms.replayEffects()]);
+    expect(world.stages).toEqual(dying.stages);
+    expect(await redis.hlen(liveKeys.effects(roomUuid))).toBe(0);
+    clock.now += RETRY_MS;
+    await survivor.rooms.replayEffects();
+    expect(world.stages).toHaveLength(1);
+
+    // A change that seats no one announces nothing.
+    await survivor.rooms.voteOnSong({ userUuid: 'fan', role: 'user', kind: 'user', token: '' } as never, roomUuid, { like: true });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(world.stages).toHaveLength(1);
+  });
+
   it('keeps an effect that failed for the next sweep, and forgets those that ran', async () => {
     const world = new World();
     const clock = { now: 1_000 };
@@ -287,5 +356,65 @@ describe('a change stored with its effects (Redis)', () => {
     await store.ackEffect(roomUuid, newer!.key, encodePending(newer!));
     expect(await store.pendingEffects(roomUuid)).toEqual([]);
     expect(await redis.zscore(liveKeys.effectsDue, roomUuid)).toBeNull();
+  });
+});
+
+describe('the stage change announced (PgPlayLog, PostgreSQL)', () => {
+  const databaseUrl = uniqueDatabaseUrl('room_stage_once');
+  let orm: MikroORM;
+  let log: PgPlayLog;
+
+  beforeAll(async () => {
+    orm = await openServiceDatabase('room', databaseUrl, roomDatabase);
+    log = new PgPlayLog(new PgRoomStore(orm));
+  });
+  afterAll(async () => {
+    await orm?.close();
+    await dropDatabase(databaseUrl);
+  });
+
+  const events = (changeId: string) =>
+    orm.em
+      .fork()
+      .execute<Array<{ event_id: string; event_type: string; payload: Buffer }>>(
+        `select "event_id", "event_type", "payload" from "outbox_message" where "event_id" = ?`,
+        [changeId],
+      );
+
+  it("is one event under the change's id however often (and however concurrently) it is run again", async () => {
+    const change: StageChange = {
+      changeId: randomUUID(),
+      roomUuid: randomUUID(),
+      added: ['dj'],
+      removed: [],
+      djs: ['dj'],
+      numberOfDjs: 2,
+      at: Date.UTC(2026, 10, 26, 12, 0, 0),
+    };
+    await log.stageChanged(change);
+    await log.stageChanged(change);
+    const [row, ...more] = await events(change.changeId);
+    expect(more).toEqual([]);
+    expect(row!.event_type).toBe('room.stage-changed');
+    expect(StageChanged.decode(row!.payload)).toMatchObject({
+      metadata: { eventId: change.changeId, occurredAt: new Date(change.at) },
+      roomUuid: change.roomUuid,
+      addedDjUuids: ['dj'],
+    });
+
+    // Two replays racing: one writes the event, the other fails (and is run again later) or finds it.
+    const raced = { ...change, changeId: randomUUID() };
+    await Promise.allSettled([log.stageChanged(raced), log.stageChanged(raced)]);
+    await log.stageChanged(raced);
+    expect(await events(raced.changeId)).toHaveLength(1);
+
+    // Another change of the same stage is another event.
+    await log.stageChanged({ ...change, changeId: randomUUID() });
+    const [{ count }] = (await orm.em
+      .fork()
+      .execute<Array<{ count: string }>>(`select count(*) as "count" from "outbox_message" where "event_type" = 'room.stage-changed'`)) as [
+      { count: string },
+    ];
+    expect(Number(count)).toBe(3);
   });
 });

@@ -80,8 +80,10 @@ describe('room.created and room.updated on Kafka', () => {
 });
 
 describe('room.stage-changed on Kafka', () => {
-  it('names who took and who left a seat, and the stage after the change', () => {
+  it('names who took and who left a seat, and the stage after the change, under the change id and time', () => {
     const entry = stageChanged({
+      changeId: '0b6f1e9e-3f43-4d39-9a55-0d7c2b1f4a10',
+      at: Date.UTC(2026, 10, 26, 12, 0, 0),
       roomUuid: '5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11',
       roomSlug: 'the-room',
       roomName: 'The Room',
@@ -91,8 +93,13 @@ describe('room.stage-changed on Kafka', () => {
       numberOfDjs: 3,
     });
     expect(entry.key).toBe('5d0c1c52-7b0f-4f4e-8d1c-3c9b8d0e2f11');
-    expect(entry.metadata.eventType).toBe('room.stage-changed');
+    expect(entry.metadata).toEqual({
+      eventId: '0b6f1e9e-3f43-4d39-9a55-0d7c2b1f4a10',
+      eventType: 'room.stage-changed',
+      occurredAt: new Date(Date.UTC(2026, 10, 26, 12, 0, 0)),
+    });
     expect(StageChanged.decode(entry.payload)).toMatchObject({
+      metadata: { eventId: '0b6f1e9e-3f43-4d39-9a55-0d7c2b1f4a10', occurredAt: new Date(Date.UTC(2026, 10, 26, 12, 0, 0)) },
       roomSlug: 'the-room',
       roomName: 'The Room',
       addedDjUuids: ['b'],

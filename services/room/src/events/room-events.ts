@@ -1,7 +1,7 @@
 import { RoomChanged, RoomDeleted, SongPlayed, StageChanged } from '@spinroom/contracts/events/v1/room_events';
 import { songFromJson, type MinimalCrateSongJson } from '@spinroom/contracts/songs';
 import { djTypes, roomTypes } from '@spinroom/contracts/vocabulary';
-import { newEventMetadata, type OutboxEntry } from '@spinroom/platform';
+import { newEventMetadata, type EventMetadata, type OutboxEntry } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import { TOPICS } from '@spinroom/contracts/topics';
 
@@ -71,8 +71,14 @@ export function songPlayed(play: {
   return { topic: ROOM_EVENTS_TOPIC, key: play.roomUuid, metadata, payload };
 }
 
-/** `room.stage-changed`, keyed by the room's uuid: who took and who left a seat. */
+/**
+ * `room.stage-changed`, keyed by the room's uuid: who took and who left a seat.
+ * Its event id is the change's own (`changeId`) and its time the change's, so
+ * the same change announced again is the same event.
+ */
 export function stageChanged(change: {
+  changeId: string;
+  at: number;
   roomUuid: string;
   roomSlug: string;
   roomName: string;
@@ -81,7 +87,7 @@ export function stageChanged(change: {
   djs: string[];
   numberOfDjs: number;
 }): OutboxEntry {
-  const metadata = newEventMetadata('room.stage-changed');
+  const metadata: EventMetadata = { eventId: change.changeId, eventType: 'room.stage-changed', occurredAt: new Date(change.at) };
   const payload = StageChanged.encode({
     metadata,
     roomUuid: change.roomUuid,

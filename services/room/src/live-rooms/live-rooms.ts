@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { OneTimeAnimationName } from '@spinroom/contracts/vocabulary';
 import { badRequest, forbidden, isAppError, type Caller, type Logger } from '@spinroom/platform';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type SongVotes, type StageRules } from '../domain/live/state.js';
@@ -14,6 +14,7 @@ import {
   pendingEffects,
   refusedForGood,
   replayOrder,
+  stageChange,
   type PendingEffect,
 } from '../domain/live/pending-effects.js';
 import { closingFrame, type LiveStore, type StoredRoom } from './live-store.js';
@@ -58,16 +59,10 @@ export interface Profiles {
   of(caller: Caller): Promise<Record<string, unknown>>;
 }
 
-/** Who took and who left the stage in one stored change, and the stage after it. */
-export interface StageChange {
-  roomUuid: string;
-  added: string[];
-  removed: string[];
-  djs: string[];
-  numberOfDjs: number;
-}
+/** Who took and who left the stage in one stored change, and the stage after it (`changeId`: the change's own id, the event's). */
+export type StageChange = Omit<Extract<live.Effect, { type: 'stageChanged' }>, 'type'>;
 
-/** Records each played song (recent songs) and announces it, and each change of the stage, on `room-events`. */
+/** Records each played song (recent songs) and announces it, and each change of the stage, on `room-events`: each once (by play id, by change id), however often it is run. */
 export interface PlayLog {
   songPlayed(play: Extract<live.Effect, { type: 'songPlayed' }>): Promise<void>;
   stageChanged(change: StageChange): Promise<void>;
@@ -550,7 +545,9 @@ export class LiveRooms {
   private async save(stored: StoredRoom, transition: live.Transition): Promise<StoredRoom | null> {
     const due = live.nextDue(transition.room, this.config.afkGraceMs);
     const now = this.now();
-    const kept = pendingEffects(transition.effects, stored.rev + 1, now).map((pending) => ({ pending, json: encodePending(pending) }));
+    const stage = stageChange(stored.room, transition.room, randomUUID(), now);
+    const effects = stage ? [...transition.effects, stage] : transition.effects;
+    const kept = pendingEffects(effects, stored.rev + 1, now).map((pending) => ({ pending, json: encodePending(pending) }));
     const result = await this.store.save(stored, transition.room, {
       name: transition.name,
       stateless: transition.stateless,
@@ -562,7 +559,6 @@ export class LiveRooms {
     });
     if (!result) return null;
     void this.runEffects(transition.room.roomUuid, kept);
-    void this.announceStage(stored.room, transition.room);
     if (due !== null && due <= this.now())
       void this.tick(transition.room.roomUuid).catch((error: unknown) => this.logger.error({ err: error }, 'tick failed'));
     return result;
@@ -578,7 +574,10 @@ export class LiveRooms {
           await this.queues.requeue(effect.djUuid, effect.crateSongUuid, effect.playId);
           await this.refreshNextSong(roomUuid, effect.djUuid);
         } else if (effect.type === 'refreshNextSong') await this.refreshNextSong(roomUuid, effect.djUuid);
-        else await this.queues.snag(effect.userUuid, effect.playId, effect.song);
+        else if (effect.type === 'stageChanged') {
+          const { type: _, ...change } = effect;
+          await this.plays.stageChanged(change);
+        } else await this.queues.snag(effect.userUuid, effect.playId, effect.song);
         await this.store.ackEffect(roomUuid, pending.key, json);
       } catch (error) {
         const refused = refusedForGood(isAppError(error) ? error.status : undefined);
@@ -613,21 +612,6 @@ export class LiveRooms {
         roomUuid,
         replayOrder(runnable, (r) => r.pending),
       );
-    }
-  }
-
-  /** A stored change that seated or unseated DJs is announced once, by whoever stored it. */
-  private async announceStage(before: LiveRoom, after: LiveRoom): Promise<void> {
-    const was = new Set(before.client.djs.map((d) => d.uuid));
-    const djs = after.client.djs.map((d) => d.uuid);
-    const now = new Set(djs);
-    const added = djs.filter((uuid) => !was.has(uuid));
-    const removed = [...was].filter((uuid) => !now.has(uuid));
-    if (added.length === 0 && removed.length === 0) return;
-    try {
-      await this.plays.stageChanged({ roomUuid: after.roomUuid, added, removed, djs, numberOfDjs: after.rules.numberOfDjs });
-    } catch (error) {
-      this.logger.error({ err: error, roomUuid: after.roomUuid }, 'stage change not announced');
     }
   }
 

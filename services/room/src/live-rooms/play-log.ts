@@ -34,9 +34,16 @@ export class PgPlayLog implements PlayLog {
     });
   }
 
-  /** Announces who took and who left the stage (`room.stage-changed`). */
+  /**
+   * Announces who took and who left the stage (`room.stage-changed`), once per
+   * change: its event id is the change's id, and an outbox that holds it already
+   * (published rows stay) means it was announced. Two replays at once: the
+   * outbox's unique event id fails the second, which finds it the next time.
+   */
   async stageChanged(change: StageChange): Promise<void> {
     await this.store.write(async (tx) => {
+      const seen = await tx.em.execute<unknown[]>(`select 1 from "outbox_message" where "event_id" = ?`, [change.changeId]);
+      if (seen.length > 0) return;
       const [room] = await tx.em.execute<Array<{ slug: string; name: string }>>(`select "slug", "name" from "room" where "uuid" = ?`, [
         change.roomUuid,
       ]);

@@ -1,3 +1,4 @@
+import type { LiveRoom } from './state.js';
 import type { Effect } from './transitions.js';
 
 /**
@@ -11,9 +12,9 @@ import type { Effect } from './transitions.js';
  */
 export interface PendingEffect {
   /**
-   * `played:<play>`, `requeue:<play>`, `snag:<play>:<user>`, or
-   * `refresh:<dj>` (a later refresh of the same DJ replaces a pending one:
-   * it reads their queue when it runs).
+   * `played:<play>`, `requeue:<play>`, `snag:<play>:<user>`,
+   * `stage:<change>`, or `refresh:<dj>` (a later refresh of the same DJ
+   * replaces a pending one: it reads their queue when it runs).
    */
   key: string;
   /** The room's revision the change was stored as, and the effect's place in it: the order effects run in. */
@@ -37,7 +38,24 @@ export function effectKey(effect: Effect): string {
       return `snag:${effect.playId}:${effect.userUuid}`;
     case 'refreshNextSong':
       return `refresh:${effect.djUuid}`;
+    case 'stageChanged':
+      return `stage:${effect.changeId}`;
   }
+}
+
+/**
+ * The stage change a stored change made (who took a seat, who left one), or
+ * null when it seated and unseated no one. `changeId` names it once and for
+ * all: replayed, it is announced under the same event id.
+ */
+export function stageChange(before: LiveRoom, after: LiveRoom, changeId: string, at: number): Effect | null {
+  const was = new Set(before.client.djs.map((d) => d.uuid));
+  const djs = after.client.djs.map((d) => d.uuid);
+  const now = new Set(djs);
+  const added = djs.filter((uuid) => !was.has(uuid));
+  const removed = [...was].filter((uuid) => !now.has(uuid));
+  if (added.length === 0 && removed.length === 0) return null;
+  return { type: 'stageChanged', changeId, roomUuid: after.roomUuid, added, removed, djs, numberOfDjs: after.rules.numberOfDjs, at };
 }
 
 /** A change's effects as they are kept (`rev`: the revision it is stored as), one per key: the later of two replaces the earlier. */

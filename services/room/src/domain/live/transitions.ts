@@ -61,7 +61,21 @@ export type Effect =
     }
   | { type: 'requeue'; playId: string; djUuid: string; crateSongUuid: string }
   | { type: 'refreshNextSong'; djUuid: string }
-  | { type: 'snag'; playId: string; userUuid: string; song: MinimalCrateSong };
+  | { type: 'snag'; playId: string; userUuid: string; song: MinimalCrateSong }
+  | {
+      /** Who took and who left the stage in one stored change (`room.stage-changed`), announced once by its `changeId`. */
+      type: 'stageChanged';
+      /** Names this change for good (a room's revisions start again when it reopens): the event's id. */
+      changeId: string;
+      roomUuid: string;
+      added: string[];
+      removed: string[];
+      /** The stage after the change. */
+      djs: string[];
+      numberOfDjs: number;
+      /** When the change was stored (ms): the event's time. */
+      at: number;
+    };
 
 /** A stateless feed message of a change (platform's feed map), to everyone or, with `to`, to one user's connections. */
 export type StatelessMessage = StatelessFeedMessage & {
