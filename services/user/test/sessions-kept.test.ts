@@ -59,12 +59,14 @@ describe('ended sessions when Redis loses its data', () => {
     await sessions.endSessions(ana);
     await sessions.endSessions(bo);
     await lose();
-    expect(await sessions.keepEndsInRedis()).toBeGreaterThanOrEqual(2); // a first look: no marker yet
+    // No marker, so the look writes them back (unless another user service on this shared test database wrote
+    // the marker back first, with its own ends: then the periodic pass does).
+    expect((await sessions.keepEndsInRedis()) ?? (await sessions.keepEndsInRedis(true))).toBeGreaterThanOrEqual(2);
     expect(await verifier().isCurrent(ana, issuedBefore)).toBe(false);
 
     await lose(ana, bo); // Redis restarted without its data
     expect(await verifier().isCurrent(ana, issuedBefore)).toBe(true); // what the keeper is for
-    expect(await sessions.keepEndsInRedis()).toBeGreaterThanOrEqual(2);
+    expect((await sessions.keepEndsInRedis()) ?? (await sessions.keepEndsInRedis(true))).toBeGreaterThanOrEqual(2);
     expect(await verifier().isCurrent(ana, issuedBefore)).toBe(false);
     expect(await verifier().isCurrent(bo, issuedBefore)).toBe(false);
     expect(await verifier().isCurrent(ana, Date.now() + 1000)).toBe(true); // a token issued since stands
