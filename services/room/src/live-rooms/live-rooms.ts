@@ -219,6 +219,7 @@ export class LiveRooms {
             joiner.reject(error); // the room is full
           }
         }
+        let current: { room: typeof stored.room; version: number } = stored;
         if (arrivals.length > 0) {
           const saved = await this.store.addUsers(stored, arrivals, now);
           if (!saved) {
@@ -227,10 +228,27 @@ export class LiveRooms {
           }
           const answer: JoinResult = { roomUuid, version: saved.version, ...clientStateJson(saved.room.client) };
           for (const joiner of arriving) joiner.resolve(answer);
+          current = saved;
         }
         pending = [];
-        // Someone already in (a second tab, a reconnect, new roles): the rules decide, one at a time.
-        for (const joiner of others) await this.enterNow(roomUuid, access, joiner.input).then(joiner.resolve, joiner.reject);
+        // Someone already in (a second tab, a reconnect: a BFF's whole audience after it died): when the
+        // rules change nothing for them, they share one answer from the state in hand; the others (new
+        // roles, say) go through the rules one at a time.
+        let unchanged: JoinResult | undefined;
+        const changing: Joiner[] = [];
+        for (const joiner of others) {
+          let transition: ReturnType<typeof live.join> | undefined;
+          try {
+            transition = stored.legacy ? undefined : live.join(current.room, { ...joiner.input, now });
+          } catch {
+            transition = undefined; // the rules' refusal is answered by enterNow
+          }
+          if (transition === null) {
+            unchanged ??= { roomUuid, version: current.version, ...clientStateJson(current.room.client) };
+            joiner.resolve(unchanged);
+          } else changing.push(joiner);
+        }
+        for (const joiner of changing) await this.enterNow(roomUuid, access, joiner.input).then(joiner.resolve, joiner.reject);
       }
       for (const joiner of pending) joiner.reject(new Error(`room ${roomUuid}: too many concurrent changes`));
     } catch (error) {
