@@ -85,6 +85,10 @@ export function createGrpcClient<C extends Client>(
     'grpc.keepalive_time_ms': 30_000,
     // channelz (grpc-js's live call counters, for its debug service) is not served: skip its per-call bookkeeping.
     'grpc.enable_channelz': 0,
+    // A peer that restarts (a deploy, a crash) is reached again within 2 s of being back: by default the channel
+    // waits 1 s, then 1.6 times longer each try, up to 2 minutes, and refuses every call (503) until it tries.
+    'grpc.initial_reconnect_backoff_ms': 250,
+    'grpc.max_reconnect_backoff_ms': 2_000,
   }) as unknown as Record<string, UnaryMethod<unknown, unknown>> & Client;
   const defaultDeadline = options.deadlineMs ?? 5_000;
   const methods: Record<string, unknown> = { close: () => raw.close() };
