@@ -17,20 +17,12 @@ import {
 import { roomDatabase } from '../src/db/database.js';
 import { PgRoomStore } from '../src/db/room-store.js';
 import { PgPlayLog } from '../src/live-rooms/play-log.js';
-import { emptyLiveRoom, type LiveRoom, type MinimalCrateSong, type StageRules } from '../src/domain/live/state.js';
+import { emptyLiveRoom, type LiveRoom, type MinimalCrateSong } from '../src/domain/live/state.js';
 import * as live from '../src/domain/live/transitions.js';
 import { LiveRooms, type PlayLog, type Queues, type RoomAccess, type StageChange } from '../src/live-rooms/live-rooms.js';
 import { liveKeys, LiveStore } from '../src/live-rooms/live-store.js';
+import { RULES } from './stage-rules.js';
 
-const RULES: StageRules = {
-  numberOfDjs: 2,
-  songsPerDj: 0,
-  roomSize: 0,
-  maxSongLengthSeconds: 0,
-  repeatWindowMinutes: 0,
-  afkLimitMinutes: 0,
-  waitlistEnabled: true,
-};
 const song = (id: string): MinimalCrateSong => ({
   artistName: `Artist ${id}`,
   trackName: id,

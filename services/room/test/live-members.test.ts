@@ -2,19 +2,11 @@ import jsonpatch from 'fast-json-patch';
 import { describe, expect, it } from 'vitest';
 import { admit, arrival, arrivalBatch, departures, release } from '../src/domain/live/members.js';
 import { diffClientState } from '../src/domain/live/patch.js';
-import { emptyLiveRoom, type LiveRoom, type Member, type StageRules } from '../src/domain/live/state.js';
+import { emptyLiveRoom, type LiveRoom, type Member } from '../src/domain/live/state.js';
 import { clientStateJson } from '../src/domain/live/state-json.js';
 import * as live from '../src/domain/live/transitions.js';
+import { RULES } from './stage-rules.js';
 
-const RULES: StageRules = {
-  numberOfDjs: 2,
-  songsPerDj: 0,
-  roomSize: 0,
-  maxSongLengthSeconds: 0,
-  repeatWindowMinutes: 0,
-  afkLimitMinutes: 0,
-  waitlistEnabled: true,
-};
 const member = (uuid: string, extra: Partial<Member> = {}): Member => ({
   uuid,
   tokenRole: 'user',

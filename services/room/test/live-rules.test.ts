@@ -3,16 +3,8 @@ import jsonpatch from 'fast-json-patch';
 import { emptyLiveRoom, type LiveRoom, type Member, type MinimalCrateSong, type StageRules } from '../src/domain/live/state.js';
 import * as live from '../src/domain/live/transitions.js';
 import { diffClientState } from '../src/domain/live/patch.js';
+import { RULES } from './stage-rules.js';
 
-const RULES: StageRules = {
-  numberOfDjs: 2,
-  songsPerDj: 0,
-  roomSize: 0,
-  maxSongLengthSeconds: 0,
-  repeatWindowMinutes: 0,
-  afkLimitMinutes: 0,
-  waitlistEnabled: true,
-};
 const user = (uuid: string, extra: Partial<Member> = {}): Member => ({
   uuid,
   tokenRole: 'user',
