@@ -197,17 +197,23 @@ describe('a change stored with its effects (Redis)', () => {
     return { rooms, store };
   }
 
-  /** A room whose DJ plays a1 from 1,000 to 61,000, stored. */
-  async function playingRoom(store: LiveStore, world: World): Promise<{ roomUuid: string; playId: string }> {
-    const roomUuid = randomUUID();
+  /** A room that `members` have joined, each of whom may DJ. */
+  function joinedRoom(roomUuid: string, members: string[]): LiveRoom {
     let room: LiveRoom = emptyLiveRoom(roomUuid, access.settings, RULES);
-    for (const uuid of ['dj', 'fan']) {
+    for (const uuid of members) {
       room = live.join(room, {
         member: { uuid, tokenRole: 'user', highestRole: undefined, canDj: true },
         profile: {},
         position: { x: 0, y: 0 },
       })!.room;
     }
+    return room;
+  }
+
+  /** A room whose DJ plays a1 from 1,000 to 61,000, stored. */
+  async function playingRoom(store: LiveStore, world: World): Promise<{ roomUuid: string; playId: string }> {
+    const roomUuid = randomUUID();
+    let room = joinedRoom(roomUuid, ['dj', 'fan']);
     room = live.addDj(room, 'dj', world.queue[0]!, false, 1_000).room;
     room = live.advance(room, { now: 1_000, queues: { dj: world.queue } })!.room;
     expect(await store.save(null, room, { name: 'playedSong', due: 61_000, now: 1_000 })).not.toBeNull();
@@ -256,14 +262,7 @@ describe('a change stored with its effects (Redis)', () => {
     const clock = { now: 1_000 };
     const doomed = replica(dying, clock);
     const roomUuid = randomUUID();
-    let room: LiveRoom = emptyLiveRoom(roomUuid, access.settings, RULES);
-    for (const uuid of ['dj', 'fan']) {
-      room = live.join(room, {
-        member: { uuid, tokenRole: 'user', highestRole: undefined, canDj: true },
-        profile: {},
-        position: { x: 0, y: 0 },
-      })!.room;
-    }
+    const room = joinedRoom(roomUuid, ['dj', 'fan']);
     expect(await doomed.store.save(null, room, { name: 'userJoined', due: null, now: 1_000 })).not.toBeNull();
 
     await doomed.rooms.addDj({ userUuid: 'dj', role: 'user', kind: 'user', token: '' } as never, roomUuid, song('a1'));
