@@ -18,131 +18,21 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
-import jsonpatch from 'fast-json-patch';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '@spinroom/platform/testing';
 import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, startBffProcess, usePlatform } from '../support/platform.js';
+import { RawFeedListener } from '../support/raw-feed-listener.js';
 
-type Json = any;
 const LISTENERS = Number(process.env.STORM_LISTENERS ?? 200);
 /** Distinct people among the listeners (each on LISTENERS / PEOPLE sockets: presence is per user). */
 const PEOPLE = Number(process.env.STORM_PEOPLE ?? 100);
 const STORM_LIMIT_MS = 10_000;
 
-/**
- * One listener on a raw `ws` socket speaking the feed protocol
- * (ROOM-FEED.md): answers the heartbeat, joins, keeps the room state by
- * applying each patch, and counts any version that does not follow the last.
- */
-class StormListener {
-  ws?: WebSocket;
-  state: Json;
-  version = 0;
-  /** Stateful messages whose version was neither the current one nor the next. */
-  gaps = 0;
-  resets = 0;
-  /** When the latest join was answered, and when the first patch after it arrived. */
-  joinedAt = 0;
-  patchedAt = 0;
-  joins = 0;
-  stopped = false;
-  lastError?: string;
-  private nextMessageId = 1;
-  private joining?: { id: number; resolve: () => void; reject: (error: Error) => void };
-
-  constructor(
-    private readonly token: string,
-    private readonly roomUuid: string,
-    /** Where it reconnects when the socket drops (what a load balancer would choose). */
-    public url: string,
-  ) {}
-
-  connect(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${this.url.replace(/^http/, 'ws')}/primus?token=${encodeURIComponent(this.token)}`, {
-        perMessageDeflate: false,
-      });
-      this.ws = ws;
-      this.state = undefined;
-      ws.on('open', () => {
-        const id = this.nextMessageId++;
-        this.joining = { id, resolve, reject };
-        ws.send(JSON.stringify({ event: 'action', messageId: id, params: { action: 'joinRoom', roomUuid: this.roomUuid } }));
-      });
-      ws.on('message', (data: Buffer) => this.receive(ws, data.toString()));
-      ws.on('error', () => undefined);
-      ws.on('close', () => {
-        if (this.ws !== ws) return;
-        const joining = this.joining;
-        this.joining = undefined;
-        // Not yet joined: whoever connected retries. Joined: dropped, so back at once, as a storm does.
-        if (joining || this.state === undefined) (joining?.reject ?? reject)(new Error('closed before joining'));
-        else if (!this.stopped) void this.reconnect();
-      });
-    });
-  }
-
-  /** Joins, trying again until answered (a first join may time out on a loaded machine, as a rejoin may). */
-  async reconnect(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt += 1) {
-      try {
-        await this.connect();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 1_000)));
-      }
-    }
-  }
-
-  private receive(ws: WebSocket, text: string): void {
-    if (this.ws !== ws) return;
-    const message: Json = JSON.parse(text);
-    if (typeof message === 'string') {
-      if (message.startsWith('primus::ping::')) ws.send(JSON.stringify(message.replace('ping', 'pong')));
-      return;
-    }
-    if (message.context === 'response') {
-      const joining = this.joining;
-      if (!joining || message.messageId !== joining.id) return;
-      this.joining = undefined;
-      if (message.status !== 'OK') {
-        this.lastError = String(message.error);
-        joining.reject(new Error(this.lastError));
-        ws.terminate();
-        return;
-      }
-      this.state = message.state;
-      this.version = message.version;
-      this.joinedAt = Date.now();
-      this.patchedAt = 0;
-      this.joins += 1;
-      joining.resolve();
-      return;
-    }
-    const body = message.message;
-    if (body?.name === 'roomReset') this.resets += 1;
-    if (!body?.statePatch || this.state === undefined) return;
-    const version: number = body.version;
-    if (version !== this.version && version !== this.version + 1) {
-      this.gaps += 1;
-      return;
-    }
-    jsonpatch.applyPatch(this.state, body.statePatch, false, true);
-    if (version === this.version + 1 && this.patchedAt === 0) this.patchedAt = Date.now();
-    this.version = version;
-  }
-
-  close(): void {
-    this.stopped = true;
-    this.ws?.terminate();
-  }
-}
-
 /** Where the listeners are, for a failure's message. */
-function describeAll(listeners: StormListener[], voted: number): string {
-  const count = (test: (l: StormListener) => boolean) => listeners.filter(test).length;
+function describeAll(listeners: RawFeedListener[], voted: number): string {
+  const count = (test: (l: RawFeedListener) => boolean) => listeners.filter(test).length;
   return [
     `rejoined ${count((l) => l.joins >= 2)}`,
     `patched since ${count((l) => l.joins >= 2 && l.patchedAt > 0)}`,
@@ -171,7 +61,7 @@ describe('a reconnect storm: a BFF killed under the listeners of one room', () =
   const { call, platform } = usePlatform();
   let first: Awaited<ReturnType<typeof startBffProcess>>;
   let second: Awaited<ReturnType<typeof startBffProcess>>;
-  const listeners: StormListener[] = [];
+  const listeners: RawFeedListener[] = [];
   const others: FeedListener[] = [];
 
   beforeAll(async () => {
@@ -224,9 +114,9 @@ describe('a reconnect storm: a BFF killed under the listeners of one room', () =
     await dj.action('addDj');
     await voting.until((s) => s.nowPlaying?.song?.trackName === 'Storm', 'the song playing');
 
-    for (let i = 0; i < LISTENERS; i += 1) listeners.push(new StormListener(people[i % PEOPLE]!.token, roomUuid, first.url));
+    for (let i = 0; i < LISTENERS; i += 1) listeners.push(new RawFeedListener(first.url, people[i % PEOPLE]!.token, roomUuid));
     const joinStart = Date.now();
-    await inBatches(listeners, 100, (listener) => listener.reconnect());
+    await inBatches(listeners, 100, (listener) => listener.start());
     const joinMs = Date.now() - joinStart;
     console.log(`[feed-storm] ${LISTENERS} listeners (${PEOPLE} people) joined in ${joinMs} ms`);
 

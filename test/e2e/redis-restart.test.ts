@@ -13,12 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import jsonpatch from 'fast-json-patch';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedis } from '@spinroom/platform';
 import { eventually, freePort } from '@spinroom/platform/testing';
 import { api, freshEmail, startPlatform, type TestPlatform } from '../support/platform.js';
+import { RawFeedListener } from '../support/raw-feed-listener.js';
 
 type Json = any;
 const PLAY_MS = 5_000;
@@ -84,139 +83,10 @@ class OwnRedis {
   }
 }
 
-/**
- * One listener on a raw `ws` socket speaking the feed protocol: answers the
- * heartbeat, joins, keeps the state by applying every patch, and rejoins
- * whenever its socket closes (a `roomReset`, or a refusal while Redis is away).
- * Counts resets, joins and any stateful version that neither repeats nor
- * follows the one it has.
- */
-class Listener {
-  ws?: WebSocket;
-  state: Json;
-  version = 0;
-  joins = 0;
-  resets = 0;
-  gaps = 0;
-  /** Patches that did not apply to the state held (a stale state would show here). */
-  readonly unappliable: string[] = [];
-  /** Stateful versions since the latest join. */
-  versions: number[] = [];
-  /** The names of the stateless messages heard. */
-  readonly heard: string[] = [];
-  stopped = false;
-  private nextMessageId = 1;
-  private readonly waiting = new Map<number, (answer: Json) => void>();
-
-  constructor(
-    readonly url: string,
-    readonly token: string,
-    readonly roomUuid: string,
-  ) {}
-
-  async start(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt += 1) {
-      try {
-        await this.connect();
-        return;
-      } catch {
-        await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 500)));
-      }
-    }
-  }
-
-  private connect(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${this.url.replace(/^http/, 'ws')}/primus?token=${encodeURIComponent(this.token)}`, {
-        perMessageDeflate: false,
-      });
-      this.ws = ws;
-      this.state = undefined;
-      let joined = false;
-      ws.on('open', () => {
-        // Taken as it arrives (not a promise's turn later): the messages right behind it apply to it.
-        this.send(ws, 'joinRoom', {}, (answer) => {
-          if (answer.status !== 'OK') {
-            ws.terminate();
-            return reject(new Error(String(answer.error)));
-          }
-          this.state = answer.state;
-          this.version = answer.version;
-          this.versions = [];
-          this.joins += 1;
-          joined = true;
-          resolve();
-        });
-      });
-      ws.on('message', (data: Buffer) => this.receive(ws, data.toString()));
-      ws.on('error', () => undefined);
-      ws.on('close', () => {
-        for (const answer of this.waiting.values()) answer({ error: 'closed' });
-        this.waiting.clear();
-        if (this.ws !== ws) return;
-        if (!joined) reject(new Error('closed before joining'));
-        else if (!this.stopped) void this.start();
-      });
-    });
-  }
-
-  private send(ws: WebSocket, action: string, params: Record<string, unknown>, answered: (answer: Json) => void): void {
-    const messageId = this.nextMessageId++;
-    this.waiting.set(messageId, answered);
-    ws.send(JSON.stringify({ event: 'action', messageId, params: { ...params, action, roomUuid: this.roomUuid } }));
-  }
-
-  /** An action on the current socket: its answer (`status: 'OK'`, or `error`). */
-  act(action: string, params: Record<string, unknown> = {}): Promise<Json> {
-    const ws = this.ws;
-    if (!ws || this.state === undefined) return Promise.resolve({ error: 'not joined' });
-    return new Promise((resolve) => this.send(ws, action, params, resolve));
-  }
-
-  private receive(ws: WebSocket, text: string): void {
-    if (this.ws !== ws) return;
-    const message: Json = JSON.parse(text);
-    if (typeof message === 'string') {
-      if (message.startsWith('primus::ping::')) ws.send(JSON.stringify(message.replace('ping', 'pong')));
-      return;
-    }
-    if (message.context === 'response') {
-      this.waiting.get(message.messageId)?.(message);
-      this.waiting.delete(message.messageId);
-      return;
-    }
-    const body = message.message;
-    if (!body?.statePatch) {
-      if (body?.name) this.heard.push(body.name);
-      if (body?.name === 'roomReset') this.resets += 1;
-      return;
-    }
-    if (this.state === undefined) return;
-    const version: number = body.version;
-    if (version !== this.version && version !== this.version + 1) {
-      this.gaps += 1;
-      return;
-    }
-    try {
-      this.state = jsonpatch.applyPatch(this.state, body.statePatch, false, false).newDocument;
-    } catch (error) {
-      this.unappliable.push(`${body.name} ${version}: ${String(error)}`);
-      return;
-    }
-    if (version === this.version + 1) this.versions.push(version);
-    this.version = version;
-  }
-
-  close(): void {
-    this.stopped = true;
-    this.ws?.terminate();
-  }
-}
-
 describe('Redis restarted under a live room', () => {
   let redis: OwnRedis;
   let platform: TestPlatform;
-  const listeners: Listener[] = [];
+  const listeners: RawFeedListener[] = [];
 
   beforeAll(async () => {
     redis = await OwnRedis.start();
@@ -272,8 +142,8 @@ describe('Redis restarted under a live room', () => {
       expect(joined.status).toBe(200);
     }
 
-    const dj = new Listener(platform.baseUrl, owner.token, roomUuid);
-    listeners.push(dj, ...people.map((who) => new Listener(platform.baseUrl, who.token, roomUuid)));
+    const dj = new RawFeedListener(platform.baseUrl, owner.token, roomUuid);
+    listeners.push(dj, ...people.map((who) => new RawFeedListener(platform.baseUrl, who.token, roomUuid)));
     for (const listener of listeners) await listener.start();
     expect((await dj.act('addDj')).status).toBe('OK');
     await eventually(async () => (listeners.every((l) => playing(l.state) === 'R1') ? true : undefined), 20_000);
@@ -285,7 +155,7 @@ describe('Redis restarted under a live room', () => {
         await new Promise((r) => setTimeout(r, 300));
         return listeners.every((l) => l.state !== undefined && l.version === before) && dj.version === before ? before : undefined;
       }, 20_000);
-      const fresh = new Listener(platform.baseUrl, owner.token, roomUuid);
+      const fresh = new RawFeedListener(platform.baseUrl, owner.token, roomUuid);
       await fresh.start();
       await eventually(async () => (Object.keys(fresh.state.allUserData).length > 0 ? true : undefined));
       fresh.close();
