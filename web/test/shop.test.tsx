@@ -1,6 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../src/api/errors';
 import type { Consumable, TokenAccount } from '../src/api/shop';
@@ -13,6 +11,7 @@ import type { Room } from '../src/api/types';
 import { checkoutUrls, leaveFor, ShopScreen } from '../src/shop/ShopScreen';
 import { TokenBalance } from '../src/shop/TokenBalance';
 import { purchaseBlock, purchaseErrorText } from '../src/shop/useTokens';
+import { json, renderWithQueries, stubBff, type SentRequest } from './fakeBff';
 
 const ROOM = '22222222-2222-4222-8222-222222222222';
 const PRODUCT = '33333333-3333-4333-8333-333333333333';
@@ -48,45 +47,37 @@ const account = (balance: number, updatedAt = '2026-11-25T10:00:00.000Z'): Token
 function fakeBff() {
   const state = {
     account: account(120),
-    requests: [] as Array<{ method: string; path: string; search: string; body?: Record<string, unknown> }>,
+    requests: [] as SentRequest[],
     purchaseAnswer: undefined as undefined | { status: number; body: unknown },
     credits: [] as Array<{ type: string; reference: string }>,
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const { pathname: path, search } = new URL(url, 'http://x');
-      const method = init?.method ?? 'GET';
-      const body = init?.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : undefined;
-      state.requests.push({ method, path, search, body });
-      const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status });
-      if (path.endsWith('/token-accounts') && method === 'POST') return json(state.account, 201);
-      if (path.endsWith('/token-accounts/self')) return json(state.account);
-      if (path.endsWith('/token-transactions')) return json({ transactions: state.credits, total: state.credits.length });
-      if (path.endsWith('/consumables')) return json([confetti, airhorn]);
-      if (path.endsWith('/consumable-purchases')) {
-        if (state.purchaseAnswer) return json(state.purchaseAnswer.body, state.purchaseAnswer.status);
-        state.account = account(state.account.balance - confetti.tokenCost, '2026-11-25T10:05:00.000Z');
-        return json(
-          { id: 'p1', consumableId: body?.consumableId, roomUuid: ROOM, tokenCost: 25, lastTokenBalance: state.account.balance },
-          201,
-        );
-      }
-      if (path.endsWith('/token-bundles'))
-        return json([
-          { id: 'b1', name: 'Handful', productId: PRODUCT, tokens: 100, thumbnail: '' },
-          { id: 'b2', name: 'Retired', productId: 'prod_old', tokens: 500, thumbnail: '' },
-        ]);
-      if (path.endsWith(`/products/${PRODUCT}`)) return json({ id: PRODUCT, name: 'Handful', price: 499, currency: 'usd', tokens: 100 });
-      if (path.endsWith(`/products/${PRODUCT}/checkout`))
-        return json({ id: 'cs_test_1', url: 'https://checkout.stripe.com/c/pay/cs_test_1' }, 201);
-      return json({ message: 'Not Found' }, 404);
-    }),
-  );
+  state.requests = stubBff(({ method, path, body }) => {
+    if (path.endsWith('/token-accounts') && method === 'POST') return json(state.account, 201);
+    if (path.endsWith('/token-accounts/self')) return json(state.account);
+    if (path.endsWith('/token-transactions')) return json({ transactions: state.credits, total: state.credits.length });
+    if (path.endsWith('/consumables')) return json([confetti, airhorn]);
+    if (path.endsWith('/consumable-purchases')) {
+      if (state.purchaseAnswer) return json(state.purchaseAnswer.body, state.purchaseAnswer.status);
+      state.account = account(state.account.balance - confetti.tokenCost, '2026-11-25T10:05:00.000Z');
+      return json(
+        { id: 'p1', consumableId: body?.consumableId, roomUuid: ROOM, tokenCost: 25, lastTokenBalance: state.account.balance },
+        201,
+      );
+    }
+    if (path.endsWith('/token-bundles'))
+      return json([
+        { id: 'b1', name: 'Handful', productId: PRODUCT, tokens: 100, thumbnail: '' },
+        { id: 'b2', name: 'Retired', productId: 'prod_old', tokens: 500, thumbnail: '' },
+      ]);
+    if (path.endsWith(`/products/${PRODUCT}`)) return json({ id: PRODUCT, name: 'Handful', price: 499, currency: 'usd', tokens: 100 });
+    if (path.endsWith(`/products/${PRODUCT}/checkout`))
+      return json({ id: 'cs_test_1', url: 'https://checkout.stripe.com/c/pay/cs_test_1' }, 201);
+    return undefined;
+  });
   return state;
 }
 
-const wrap = (node: ReactNode) => render(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>);
+const wrap = renderWithQueries;
 
 describe('what a purchase says', () => {
   afterEach(() => setLocale('en'));

@@ -1,6 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Subscription, SubscriptionPlan } from '../src/api/shop';
 import { href, parseRoute } from '../src/app/router';
@@ -8,6 +6,7 @@ import { formatDate, formatPrice, setLocale } from '../src/i18n/i18n';
 import { session } from '../src/session/session';
 import { leaveFor } from '../src/shop/ShopScreen';
 import { SubscribedReturn, SubscriptionSection, subscriptionUrls } from '../src/shop/Subscriptions';
+import { json, renderWithQueries, stubBff, type SentRequest } from './fakeBff';
 
 const PLAN = '33333333-3333-4333-8333-333333333333';
 const YEARLY = '44444444-4444-4444-8444-444444444444';
@@ -48,29 +47,21 @@ function fakeBff() {
     mine: { active: null, subscriptions: [] } as { active: Subscription | null; subscriptions: Subscription[] },
     checkoutAnswer: { status: 201, body: { id: 'cs_test_sub', url: 'https://checkout.stripe.com/c/pay/cs_test_sub' } as unknown },
     portalAnswer: { status: 201, body: { id: 'bps_1', url: 'https://billing.stripe.com/p/session/bps_1' } as unknown },
-    requests: [] as Array<{ method: string; path: string; body?: Record<string, unknown> }>,
+    requests: [] as SentRequest[],
   };
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const { pathname: path } = new URL(url, 'http://x');
-      const method = init?.method ?? 'GET';
-      const body = init?.body ? (JSON.parse(init.body as string) as Record<string, unknown>) : undefined;
-      state.requests.push({ method, path, body });
-      const json = (value: unknown, status = 200) => new Response(JSON.stringify(value), { status });
-      if (path === '/api/payment-service/subscription/products') return json({ products: PLANS, total: PLANS.length });
-      if (path === '/api/payment-service/subscription') return json(state.mine);
-      if (path.startsWith('/api/payment-service/subscription/checkout/') && method === 'POST')
-        return json(state.checkoutAnswer.body, state.checkoutAnswer.status);
-      if (path === '/api/payment-service/subscription/portal' && method === 'POST')
-        return json(state.portalAnswer.body, state.portalAnswer.status);
-      return json({ message: 'Not Found' }, 404);
-    }),
-  );
+  state.requests = stubBff(({ method, path }) => {
+    if (path === '/api/payment-service/subscription/products') return json({ products: PLANS, total: PLANS.length });
+    if (path === '/api/payment-service/subscription') return json(state.mine);
+    if (path.startsWith('/api/payment-service/subscription/checkout/') && method === 'POST')
+      return json(state.checkoutAnswer.body, state.checkoutAnswer.status);
+    if (path === '/api/payment-service/subscription/portal' && method === 'POST')
+      return json(state.portalAnswer.body, state.portalAnswer.status);
+    return undefined;
+  });
   return state;
 }
 
-const wrap = (node: ReactNode) => render(<QueryClientProvider client={new QueryClient()}>{node}</QueryClientProvider>);
+const wrap = renderWithQueries;
 
 describe('the subscription routes', () => {
   it('routes the section and the page Stripe returns a subscriber to, and sends Stripe back to them', () => {
