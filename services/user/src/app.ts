@@ -69,22 +69,23 @@ export const userService = defineService('user', {
       new PgSessionEndingStore(orm),
       botOf,
     );
-    // Ended sessions back in Redis when it lost them: checked now, then every few seconds, and rewritten every few minutes.
-    let lastRewrite = Date.now();
-    let keeping: Promise<unknown> = keepEnds(true);
-    const keeper = setInterval(() => {
-      const always = Date.now() - lastRewrite >= config.SESSION_ENDS_REWRITE_MS;
-      if (always) lastRewrite = Date.now();
-      keeping = keeping.then(() => keepEnds(always));
-    }, config.SESSION_ENDS_CHECK_MS);
-    function keepEnds(always: boolean): Promise<void> {
-      return sessions.keepEndsInRedis(always).then(
-        (restored) => {
-          if (restored !== null && !always) logger.warn({ restored }, 'Redis had lost the ended sessions: written back');
-        },
-        (error: unknown) => logger.error({ err: error }, 'ended sessions not checked in Redis'),
+    // Ended sessions back in Redis when it lost them: checked now and every few seconds, rewritten every few minutes (one pass at a time).
+    let keeping = Promise.resolve();
+    const keepEnds = (always: boolean) => {
+      keeping = keeping.then(() =>
+        sessions.keepEndsInRedis(always).then(
+          (restored) => {
+            if (restored !== null && !always) logger.warn({ restored }, 'Redis had lost the ended sessions: written back');
+          },
+          (error: unknown) => logger.error({ err: error }, 'ended sessions not checked in Redis'),
+        ),
       );
-    }
+    };
+    keepEnds(false);
+    const keepers = [
+      setInterval(() => keepEnds(false), config.SESSION_ENDS_CHECK_MS),
+      setInterval(() => keepEnds(true), config.SESSION_ENDS_REWRITE_MS),
+    ];
     const bots = new Bots(botStore, tokens, userSignedUp);
     const store = new PgUserStore(orm, () => relay.nudge());
     const hasher = new PasswordHasher(config.PASSWORD_HASH_CONCURRENCY);
@@ -171,7 +172,7 @@ export const userService = defineService('user', {
         },
       ],
       async stop() {
-        clearInterval(keeper);
+        for (const keeper of keepers) clearInterval(keeper);
         await keeping;
         mail.stop();
       },
