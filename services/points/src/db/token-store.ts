@@ -2,31 +2,24 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { addToOutbox, AppError } from '@spinroom/platform';
 import type { Consumable, ConsumablePurchase, PurchaseLedger, PurchasePlan, PurchaseRecord } from '../domain/consumables.js';
-import { keptRefusal, keyReused, storedRefusal, type IdempotencyClaim, type StoredRefusal } from '../domain/idempotency.js';
-import {
-  available,
-  decideExpiry,
-  type AccountStatus,
-  type Decision,
-  type HoldState,
-  type HoldView,
-  type TransactionType,
-} from '../domain/ledger.js';
+import type { Pool, PoolClient } from 'pg';
+import { keptRefusal, keyReused, storedRefusal, type IdempotencyClaim } from '../domain/idempotency.js';
+import { available, decideExpiry, type AccountStatus, type Decision, type HoldView, type TransactionType } from '../domain/ledger.js';
 import type { Decide, Page, TokenAccount, TokenStore, TokenTransaction, WriteResult, WriteTarget } from '../domain/ports.js';
-import { applyBatch, transactionOf, type AppliedBatch, type BatchWrite } from '../domain/ledger-batch.js';
+import { applyBatch, transactionOf, type BatchWrite } from '../domain/ledger-batch.js';
 import { GroupCommit, type Settled } from './group-commit.js';
+import {
+  ACCOUNT_COLUMNS,
+  holdState,
+  isKeyTaken,
+  keyOf,
+  readBatch,
+  writeBatch,
+  type AccountRow,
+  type KeyAnswer,
+  type KeyRow,
+} from './token-batch.js';
 import { consumablePurchased } from '../events/points-events.js';
-
-interface AccountRow {
-  id: string;
-  user_uuid: string;
-  status: AccountStatus;
-  credited: string;
-  spent: string;
-  held: string;
-  created_at: Date;
-  updated_at: Date;
-}
 
 interface TransactionRow {
   id: string;
@@ -47,7 +40,6 @@ interface TransactionRow {
   ending_expired?: boolean | null;
 }
 
-const ACCOUNT_COLUMNS = `"id", "user_uuid", "status", "credited", "spent", "held", "created_at", "updated_at"`;
 const TRANSACTION_COLUMNS = `"t"."id", "t"."seq", "t"."account_id", "t"."type", "t"."amount", "t"."hold_id", "t"."expires_at", "t"."expired",
   "t"."reason", "t"."reference", "t"."balance_after", "t"."held_after", "t"."created_at", "e"."type" as "ending_type", "e"."expired" as "ending_expired"`;
 
@@ -62,12 +54,6 @@ function toAccount(row: AccountRow): TokenAccount {
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
-}
-
-function holdState(endingType: TransactionType | null | undefined, endingExpired: boolean | null | undefined): HoldState {
-  if (!endingType) return 'open';
-  if (endingType === 'commit') return 'committed';
-  return endingExpired ? 'expired' : 'voided';
 }
 
 function toTransaction(row: TransactionRow): TokenTransaction {
@@ -111,6 +97,8 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
   private readonly batches: GroupCommit<PendingWrite, WriteResult>;
   /** Which account recent holds belong to, so a commit or void joins its account's lane. */
   private readonly holdAccounts = new RecentMap<string, string>(100_000);
+  /** The `pg` pool under MikroORM's connection: a batch's two messages go on one of its clients. */
+  private pool: Promise<Pool> | undefined;
 
   constructor(
     private readonly orm: MikroORM,
@@ -163,82 +151,84 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
   /**
    * One write, batched with the writes that arrive while the previous batch
    * of its lane is being written (group commit, group-commit.ts): one
-   * transaction of five statements for the whole batch, so the account's lock
-   * is held for as few round trips as can be, whatever the batch's size.
+   * transaction of two round trips for the whole batch, so the accounts' locks
+   * are held for one round trip, whatever the batch's size.
    */
   async write(claim: IdempotencyClaim, target: WriteTarget, decide: Decide, now: Date): Promise<WriteResult> {
     return this.batches.submit({ claim, target, decide, now });
   }
 
   /**
-   * A batch of writes in one transaction: claim every key (a repeat answers
-   * the stored answer; a key another request holds is refused); lock every
-   * account the writes name, in id order (a commit or void finds it through
-   * its hold, whose account never changes); read their due holds and the
-   * named holds (after the lock, so what the previous holder wrote is seen);
-   * decide each write in order (ledger-batch.ts); then append every
-   * transaction, keep the open holds, the totals and the keys' answers (a
-   * short balance's refusal too), and drop the keys of other refused writes,
-   * in one statement.
+   * A batch of writes in one transaction of two round trips (token-batch.ts):
+   * lock every account the writes name, in id order, and read their keys and
+   * holds; answer each write whose key is stored (its first answer, or a
+   * refusal when the key was used for another request); decide the others in
+   * order (ledger-batch.ts); then append every transaction, keep the open
+   * holds and the totals, store each key with its answer (a short balance's
+   * refusal too; other refused writes keep no key) and commit. When another
+   * transaction stored one of the keys first, the batch is tried again, and
+   * that key answers what it stored.
    */
   private async writeBatch(writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
-    const settled = await this.em().transactional(async (em) => {
-      const results: Array<Settled<WriteResult> | undefined> = writes.map(() => undefined);
-      const replays = await claimKeys(em, writes);
-      replays.forEach((replay, i) => {
-        if (replay) results[i] = replay;
-      });
-      const open = writes.map((write, i) => ({ write, i })).filter(({ i }) => !results[i]);
-      if (open.length === 0) return results;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.writeBatchOnce(writes);
+      } catch (error) {
+        if (attempt >= 3 || !isKeyTaken(error)) throw error;
+      }
+    }
+  }
 
-      const accountIds = open.flatMap(({ write }) => ('accountId' in write.target ? [write.target.accountId] : []));
-      const holdIds = open.flatMap(({ write }) => ('holdId' in write.target ? [write.target.holdId] : []));
-      const locked = await em.execute<AccountRow[]>(
-        `select ${ACCOUNT_COLUMNS} from "token_account"
-          where "id" = any(array(
-            select jsonb_array_elements_text(?::jsonb)::uuid
-            union
-            select "account_id" from "token_transaction" where "id" = any(${UUIDS}) and "type" = 'hold'))
-          order by "id" for update`,
-        [JSON.stringify(accountIds), JSON.stringify(holdIds)],
-      );
-      const accounts = locked.map(toAccount);
-      const latest = new Date(Math.max(...open.map(({ write }) => write.now.getTime())));
-      const holds = await readHolds(
-        em,
-        accounts.map((a) => a.id),
-        holdIds,
-        latest,
-      );
-      const applied = applyBatch(
-        open.map(({ write }) => write),
-        accounts,
-        holds,
-        randomUUID,
-      );
-      const refusedKeys = open.flatMap(({ write }, j) => {
-        const outcome = applied.outcomes[j]!;
-        return 'refused' in outcome ? [{ claim: write.claim, kept: keptRefusal(outcome.refused) }] : [];
+  private async writeBatchOnce(writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
+    this.pool ??= this.orm.em.getConnection().getNativeClient();
+    const client = await (await this.pool).connect();
+    let broken: unknown;
+    try {
+      return await this.decideBatch(client, writes);
+    } catch (error) {
+      await client.query('rollback').catch((lost: unknown) => {
+        broken = lost;
       });
-      const answers = open.flatMap(({ write }, j) => {
-        const outcome = applied.outcomes[j]!;
-        return 'appended' in outcome ? [{ claim: write.claim, transaction: outcome.appended.transaction }] : [];
-      });
-      const sequences = await appendBatch(em, applied, answers, refusedKeys);
-      for (const item of applied.appended) item.transaction.sequence = sequences.get(item.transaction.id)!;
-      open.forEach(({ i }, j) => {
-        const outcome = applied.outcomes[j]!;
-        if ('refused' in outcome) {
-          results[i] = { failed: outcome.refused };
-          return;
-        }
-        const { transaction } = outcome.appended;
-        if (transaction.type === 'hold') this.holdAccounts.remember(transaction.id, transaction.accountId);
-        results[i] = { ok: { transaction, replayed: false } };
-      });
-      return results;
+      throw error;
+    } finally {
+      // A connection that could not even roll back is closed, not reused.
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  private async decideBatch(client: PoolClient, writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
+    const latest = new Date(Math.max(...writes.map((write) => write.now.getTime())));
+    const read = await readBatch(client, writes, latest);
+    const results: Array<Settled<WriteResult> | undefined> = writes.map((write) => {
+      const stored = read.keys.get(keyOf(write.claim));
+      return stored && answerOf(stored, write.claim);
     });
-    return settled.map((result) => result ?? { failed: new Error('a batched write was left undecided') });
+    const open = writes.map((write, i) => ({ write, i })).filter(({ i }) => !results[i]);
+    const applied = applyBatch(
+      open.map(({ write }) => write),
+      read.accounts.map(toAccount),
+      read.holds,
+      randomUUID,
+    );
+    const answers: KeyAnswer[] = open.flatMap(({ write }, j): KeyAnswer[] => {
+      const outcome = applied.outcomes[j]!;
+      if ('appended' in outcome) return [{ claim: write.claim, now: write.now, transaction: outcome.appended.transaction }];
+      const kept = keptRefusal(outcome.refused);
+      return kept ? [{ claim: write.claim, now: write.now, kept }] : [];
+    });
+    const sequences = await writeBatch(client, applied, answers);
+    for (const item of applied.appended) item.transaction.sequence = sequences.get(item.transaction.id)!;
+    open.forEach(({ i }, j) => {
+      const outcome = applied.outcomes[j]!;
+      if ('refused' in outcome) {
+        results[i] = { failed: outcome.refused };
+        return;
+      }
+      const { transaction } = outcome.appended;
+      if (transaction.type === 'hold') this.holdAccounts.remember(transaction.id, transaction.accountId);
+      results[i] = { ok: { transaction, replayed: false } };
+    });
+    return results.map((result) => result ?? { failed: new Error('a batched write was left undecided') });
   }
 
   async purchase(
@@ -355,6 +345,14 @@ interface PendingWrite extends BatchWrite {
   claim: IdempotencyClaim;
 }
 
+/** A write's answer from its key, stored by an earlier request: the first answer again, or a refusal. */
+function answerOf(stored: KeyRow, claim: IdempotencyClaim): Settled<WriteResult> {
+  if (stored.fingerprint !== claim.fingerprint || !stored.response) return { failed: keyReused() };
+  const refusal = storedRefusal(stored.response);
+  if (refusal) return { failed: refusal };
+  return { ok: { transaction: fromStored(stored.response), replayed: true } };
+}
+
 /** A Map that forgets its oldest entries past `limit`. */
 class RecentMap<K, V> {
   private readonly map = new Map<K, V>();
@@ -366,173 +364,6 @@ class RecentMap<K, V> {
     this.map.set(key, value);
     if (this.map.size > this.limit) this.map.delete(this.map.keys().next().value as K);
   }
-}
-
-/**
- * Claims every write's key in one statement, in key order (so two batches
- * never wait on each other's keys in a cycle). A repeat waits here for the
- * first request's transaction, then answers its stored answer; another
- * request under a held key is refused. Per write: undefined when the key is
- * now this write's, else its answer.
- */
-async function claimKeys(em: EntityManager, writes: readonly PendingWrite[]): Promise<Array<Settled<WriteResult> | undefined>> {
-  const order = writes.map((write, i) => ({ claim: write.claim, now: write.now, i }));
-  order.sort((a, b) => (a.claim.scope === b.claim.scope ? compare(a.claim.key, b.claim.key) : compare(a.claim.scope, b.claim.scope)));
-  const claimed = await em.execute<Array<{ scope: string; key: string }>>(
-    `insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at")
-     select "s", "k", "f", "t" from jsonb_to_recordset(?::jsonb) as "c"("s" varchar, "k" varchar, "f" char(64), "t" timestamptz, "n" int)
-      order by "n"
-     on conflict do nothing returning "scope", "key"`,
-    [JSON.stringify(order.map((o, n) => ({ s: o.claim.scope, k: o.claim.key, f: o.claim.fingerprint, t: o.now, n })))],
-  );
-  const mine = new Set(claimed.map((row) => `${row.scope}\n${row.key}`));
-  const taken = writes.filter((write) => !mine.has(`${write.claim.scope}\n${write.claim.key}`));
-  if (taken.length === 0) return writes.map(() => undefined);
-  const firsts = await em.execute<Array<{ scope: string; key: string; fingerprint: string; response: Record<string, unknown> | null }>>(
-    `select "scope", "key", "fingerprint", "response" from "token_idempotency_key"
-      where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(?::jsonb) as "x"("s" varchar, "k" varchar))`,
-    [JSON.stringify(taken.map((w) => ({ s: w.claim.scope, k: w.claim.key })))],
-  );
-  const first = new Map(firsts.map((row) => [`${row.scope}\n${row.key}`, row]));
-  return writes.map((write) => {
-    const key = `${write.claim.scope}\n${write.claim.key}`;
-    if (mine.has(key)) return undefined;
-    const row = first.get(key);
-    if (!row || row.fingerprint !== write.claim.fingerprint || !row.response) return { failed: keyReused() };
-    const refusal = storedRefusal(row.response);
-    if (refusal) return { failed: refusal };
-    return { ok: { transaction: fromStored(row.response), replayed: true } };
-  });
-}
-
-/**
- * A list of uuids passed as one JSON parameter (the driver binds no arrays),
- * as an array so that `= any(...)` is planned as an index lookup.
- */
-const UUIDS = `array(select jsonb_array_elements_text(?::jsonb)::uuid)`;
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Under the accounts' lock, in one statement: their holds due by `now`, and the holds the writes name (and how each stands). */
-async function readHolds(em: EntityManager, accountIds: string[], holdIds: string[], now: Date): Promise<HoldView[]> {
-  const rows = await em.execute<
-    Array<{
-      id: string;
-      account_id: string;
-      amount: string;
-      expires_at: Date;
-      ending_type: TransactionType | null;
-      ending_expired: boolean | null;
-    }>
-  >(
-    `select "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
-       from "token_open_hold" where "account_id" = any(${UUIDS}) and "expires_at" <= ?
-     union
-     select "t"."id", "t"."account_id", "t"."amount", "t"."expires_at", "e"."type", "e"."expired"
-       from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
-      where "t"."id" = any(${UUIDS}) and "t"."type" = 'hold'`,
-    [JSON.stringify(accountIds), now, JSON.stringify(holdIds)],
-  );
-  const byId = new Map<string, HoldView>();
-  for (const row of rows) {
-    const view: HoldView = {
-      id: row.id,
-      accountId: row.account_id,
-      amount: Number(row.amount),
-      expiresAt: new Date(row.expires_at),
-      state: holdState(row.ending_type, row.ending_expired),
-    };
-    // A due hold the writes also name appears twice: open either way.
-    if (!byId.has(view.id) || view.state !== 'open') byId.set(view.id, view);
-  }
-  return [...byId.values()];
-}
-
-/**
- * Writes a decided batch in one statement: appends its transactions in
- * order, opens and closes the holds it began and ended, saves the accounts'
- * totals, stores each answer with the sequence its transaction got (and the
- * refusals keys keep), and drops the keys of other refused writes (those
- * requests keep no key). Answers each transaction's sequence by id.
- */
-async function appendBatch(
-  em: EntityManager,
-  applied: AppliedBatch,
-  answers: Array<{ claim: IdempotencyClaim; transaction: TokenTransaction }>,
-  refused: Array<{ claim: IdempotencyClaim; kept: StoredRefusal | undefined }>,
-): Promise<Map<string, number>> {
-  const transactions = applied.appended.map(({ transaction: t }, n) => ({
-    id: t.id,
-    account_id: t.accountId,
-    type: t.type,
-    amount: t.amount,
-    hold_id: t.holdId,
-    expires_at: t.expiresAt,
-    expired: t.expired,
-    reason: t.reason,
-    reference: t.reference,
-    balance_after: t.balance,
-    held_after: t.held,
-    created_at: t.createdAt,
-    n,
-  }));
-  const opened = applied.opened.map(({ transaction: t }) => ({
-    hold_id: t.id,
-    account_id: t.accountId,
-    amount: t.amount,
-    expires_at: t.expiresAt,
-  }));
-  const totals = applied.accounts.map((a) => ({ id: a.id, credited: a.credited, spent: a.spent, held: a.held, updated_at: a.updatedAt }));
-  const keys = answers.map(({ claim, transaction }) => ({ scope: claim.scope, key: claim.key, id: transaction.id, response: transaction }));
-  const rows = await em.execute<Array<{ id: string; seq: string }>>(
-    `with "t" as (
-       insert into "token_transaction"
-         ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
-       select "id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at"
-         from jsonb_to_recordset(?::jsonb) as "x"("id" uuid, "account_id" uuid, "type" varchar, "amount" bigint, "hold_id" uuid,
-           "expires_at" timestamptz, "expired" boolean, "reason" varchar, "reference" varchar, "balance_after" bigint, "held_after" bigint,
-           "created_at" timestamptz, "n" int)
-        order by "n"
-       returning "id", "seq"
-     ),
-     "o" as (
-       insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at")
-       select * from jsonb_to_recordset(?::jsonb) as "x"("hold_id" uuid, "account_id" uuid, "amount" bigint, "expires_at" timestamptz)
-     ),
-     "d" as (delete from "token_open_hold" where "hold_id" = any(${UUIDS})),
-     "a" as (
-       -- (the ids again, as an array: the planner then reads the accounts by their index)
-       update "token_account" set "credited" = "x"."credited", "spent" = "x"."spent", "held" = "x"."held", "updated_at" = "x"."updated_at"
-         from jsonb_to_recordset(?::jsonb) as "x"("id" uuid, "credited" bigint, "spent" bigint, "held" bigint, "updated_at" timestamptz)
-        where "token_account"."id" = "x"."id" and "token_account"."id" = any(${UUIDS})
-     ),
-     "k" as (
-       update "token_idempotency_key" set "response" = "x"."response" || jsonb_build_object('sequence', "t"."seq")
-         from jsonb_to_recordset(?::jsonb) as "x"("scope" varchar, "key" varchar, "id" uuid, "response" jsonb) join "t" on "t"."id" = "x"."id"
-        where "token_idempotency_key"."scope" = "x"."scope" and "token_idempotency_key"."key" = "x"."key"
-     ),
-     "f" as (
-       update "token_idempotency_key" set "response" = "x"."response"
-         from jsonb_to_recordset(?::jsonb) as "x"("scope" varchar, "key" varchar, "response" jsonb)
-        where "token_idempotency_key"."scope" = "x"."scope" and "token_idempotency_key"."key" = "x"."key"
-     ),
-     "r" as (
-       delete from "token_idempotency_key"
-        where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(?::jsonb) as "x"("s" varchar, "k" varchar))
-     )
-     select "id", "seq" from "t"`,
-    [
-      JSON.stringify(transactions),
-      JSON.stringify(opened),
-      JSON.stringify(applied.ended),
-      JSON.stringify(totals),
-      JSON.stringify(totals.map((t) => t.id)),
-      JSON.stringify(keys),
-      JSON.stringify(refused.flatMap(({ claim, kept }) => (kept ? [{ scope: claim.scope, key: claim.key, response: kept }] : []))),
-      JSON.stringify(refused.flatMap(({ claim, kept }) => (kept ? [] : [{ s: claim.scope, k: claim.key }]))),
-    ],
-  );
-  return new Map(rows.map((row) => [row.id, Number(row.seq)]));
 }
 
 /**

@@ -1,0 +1,213 @@
+import type { PoolClient, QueryResult } from 'pg';
+import type { HoldState, HoldView, TransactionType } from '../domain/ledger.js';
+import type { AppliedBatch } from '../domain/ledger-batch.js';
+import type { IdempotencyClaim, StoredRefusal } from '../domain/idempotency.js';
+import type { TokenTransaction, WriteTarget } from '../domain/ports.js';
+
+/**
+ * A batch of ledger writes as two messages to PostgreSQL on one connection
+ * (the simple query protocol runs every statement of a message in turn, each
+ * on a snapshot of its own, and answers them all at once), so a batch costs
+ * two round trips whatever its size:
+ *
+ * 1. `begin`; lock every account the writes name, in id order (a commit or
+ *    void finds its account through its hold, whose account never changes);
+ *    read the writes' idempotency keys; read the accounts' due holds and the
+ *    named holds (after the lock, so what the previous holder wrote is seen).
+ * 2. One statement that appends every transaction, keeps the open holds and
+ *    the totals, and inserts each key with its answer (a kept refusal too;
+ *    other refused writes keep no key), then `commit`.
+ *
+ * A key is written once, with its answer. Two requests with one key that
+ * meet in two batches at once (two replicas, say) both find it free; the
+ * second's insert waits for the first's transaction and fails on the key's
+ * primary key when it commits, so its whole batch rolls back and is tried
+ * again, when the key answers its stored answer (`isKeyTaken`).
+ *
+ * Values travel inside the statements as JSON literals (`client.escapeLiteral`),
+ * read by `jsonb_to_recordset` and `jsonb_array_elements_text`.
+ */
+
+export interface AccountRow {
+  id: string;
+  user_uuid: string;
+  status: 'active' | 'disabled';
+  credited: string;
+  spent: string;
+  held: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface KeyRow {
+  scope: string;
+  key: string;
+  fingerprint: string;
+  response: Record<string, unknown> | null;
+}
+
+export interface BatchRead {
+  accounts: AccountRow[];
+  /** The writes' keys already stored, by `scope\nkey`. */
+  keys: Map<string, KeyRow>;
+  holds: HoldView[];
+}
+
+export const ACCOUNT_COLUMNS = `"id", "user_uuid", "status", "credited", "spent", "held", "created_at", "updated_at"`;
+
+export const keyOf = (claim: Pick<IdempotencyClaim, 'scope' | 'key'>): string => `${claim.scope}\n${claim.key}`;
+
+/** Message 1: begins the transaction, locks the writes' accounts, reads their keys and holds. */
+export async function readBatch(
+  client: PoolClient,
+  writes: ReadonlyArray<{ claim: IdempotencyClaim; target: WriteTarget }>,
+  latest: Date,
+): Promise<BatchRead> {
+  const json = (value: unknown) => `${client.escapeLiteral(JSON.stringify(value))}::jsonb`;
+  const accountIds = writes.flatMap(({ target }) => ('accountId' in target ? [target.accountId] : []));
+  const holdIds = json(writes.flatMap(({ target }) => ('holdId' in target ? [target.holdId] : [])));
+  // (as an array: `= any(array(...))` is planned as index lookups)
+  const ids = `array(select jsonb_array_elements_text(${json(accountIds)})::uuid
+      union select "account_id" from "token_transaction" where "id" = any(${uuids(holdIds)}) and "type" = 'hold')`;
+  const results = (await client.query(
+    `begin;
+     select ${ACCOUNT_COLUMNS} from "token_account" where "id" = any(${ids}) order by "id" for update;
+     select "scope", "key", "fingerprint", "response" from "token_idempotency_key"
+      where ("scope", "key") in (select "s", "k" from jsonb_to_recordset(${json(writes.map(({ claim }) => ({ s: claim.scope, k: claim.key })))})
+        as "x"("s" varchar, "k" varchar));
+     select "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
+       from "token_open_hold" where "account_id" = any(${ids}) and "expires_at" <= ${client.escapeLiteral(latest.toISOString())}::timestamptz
+     union
+     select "t"."id", "t"."account_id", "t"."amount", "t"."expires_at", "e"."type", "e"."expired"
+       from "token_transaction" "t" left join "token_transaction" "e" on "e"."hold_id" = "t"."id"
+      where "t"."id" = any(${uuids(holdIds)}) and "t"."type" = 'hold'`,
+  )) as unknown as QueryResult[];
+  const [, locked, keys, holds] = results as [QueryResult, QueryResult<AccountRow>, QueryResult<KeyRow>, QueryResult<HoldRow>];
+  const byId = new Map<string, HoldView>();
+  for (const row of holds.rows) {
+    const view: HoldView = {
+      id: row.id,
+      accountId: row.account_id,
+      amount: Number(row.amount),
+      expiresAt: new Date(row.expires_at),
+      state: holdState(row.ending_type, row.ending_expired),
+    };
+    // A due hold the writes also name appears twice: open either way.
+    if (!byId.has(view.id) || view.state !== 'open') byId.set(view.id, view);
+  }
+  return {
+    accounts: locked.rows,
+    keys: new Map(keys.rows.map((row) => [keyOf(row), row])),
+    holds: [...byId.values()],
+  };
+}
+
+/** A key to store with its answer: the transaction a write appended, or the refusal it keeps. */
+export type KeyAnswer = { claim: IdempotencyClaim; now: Date } & ({ transaction: TokenTransaction } | { kept: StoredRefusal });
+
+/**
+ * Message 2: writes a decided batch in one statement and commits: appends
+ * its transactions in order, opens and closes the holds it began and ended,
+ * saves the accounts' totals, inserts each key with its answer (a
+ * transaction's answer with the sequence the insert gave it), in key order
+ * (so two batches never wait on each other's keys in a cycle). Answers each
+ * transaction's sequence by id.
+ */
+export async function writeBatch(client: PoolClient, applied: AppliedBatch, answers: readonly KeyAnswer[]): Promise<Map<string, number>> {
+  const json = (value: unknown) => `${client.escapeLiteral(JSON.stringify(value))}::jsonb`;
+  if (applied.appended.length === 0 && answers.length === 0) {
+    await client.query('commit');
+    return new Map();
+  }
+  const transactions = applied.appended.map(({ transaction: t }, n) => ({
+    id: t.id,
+    account_id: t.accountId,
+    type: t.type,
+    amount: t.amount,
+    hold_id: t.holdId,
+    expires_at: t.expiresAt,
+    expired: t.expired,
+    reason: t.reason,
+    reference: t.reference,
+    balance_after: t.balance,
+    held_after: t.held,
+    created_at: t.createdAt,
+    n,
+  }));
+  const opened = applied.opened.map(({ transaction: t }) => ({
+    hold_id: t.id,
+    account_id: t.accountId,
+    amount: t.amount,
+    expires_at: t.expiresAt,
+  }));
+  const totals = applied.accounts.map((a) => ({ id: a.id, credited: a.credited, spent: a.spent, held: a.held, updated_at: a.updatedAt }));
+  const keys = [...answers]
+    .sort((a, b) => compare(a.claim.scope, b.claim.scope) || compare(a.claim.key, b.claim.key))
+    .map((answer, n) => ({
+      s: answer.claim.scope,
+      k: answer.claim.key,
+      f: answer.claim.fingerprint,
+      t: answer.now,
+      id: 'transaction' in answer ? answer.transaction.id : null,
+      r: 'transaction' in answer ? answer.transaction : answer.kept,
+      n,
+    }));
+  const results = (await client.query(
+    `with "t" as (
+       insert into "token_transaction"
+         ("id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at")
+       select "id", "account_id", "type", "amount", "hold_id", "expires_at", "expired", "reason", "reference", "balance_after", "held_after", "created_at"
+         from jsonb_to_recordset(${json(transactions)}) as "x"("id" uuid, "account_id" uuid, "type" varchar, "amount" bigint, "hold_id" uuid,
+           "expires_at" timestamptz, "expired" boolean, "reason" varchar, "reference" varchar, "balance_after" bigint, "held_after" bigint,
+           "created_at" timestamptz, "n" int)
+        order by "n"
+       returning "id", "seq"
+     ),
+     "o" as (
+       insert into "token_open_hold" ("hold_id", "account_id", "amount", "expires_at")
+       select * from jsonb_to_recordset(${json(opened)}) as "x"("hold_id" uuid, "account_id" uuid, "amount" bigint, "expires_at" timestamptz)
+     ),
+     "d" as (delete from "token_open_hold" where "hold_id" = any(${uuids(json(applied.ended))})),
+     "a" as (
+       -- (the ids again, as an array: the planner then reads the accounts by their index)
+       update "token_account" set "credited" = "x"."credited", "spent" = "x"."spent", "held" = "x"."held", "updated_at" = "x"."updated_at"
+         from jsonb_to_recordset(${json(totals)}) as "x"("id" uuid, "credited" bigint, "spent" bigint, "held" bigint, "updated_at" timestamptz)
+        where "token_account"."id" = "x"."id" and "token_account"."id" = any(${uuids(json(totals.map((t) => t.id)))})
+     ),
+     "k" as (
+       insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at", "response")
+       select "x"."s", "x"."k", "x"."f", "x"."t", case when "t"."seq" is null then "x"."r" else "x"."r" || jsonb_build_object('sequence', "t"."seq") end
+         from jsonb_to_recordset(${json(keys)}) as "x"("s" varchar, "k" varchar, "f" char(64), "t" timestamptz, "id" uuid, "r" jsonb, "n" int)
+         left join "t" on "t"."id" = "x"."id"
+        order by "x"."n"
+     )
+     select "id", "seq" from "t";
+     commit`,
+  )) as unknown as [QueryResult<{ id: string; seq: string }>, QueryResult];
+  return new Map(results[0].rows.map((row) => [row.id, Number(row.seq)]));
+}
+
+/** Whether a batch failed because another transaction stored one of its keys first (tried again, the key answers). */
+export function isKeyTaken(error: unknown): boolean {
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  return code === '23505' && constraint === 'token_idempotency_key_pkey';
+}
+
+interface HoldRow {
+  id: string;
+  account_id: string;
+  amount: string;
+  expires_at: Date;
+  ending_type: TransactionType | null;
+  ending_expired: boolean | null;
+}
+
+export function holdState(endingType: TransactionType | null | undefined, endingExpired: boolean | null | undefined): HoldState {
+  if (!endingType) return 'open';
+  if (endingType === 'commit') return 'committed';
+  return endingExpired ? 'expired' : 'voided';
+}
+
+const uuids = (jsonLiteral: string) => `array(select jsonb_array_elements_text(${jsonLiteral})::uuid)`;
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
