@@ -61,6 +61,7 @@ export const playlistService = defineService('playlist', {
     const deadLetters = await kafka.producer();
     const onUpload = uploadEventsHandler(songs);
     const onRoom = roomEventsHandler(plays);
+    const songSearch = new PgSongSearch(orm);
     const consumer = await startIdempotentConsumer({
       kafka,
       orm,
@@ -79,7 +80,7 @@ export const playlistService = defineService('playlist', {
           implementation: playlistServiceHandlers({
             crates,
             songs,
-            search: new CachedSongSearch(new PgSongSearch(orm), {
+            search: new CachedSongSearch(songSearch, {
               ttlMs: config.SEARCH_CACHE_MS ?? 5000,
               maxEntries: config.SEARCH_CACHE_ENTRIES ?? 10_000,
             }),
@@ -100,6 +101,7 @@ export const playlistService = defineService('playlist', {
         await effectPruner.stop();
         await consumer.stop();
         await deadLetters.disconnect();
+        await songSearch.close();
       },
     };
   },

@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
 import type { Song } from '../domain/song.js';
 import {
   corrections,
@@ -10,12 +11,95 @@ import {
   type SongSearch,
   type SongSearchQuery,
 } from '../domain/song-search.js';
-import { SongEntity } from './entities.js';
 
 /** Candidates each source hands out at most, best first, before the re-ranking (deeper pages take more). */
 const MIN_CANDIDATES = 40;
-/** How far down the popularity index a word is looked for before its own (GIN) index is asked. */
-const POPULAR_WALK = 3000;
+/**
+ * How far down the popularity index the words are looked for (the walk), and
+ * how common the statistics must expect them to be for the walk to be tried:
+ * common enough to find twice the candidates within it. The walk stops at the
+ * candidates' count, so a common word reads a few hundred entries; words
+ * expected rarer go to their GIN index. A walk reads the covering index in
+ * popularity order, its first entries the ones every search reads (well under
+ * a microsecond each); the GIN path reads each matching song's row to sort
+ * them by popularity (5 µs and more each).
+ */
+const WALK = 20_000;
+/** Connections of the search's own pool: PostgreSQL runs a search on one core, and the machine has few. */
+const POOL_MAX = 6;
+/**
+ * The search pool's sessions: plans made once per statement and connection
+ * (the statements' shapes are written so that one plan fits every query of a
+ * shape), and no parallel workers (launching them costs more than a search).
+ */
+const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
+/** A typed prefix shorter than this is not looked up in the GIN index beside other words (it matches too many words there); the songs the other words find are checked for it. */
+const INDEX_PREFIX = 3;
+
+/** The page's columns, named as `Song`'s fields: the rows are the answer, no entity mapping. */
+const SONG_COLUMNS = `"id", "song_id" as "songId", "song_short_id" as "songShortId", "isrc", "track_name" as "trackName",
+  "artist_name" as "artistName", "duration", "explicit", "genre", "release_year" as "releaseYear", "album_name" as "albumName",
+  "music_providers" as "musicProviders", "thumbnails", "links", "previews", "stream_urls" as "streamUrls", "status",
+  "playback_token" as "playbackToken"`;
+
+/** The query's words: each as the 'simple' parser reads it, whether a song holds it, and (the last) whether one holds a word it starts. */
+const WORDS_SQL = `select t."lexeme" as "word",
+   exists (select 1 from "song_word" w where w."word" = t."lexeme" collate "C") as "known",
+   exists (select 1 from "song_word" w
+           where w."word" >= t."lexeme" collate "C" and w."word" < (t."lexeme" || chr(1114111)) collate "C") as "prefix_known"
+ from unnest(to_tsvector('simple', $1)) t order by t."positions"[1]`;
+
+const VARIANTS_SQL = `select distinct "word" from "song_word_variant" where "variant" = any($1::text[])`;
+
+/**
+ * The candidates-and-page statement, one per shape (words asked or not, the
+ * walk or not). Parameters: $1 the text, $2 explicit songs included, $3 the
+ * candidates per source (k), $4 limit, $5 offset; with words, $6 offset +
+ * limit, $7 the words' tsquery for the GIN index and $8 the whole tsquery
+ * (they differ when a short typed prefix is left out of the index's).
+ */
+function pageSql(words: boolean, walk: boolean): string {
+  const playable = `"status" <> 'UNVERIFIED' and ($2 or not "explicit")`;
+  const ctes = [
+    `"exact" as materialized (
+      (select "id" from "song" where lower("track_name") = $1 and ${playable} order by "popularity" desc limit $3)
+      union
+      (select "id" from "song" where lower("artist_name") = $1 and ${playable} order by "popularity" desc limit $3))`,
+  ];
+  const names = ['exact'];
+  if (words && walk) {
+    ctes.push(`"walk" as materialized (
+      select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ${WALK}) t
+       where (select count(*) from "exact") < $6 and "search_vector" @@ to_tsquery('simple', $8) and ${playable} limit $3)`);
+    names.push('walk');
+  }
+  if (words) {
+    // The GIN index finds the songs holding the words ($7); ts_match_vq (not the operator, so the planner cannot take it
+    // to the index) checks the whole query ($8) on them. "popularity" + 0: the order the popularity index cannot give, so
+    // a plan made once for any words (the statement is prepared) still reads the words' index, never a walk of the catalogue.
+    ctes.push(`"words" as materialized (
+      select "id" from "song"
+       where (select count(*) from "exact") < $6${walk ? ` and (select count(*) from "walk") < $3` : ''}
+         and "search_vector" @@ to_tsquery('simple', $7) and ts_match_vq("search_vector", to_tsquery('simple', $8)) and ${playable}
+       order by "popularity" + 0 desc, "id" limit $3)`);
+    names.push('words');
+  }
+  // The words' rank counts only when the words were asked (the exact matches left the page short).
+  const rank = words
+    ? `(case when (select count(*) from "exact") < $6 then ts_rank("search_vector", to_tsquery('simple', $8)) else 0 end) desc, `
+    : '';
+  return `with ${ctes.join(', ')}
+    select ${SONG_COLUMNS} from "song"
+     where "id" in (${names.map((n) => `select "id" from "${n}"`).join(' union ')})
+     order by (lower("track_name") = $1) desc, (lower("artist_name") = $1) desc, ${rank}"popularity" desc, "id"
+     limit $4 offset $5`;
+}
+
+const PAGE_STATEMENTS = {
+  exact: { name: 'song_search_exact', text: pageSql(false, false) },
+  words: { name: 'song_search_words', text: pageSql(true, false) },
+  walk: { name: 'song_search_walk', text: pageSql(true, true) },
+};
 
 /**
  * The catalogue search on PostgreSQL, the embedded default. Its cost follows
@@ -35,135 +119,123 @@ const POPULAR_WALK = 3000;
  *    every word, most played first: for words the statistics call common,
  *    the first entries of the covering popularity index (found there, no
  *    table read); for the others, or when those entries hold too few, the
- *    words' GIN index (their songs are few).
+ *    words' GIN index (their songs are few), a last typed prefix of one or
+ *    two letters checked on the songs the other words find.
  * 4. Ranked: exact title, then the artist's own songs, then `ts_rank` (names
  *    weigh most, then album, then genre), then popularity.
  *
  * Two statements a search (three with a typo): the words of step 1 (and 2),
  * then steps 3 and 4 and the page's rows in one, each source of candidates
- * behind a one-time filter on what the ones before it found.
+ * behind a one-time filter on what the ones before it found. Each is a named
+ * prepared statement with parameters (of three shapes), on a small pool of the
+ * search's own whose sessions keep generic plans: PostgreSQL parses and plans
+ * each once per connection, not once per search, and the rows come back as
+ * `Song`s. `close()` ends that pool.
  */
 export class PgSongSearch implements SongSearch {
-  private common: { at: number; freq: Map<string, number> } | undefined;
-  private songColumns: string | undefined;
+  private common: { at: number; freq: Map<string, number>; lexemes: string[]; sums: number[] } | undefined;
+  private pool: pg.Pool | undefined;
 
   constructor(private readonly orm: MikroORM) {}
+
+  private connections(): pg.Pool {
+    if (!this.pool) {
+      const { host, port, user, password, database } = this.orm.em.getConnection().getConnectionOptions();
+      this.pool = new pg.Pool({
+        host,
+        port,
+        user,
+        password,
+        database,
+        max: POOL_MAX,
+        idleTimeoutMillis: 30_000,
+        allowExitOnIdle: true,
+        options: SESSION_OPTIONS,
+      });
+      // An idle connection the server dropped: the pool discards it; the next search opens another.
+      this.pool.on('error', () => {});
+    }
+    return this.pool;
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    await pool?.end();
+  }
 
   async search(query: SongSearchQuery): Promise<Song[]> {
     const wanted = query.offset + query.limit;
     if (wanted > SEARCH_WINDOW) return [];
-    const em = this.orm.em.fork();
     const text = query.text.trim().toLowerCase();
     const k = Math.max(MIN_CANDIDATES, wanted * 2);
     const terms = await this.terms(text);
-    const tsQuery = terms.length > 0 ? toTsQuery(terms) : null;
-    // The walk pays only for words common enough to be found in it (the planner's statistics say which).
-    const walk = tsQuery !== null && (await this.share(terms)) * POPULAR_WALK >= k;
-
-    // One statement for the candidates, their ranking and the page's rows. Each source runs only
-    // while the ones before it leave the page short (one-time filters on their counts): the exact
-    // title and artist; the walk down the popularity index; the words' GIN index.
-    const playable = `"status" <> 'UNVERIFIED' and (? or not "explicit")`;
-    const ctes = [
-      {
-        name: 'exact',
-        sql: `"exact" as materialized (
-          (select "id" from "song" where lower("track_name") = ? and ${playable} order by "popularity" desc limit ?)
-          union
-          (select "id" from "song" where lower("artist_name") = ? and ${playable} order by "popularity" desc limit ?))`,
-        params: [text, query.includeExplicit, k, text, query.includeExplicit, k],
-      },
-    ];
-    if (tsQuery && walk) {
-      ctes.push({
-        name: 'walk',
-        sql: `"walk" as materialized (
-          select "id" from (select "id", "search_vector", "explicit", "status" from "song" order by "popularity" desc, "id" limit ?) t
-           where (select count(*) from "exact") < ? and "search_vector" @@ to_tsquery('simple', ?) and ${playable} limit ?)`,
-        params: [POPULAR_WALK, wanted, tsQuery, query.includeExplicit, k],
-      });
+    const values: unknown[] = [text, query.includeExplicit, k, query.limit, query.offset];
+    let statement = PAGE_STATEMENTS.exact;
+    if (terms.length > 0) {
+      const indexed = terms.filter((t) => !t.prefix || t.alternatives.every((a) => Array.from(a).length >= INDEX_PREFIX));
+      values.push(wanted, toTsQuery(indexed.length > 0 ? indexed : terms), toTsQuery(terms));
+      // The walk pays only for words common enough to be found in it (the planner's statistics say which).
+      statement = (await this.share(terms)) * WALK >= 2 * k ? PAGE_STATEMENTS.walk : PAGE_STATEMENTS.words;
     }
-    if (tsQuery) {
-      ctes.push({
-        name: 'words',
-        sql: `"words" as materialized (
-          select "id" from "song"
-           where (select count(*) from "exact") < ?${walk ? ` and (select count(*) from "walk") < ?` : ''}
-             and "search_vector" @@ to_tsquery('simple', ?) and ${playable}
-           order by "popularity" desc, "id" limit ?)`,
-        params: [wanted, ...(walk ? [k] : []), tsQuery, query.includeExplicit, k],
-      });
-    }
-    // The words' rank counts only when the words were asked (the exact matches left the page short).
-    const rank = tsQuery
-      ? `(case when (select count(*) from "exact") < ? then ts_rank("search_vector", to_tsquery('simple', ?)) else 0 end) desc, `
-      : '';
-    const rows = await em.execute<Array<Record<string, unknown>>>(
-      `with ${ctes.map((c) => c.sql).join(', ')}
-       select ${this.columns()} from "song"
-        where "id" in (${ctes.map((c) => `select "id" from "${c.name}"`).join(' union ')})
-        order by (lower("track_name") = ?) desc, (lower("artist_name") = ?) desc, ${rank}"popularity" desc, "id"
-        limit ? offset ?`,
-      [...ctes.flatMap((c) => c.params), text, text, ...(tsQuery ? [wanted, tsQuery] : []), query.limit, query.offset],
-    );
-    return rows.map((row) => em.map(SongEntity, row));
-  }
-
-  /** The song's own columns (what its entity maps), without the search's. */
-  private columns(): string {
-    this.songColumns ??= this.orm
-      .getMetadata()
-      .get(SongEntity)
-      .props.flatMap((prop) => prop.fieldNames ?? [])
-      .map((name) => `"${name}"`)
-      .join(', ');
-    return this.songColumns;
+    const { rows } = await this.connections().query<Song>({ ...statement, values });
+    return rows;
   }
 
   /**
-   * The share of songs that hold the query's rarest term at most (a term's
-   * alternatives and, for a prefix, the words it starts added up), from the
-   * statistics ANALYZE keeps on `search_vector`: its most common lexemes and
-   * their frequencies, read again each minute. A term not among them is rare.
+   * The share of songs expected to hold every term (the terms taken as
+   * independent, as the planner does; a term's alternatives and, for a prefix,
+   * the words it starts added up), from the statistics ANALYZE keeps on
+   * `search_vector`: its most common lexemes and their frequencies, read again
+   * each minute. A term not among them is rare.
    */
   private async share(terms: QueryTerm[]): Promise<number> {
     if (!this.common || Date.now() - this.common.at > 60_000) {
-      const [stats] = await this.orm.em.fork().execute<{ elems: string[] | null; freqs: number[] | null }[]>(
+      const { rows } = await this.connections().query<{ elems: string[] | null; freqs: number[] | null }>(
         `select most_common_elems::text::text[] as "elems", most_common_elem_freqs as "freqs" from pg_stats
            where schemaname = current_schema() and tablename = 'song' and attname = 'search_vector'`,
       );
-      const elems = stats?.elems ?? [];
-      this.common = { at: Date.now(), freq: new Map(elems.map((e, i) => [e, Number(stats?.freqs?.[i] ?? 0)])) };
+      const stats = rows[0];
+      // Sorted (code point order, as a prefix's words are contiguous), with running sums: a prefix's share is two searches.
+      const pairs = (stats?.elems ?? [])
+        .map((e, i) => [e, Number(stats?.freqs?.[i] ?? 0)] as const)
+        .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      const sums = [0];
+      for (const [, f] of pairs) sums.push(sums.at(-1)! + f);
+      this.common = { at: Date.now(), freq: new Map(pairs), lexemes: pairs.map(([e]) => e), sums };
     }
-    const freq = this.common.freq;
+    const { freq, lexemes, sums } = this.common;
+    const firstAtLeast = (word: string) => {
+      let lo = 0;
+      let hi = lexemes.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (lexemes[mid]! < word) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
     const termShare = (term: QueryTerm) =>
       term.alternatives.reduce((sum, alt) => {
         if (!term.prefix) return sum + (freq.get(alt) ?? 0);
-        let share = 0;
-        for (const [lexeme, f] of freq) if (lexeme.startsWith(alt)) share += f;
-        return sum + share;
+        return sum + sums[firstAtLeast(`${alt}\u{10ffff}`)]! - sums[firstAtLeast(alt)]!;
       }, 0);
-    return Math.min(...terms.map(termShare));
+    return terms.reduce((share, term) => share * Math.min(1, termShare(term)), 1);
   }
 
   /** The query's words, each itself when known (the last as a prefix of a known word), else its corrections. */
   private async terms(text: string): Promise<QueryTerm[]> {
-    const em = this.orm.em.fork();
-    const words = await em.execute<{ word: string; known: boolean; prefix_known: boolean }[]>(
-      `select t."lexeme" as "word",
-         exists (select 1 from "song_word" w where w."word" = t."lexeme" collate "C") as "known",
-         exists (select 1 from "song_word" w
-                 where w."word" >= t."lexeme" collate "C" and w."word" < (t."lexeme" || chr(1114111)) collate "C") as "prefix_known"
-       from unnest(to_tsvector('simple', ?)) t order by t."positions"[1]`,
-      [text],
-    );
+    const pool = this.connections();
+    const { rows: words } = await pool.query<{ word: string; known: boolean; prefix_known: boolean }>({
+      name: 'song_search_terms',
+      text: WORDS_SQL,
+      values: [text],
+    });
     const unknown = words.filter((w, i) => !(i === words.length - 1 ? w.prefix_known : w.known) && typoBudget(w.word) > 0);
     const near = new Map<string, string[]>();
     if (unknown.length > 0) {
       const variants = [...new Set(unknown.flatMap((w) => [w.word, ...deletions(w.word)]))];
-      const found = await em.execute<{ word: string }[]>(`select distinct "word" from "song_word_variant" where "variant" in (?)`, [
-        variants,
-      ]);
+      const { rows: found } = await pool.query<{ word: string }>({ name: 'song_search_variants', text: VARIANTS_SQL, values: [variants] });
       for (const w of unknown) {
         near.set(
           w.word,

@@ -8,6 +8,7 @@ import { Migration20261201000000_public_crate_search } from './Migration20261201
 import { Migration20261202000000_search_at_scale } from './Migration20261202000000_search_at_scale.js';
 import { Migration20261203000000_room_effects } from './Migration20261203000000_room_effects.js';
 import { Migration20261207000000_room_effect_pruning } from './Migration20261207000000_room_effect_pruning.js';
+import { Migration20261208000000_search_statistics } from './Migration20261208000000_search_statistics.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -21,4 +22,5 @@ export const migrations = [
   { name: 'Migration20261202000000_search_at_scale', class: Migration20261202000000_search_at_scale },
   { name: 'Migration20261203000000_room_effects', class: Migration20261203000000_room_effects },
   { name: 'Migration20261207000000_room_effect_pruning', class: Migration20261207000000_room_effect_pruning },
+  { name: 'Migration20261208000000_search_statistics', class: Migration20261208000000_search_statistics },
 ];
