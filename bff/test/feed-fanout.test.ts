@@ -13,7 +13,8 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { FeedServer, type FeedLimits } from '../src/feed/feed-server.js';
-import type { JoinedRoom, LiveRoomGateway } from '../src/feed/gateway.js';
+import type { JoinedRoom, JoinState, LiveRoomGateway } from '../src/feed/gateway.js';
+import { JoinAnswers } from '../src/feed/join-answers.js';
 import { RoomChannels } from '../src/feed/room-channels.js';
 
 const ROOM = 'b0000000-0000-4000-8000-00000000000b';
@@ -21,21 +22,31 @@ const ROOM = 'b0000000-0000-4000-8000-00000000000b';
 /**
  * One FeedServer on a port of its own, as the BFF runs it, with the room
  * service and Redis replaced by what these tests need of them: joins answer
- * version 1, and `publish` hands a frame to the server as the Redis
- * subscriber would.
+ * the room's current version, the join state is `joinState` (by default '{}'
+ * at the current version, counted in `stateFetches`), and `publish` hands a
+ * frame to the server as the Redis subscriber would.
  */
-async function feedHarness(limits: Partial<FeedLimits> = {}) {
+async function feedHarness(
+  limits: Partial<FeedLimits> = {},
+  joinState?: (minVersion: number, current: () => number) => Promise<JoinState>,
+) {
   const subscriber = Object.assign(new EventEmitter(), {
     options: { db: 3 },
     subscribe: async () => 1,
     unsubscribe: async () => 0,
   });
-  const joins: Array<{ userUuid: string; connectionId: string }> = [];
+  const joins: Array<{ userUuid: string; connectionId: string; version: number }> = [];
+  const stateFetches: number[] = [];
+  let version = 1;
   const leaves: Array<{ connectionId: string; left: boolean }> = [];
   const gateway: LiveRoomGateway = {
     async join(caller, input): Promise<JoinedRoom> {
-      joins.push({ userUuid: caller.userUuid, connectionId: input.connectionId });
-      return { roomUuid: input.roomUuid, version: 1, stateJson: '{}', allUserDataJson: '{}' };
+      joins.push({ userUuid: caller.userUuid, connectionId: input.connectionId, version });
+      return { roomUuid: input.roomUuid, version };
+    },
+    async joinState(_roomUuid, minVersion) {
+      stateFetches.push(minVersion);
+      return joinState ? joinState(minVersion, () => version) : { version, stateJson: '{}', allUserDataJson: '{}' };
     },
     act: async () => ({ version: 0 }),
     async leave(_roomUuid, connectionId, left) {
@@ -59,10 +70,10 @@ async function feedHarness(limits: Partial<FeedLimits> = {}) {
   feed.attach(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  let version = 1;
   return {
     feed,
     joins,
+    stateFetches,
     leaves,
     url: (user: string) => `ws://127.0.0.1:${port}/primus?token=${user}`,
     port,
@@ -336,5 +347,111 @@ describe('the room feed fan-out', () => {
     await resetAndClosed(second);
     // Closed by the server: they leave after the grace period, unless they rejoin.
     expect(h.leaves.every((l) => !l.left)).toBe(true);
+  });
+});
+
+describe("a room's joiners (join-answers.ts)", () => {
+  let harness: Harness | undefined;
+  const clients: RawFeedClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.destroy();
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('answers joiners waiting together from one fetch of the state, each the bytes ws would send, with no version gap', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // Large (a 64-bit length, counted in UTF-8 bytes) and at the version the room is at when it is read.
+    const stateAt = (version: number) => JSON.stringify({ at: version, pad: 'é'.repeat(40_000) });
+    const userDataAt = (version: number) => JSON.stringify({ someone: { at: version, nickname: 'ü'.repeat(100) } });
+    harness = await feedHarness({}, async (_min, current) => {
+      await gate;
+      const at = current(); // the room's version when the state is read
+      return { version: at, stateJson: stateAt(at), allUserDataJson: userDataAt(at) };
+    });
+    const h = harness;
+    const listeners = await Promise.all(Array.from({ length: 20 }, (_, i) => RawFeedClient.open(h.port, `user-${i}`)));
+    clients.push(...listeners);
+    for (const [i, c] of listeners.entries())
+      c.send(JSON.stringify({ event: 'action', messageId: 100 + i, params: { action: 'joinRoom', roomUuid: ROOM } }));
+    // Beside them, the published client's transport (ws).
+    const ws = new WebSocket(h.url('user-ws'));
+    const heard: string[] = [];
+    ws.on('message', (data: Buffer) => heard.push(data.toString()));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ event: 'action', messageId: 7, params: { action: 'joinRoom', roomUuid: ROOM } }));
+    await listeners[0]!.until(() => h.joins.length === 21);
+    expect(h.joins.every((j) => j.version === 1)).toBe(true);
+
+    // A patch while the state is read: the state will be at its version, so the sockets must not get it again.
+    const inState = h.publish({ name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/at', value: 2 }] });
+    release();
+    await listeners[0]!.until(() => listeners.every((c) => c.frames().length >= 2));
+    const after = h.publish({ name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/at', value: 3 }] });
+    await listeners[0]!.until(() => listeners.every((c) => c.frames().length >= 3) && heard.length >= 3);
+    expect(h.stateFetches).toEqual([1]); // one fetch for all 21
+
+    const expectedTexts = (messageId: number, texts: string[]) => {
+      const serverTime = /"serverTime":(\d+),/.exec(texts[0]!)![1];
+      const sentAt = /"sentAt":(\d+),/.exec(texts[1]!)![1];
+      return [
+        `{"context":"response","messageId":${messageId},"status":"OK","roomUuid":"${ROOM}","allowedRooms":["${ROOM}"],` +
+          `"didCreate":false,"serverTime":${serverTime},"version":${inState.version},"state":${stateAt(inState.version)}}`,
+        `{"context":"user","room":"${ROOM}","from":"server","sentAt":${sentAt},"messageId":${inState.version},` +
+          `"message":{"name":"updatedUserData","statePatch":[{"op":"replace","path":"/allUserData","value":${userDataAt(inState.version)}}],` +
+          `"version":${inState.version}},"version":${inState.version}}`,
+        after.json,
+      ];
+    };
+    for (const [i, client] of listeners.entries()) {
+      const texts = client.texts();
+      const expected = expectedTexts(100 + i, texts);
+      expect(texts).toEqual(expected);
+      // Byte for byte the frames ws's send(text) writes (the answer's header covers its own bytes and the shared ones).
+      expect(client.frames().map((f) => f.toString('base64'))).toEqual(expected.map((t) => expectedFrame(t).toString('base64')));
+    }
+    expect(heard).toEqual(expectedTexts(7, heard));
+    expect(JSON.parse(heard[0]!)).toMatchObject({ status: 'OK', version: 2, state: { at: 2 } });
+    ws.close();
+  });
+
+  it('fetches again for a joiner answered at a version newer than the fetch in flight, and holds nothing once no joiner waits', async () => {
+    const fetched: number[] = [];
+    const gates: Array<() => void> = [];
+    let current = 2;
+    const answers = new JoinAnswers({
+      joinState: async (_room, minVersion) => {
+        fetched.push(minVersion);
+        const version = current; // the state as it is when it is read
+        await new Promise<void>((resolve) => gates.push(resolve));
+        return { version, stateJson: `{"at":${version}}`, allUserDataJson: '{}' };
+      },
+    });
+    const first = answers.answer(ROOM, 2);
+    const alsoFirst = answers.answer(ROOM, 2);
+    current = 3;
+    const later = answers.answer(ROOM, 3); // joined after the fetch in flight read the state
+    expect(answers.roomCount).toBe(1);
+    gates.shift()!();
+    const [a, b] = await Promise.all([first, alsoFirst]);
+    expect(a).toBe(b); // the same buffers for both
+    expect(a.version).toBe(2);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fetched).toEqual([2, 3]);
+    gates.shift()!();
+    const c = await later;
+    expect(c.version).toBe(3);
+    expect(c.responseTail.toString()).toBe(',"version":3,"state":{"at":3}}');
+    expect(answers.roomCount).toBe(0);
+
+    // Nobody waits: the next joiner reads the state again; a failed read fails its waiters and is forgotten too.
+    const again = answers.answer(ROOM, 3);
+    gates.shift()!();
+    expect((await again).version).toBe(3);
+    expect(fetched).toEqual([2, 3, 3]);
+    const failing = new JoinAnswers({ joinState: () => Promise.reject(new Error('room service down')) });
+    await expect(Promise.all([failing.answer(ROOM, 1), failing.answer(ROOM, 1)])).rejects.toThrow('room service down');
+    expect(failing.roomCount).toBe(0);
   });
 });

@@ -9,7 +9,6 @@ import {
   type Caller,
   type Logger,
   type SessionsEnded,
-  type StatefulFeedMessageName,
   type TokenVerifier,
 } from '@spinroom/platform/core';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
@@ -17,9 +16,10 @@ import { z } from 'zod';
 import type { HiddenSenders } from './blocked-senders.js';
 import { FEED_ERROR_CODES } from './feed-errors.js';
 import type { JoinedRoom, LiveRoomGateway } from './gateway.js';
+import { JoinAnswers, sharedJoinAnswer, type SharedJoinAnswer } from './join-answers.js';
 import { isLiveAction, liveAction } from './live-actions.js';
 import type { FrameListener, RoomChannels, RoomFrame } from './room-channels.js';
-import { textFrame } from './wire.js';
+import { textFrame, textFrameHeader } from './wire.js';
 
 /** The feed's limits; defaults suit production, tests shorten the clocks. */
 export interface FeedLimits {
@@ -55,8 +55,6 @@ const RoomUuid = z.uuid();
 
 const GENERIC_ERROR = 'Something went wrong, please try again';
 const TOO_MANY = 'Too many messages, slow down.';
-/** The join's second message, built around the room service's `allUserData` text (named in platform's feed map). */
-const JOINED_USER_DATA: StatefulFeedMessageName = 'updatedUserData';
 /**
  * Close codes of a client that left on purpose: normal closure, going away (a
  * closed tab or a reload) and no status (close() without a code). A dropped
@@ -73,6 +71,8 @@ export class FeedServer {
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<FeedConnection>();
   private readonly timers: NodeJS.Timeout[] = [];
+  /** The rooms' join states, fetched once per room version for the joiners waiting at the same time. */
+  private readonly joinAnswers: JoinAnswers;
 
   constructor(
     private readonly options: {
@@ -88,6 +88,7 @@ export class FeedServer {
     },
   ) {
     this.limits = { ...DEFAULT_FEED_LIMITS, ...options.limits };
+    this.joinAnswers = new JoinAnswers(options.gateway);
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxFrameBytes,
@@ -147,6 +148,7 @@ export class FeedServer {
         socket,
         caller,
         this.options.gateway,
+        this.joinAnswers,
         this.options.channels,
         this.limits,
         this.options.logger,
@@ -222,6 +224,12 @@ class FeedConnection implements FrameListener {
    * server turns off), whose frames ws must compress for this socket alone.
    */
   private readonly sharesFrames: boolean;
+  /**
+   * Unsent bytes tolerated beyond `maxBufferedBytes`: the size of the join's
+   * answer (the room's whole state, which a client in a big room cannot have
+   * read yet when the next frames come), so a reader keeping up is not taken for a slow one.
+   */
+  private answerAllowance = 0;
 
   constructor(
     private readonly ws: WebSocket,
@@ -229,6 +237,7 @@ class FeedConnection implements FrameListener {
     private readonly socket: Duplex,
     private readonly caller: Caller,
     private readonly gateway: LiveRoomGateway,
+    private readonly joinAnswers: JoinAnswers,
     private readonly channels: RoomChannels,
     private readonly limits: FeedLimits,
     private readonly logger: Logger,
@@ -343,13 +352,39 @@ class FeedConnection implements FrameListener {
   /** Open, and keeping up: a client with too much unsent is dropped rather than buffered without bound (it reconnects and rejoins). */
   private writable(): boolean {
     if (this.ws.readyState !== WebSocket.OPEN) return false;
-    if (this.ws.bufferedAmount > this.limits.maxBufferedBytes) {
+    if (this.ws.bufferedAmount > this.limits.maxBufferedBytes + this.answerAllowance) {
       this.logger.info({ connectionId: this.id }, 'slow feed client dropped');
       this.closedByServer = true;
       this.ws.terminate();
       return false;
     }
     return true;
+  }
+
+  /**
+   * The join's answer and `updatedUserData`: this socket's own bytes (its
+   * messageId and the server time), then the room's shared bytes as they are
+   * (not copied or encoded per socket). The same bytes as `send` of the whole
+   * text; checked once, so the second message of a big room's state is not
+   * taken for a slow reader's backlog.
+   */
+  private sendJoinAnswer(messageId: number | undefined, roomUuid: string, answer: SharedJoinAnswer): void {
+    if (!this.writable()) return;
+    const head = Buffer.from(
+      `{"context":"response","messageId":${messageId ?? 0},"status":"OK","roomUuid":${JSON.stringify(roomUuid)},` +
+        `"allowedRooms":[${JSON.stringify(roomUuid)}],"didCreate":false,"serverTime":${Date.now()}`,
+    );
+    this.answerAllowance = head.length + answer.responseTail.length + answer.userDataFrame.length;
+    if (!this.sharesFrames) {
+      this.ws.send(Buffer.concat([head, answer.responseTail]), { binary: false });
+      this.ws.send(answer.userDataPayload, { binary: false });
+      return;
+    }
+    this.socket.cork();
+    this.socket.write(Buffer.concat([textFrameHeader(head.length + answer.responseTail.length), head]));
+    this.socket.write(answer.responseTail);
+    this.socket.write(answer.userDataFrame);
+    this.socket.uncork();
   }
 
   private respond(messageId: number | undefined, fields: Record<string, unknown>): void {
@@ -446,16 +481,20 @@ class FeedConnection implements FrameListener {
       throw error;
     }
     if (this.room !== room) return;
-    // Built from the room service's strings: the state is not parsed and serialized again here.
-    this.send(
-      `{"context":"response","messageId":${messageId ?? 0},"status":"OK","roomUuid":${JSON.stringify(roomUuid)},` +
-        `"allowedRooms":[${JSON.stringify(roomUuid)}],"didCreate":false,"serverTime":${Date.now()},"version":${joined.version},"state":${joined.stateJson}}`,
-    );
-    this.send(
-      `{"context":"user","room":${JSON.stringify(roomUuid)},"from":"server","sentAt":${Date.now()},"messageId":${joined.version},` +
-        `"message":{"name":"${JOINED_USER_DATA}","statePatch":[{"op":"replace","path":"/allUserData","value":${joined.allUserDataJson}}],"version":${joined.version}},"version":${joined.version}}`,
-    );
-    room.version = joined.version;
+    // The state at the joined version or later, fetched once for the room's joiners waiting now: frames
+    // kept in the buffer meanwhile at or below its version are already in it, and dropped below.
+    let answer: SharedJoinAnswer;
+    try {
+      answer = joined.state
+        ? sharedJoinAnswer(roomUuid, joined.state, Date.now())
+        : await this.joinAnswers.answer(roomUuid, joined.version);
+    } catch (error) {
+      if (this.room === room) this.leaveRoom();
+      throw error;
+    }
+    if (this.room !== room) return;
+    this.sendJoinAnswer(messageId, roomUuid, answer);
+    room.version = answer.version;
     room.live = true;
     const waiting = room.buffer;
     room.buffer = [];

@@ -3,7 +3,10 @@ import type { LiveAction } from './live-actions.js';
 
 /** What the feed asks of the room service (kept apart so the feed never touches gRPC). */
 export interface LiveRoomGateway {
+  /** Lets the connection in; answers the version it joined at (the state comes from `joinState`, once for all joiners). */
   join(caller: Caller, input: { roomUuid: string; password?: string; connectionId: string }): Promise<JoinedRoom>;
+  /** The state joiners are answered with, at the room's current version (at least `minVersion`). */
+  joinState(roomUuid: string, minVersion: number): Promise<JoinState>;
   /** Runs a live action; answers the room version it produced (0 when it changed no state). */
   act(caller: Caller, roomUuid: string, action: LiveAction): Promise<{ version: number }>;
   /**
@@ -18,8 +21,15 @@ export interface LiveRoomGateway {
 export interface JoinedRoom {
   roomUuid: string;
   version: number;
+  /** The state itself, when the room service answered it with the join (one that predates `joinState`). */
+  state?: JoinState;
+}
+
+export interface JoinState {
+  /** The room version the state is at. */
+  version: number;
   /** The room state as joinRoom answers it (`allUserData` empty), already serialized. */
   stateJson: string;
-  /** `allUserData`, sent to the joining connection alone as `updatedUserData`. */
+  /** `allUserData`, sent to each joining connection alone as `updatedUserData`. */
   allUserDataJson: string;
 }

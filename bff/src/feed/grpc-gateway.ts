@@ -35,11 +35,21 @@ export function grpcLiveRoomGateway(rooms: PromiseClient<RoomServiceClient>, ser
   };
   return {
     async join(caller, input) {
+      // The version alone: the whole state comes once per room version (joinState), not in every joiner's answer.
       const joined = await rooms.joinLiveRoom(
-        { roomUuid: input.roomUuid, password: input.password ?? '', connectionId: input.connectionId },
+        { roomUuid: input.roomUuid, password: input.password ?? '', connectionId: input.connectionId, versionOnly: true },
         { token: caller.token, deadlineMs: DEADLINE_MS },
       );
-      return { roomUuid: joined.roomUuid, version: joined.version, stateJson: joined.stateJson, allUserDataJson: joined.allUserDataJson };
+      const { version, stateJson, allUserDataJson } = joined;
+      // A room service that predates version_only answers the state anyway.
+      return { roomUuid: joined.roomUuid, version, ...(stateJson ? { state: { version, stateJson, allUserDataJson } } : {}) };
+    },
+    async joinState(roomUuid, minVersion) {
+      const { version, stateJson, allUserDataJson } = await rooms.getLiveRoomJoinState(
+        { roomUuid, minVersion },
+        { token: await serviceToken.token(), deadlineMs: DEADLINE_MS },
+      );
+      return { version, stateJson, allUserDataJson };
     },
     async act(caller, roomUuid, action) {
       const { version } = await rooms.performLiveAction({ roomUuid, action }, { token: caller.token, deadlineMs: DEADLINE_MS });

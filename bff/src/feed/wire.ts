@@ -23,3 +23,23 @@ export function textFrame(text: string): Buffer {
   const [header, payload] = Sender.frame(Buffer.from(text), { fin: true, opcode: TEXT, mask: false, readOnly: true, rsv1: false });
   return payload ? Buffer.concat([header!, payload]) : header!;
 }
+
+/**
+ * The header of one complete, unmasked, uncompressed WebSocket text message
+ * of `length` payload bytes (RFC 6455 5.2): written before a payload made of
+ * several buffers (a joiner's own bytes, then a room's shared ones), so the
+ * shared ones are written as they are, not copied into each socket's message.
+ */
+export function textFrameHeader(length: number): Buffer {
+  if (length < 126) return Buffer.from([0x80 | TEXT, length]);
+  if (length < 65_536) {
+    const header = Buffer.from([0x80 | TEXT, 126, 0, 0]);
+    header.writeUInt16BE(length, 2);
+    return header;
+  }
+  const header = Buffer.alloc(10);
+  header[0] = 0x80 | TEXT;
+  header[1] = 127;
+  header.writeBigUInt64BE(BigInt(length), 2);
+  return header;
+}

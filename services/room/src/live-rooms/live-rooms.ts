@@ -84,10 +84,13 @@ export interface LiveRoomsConfig {
 export interface JoinResult {
   roomUuid: string;
   version: number;
-  /** The state as joinRoom answers it: `allUserData` empty. */
+  /** The state as joinRoom answers it: `allUserData` empty ('' when the join asked for the version only). */
   stateJson: string;
   allUserDataJson: string;
 }
+
+/** A room's state as a joiner is answered with it, serialized (`clientStateJson`). */
+type JoinState = { stateJson: string; allUserDataJson: string };
 
 const MAX_ATTEMPTS = 20;
 
@@ -95,6 +98,8 @@ type JoinInput = { member: Member; profile: Record<string, unknown>; position: {
 
 interface Joiner {
   input: JoinInput;
+  /** Answered with the version alone: the caller fetches the state apart (`joinState`), once for all its joiners. */
+  versionOnly: boolean;
   resolve: (result: JoinResult) => void;
   reject: (error: unknown) => void;
 }
@@ -118,6 +123,12 @@ export class LiveRooms {
   /** Each room's joins and leaves waiting for its turn (see `queueJoin`, `leave`). */
   private readonly joining = new Map<string, Joiner[]>();
   private readonly leaving = new Map<string, Leaver[]>();
+  /**
+   * The join state of each stored room serialized so far, by the stored room
+   * (a write makes a new one, and the store keeps the latest of each room it
+   * caches): serialized once per version, however many joiners and BFFs ask.
+   */
+  private readonly joinStates = new WeakMap<StoredRoom, JoinState>();
 
   constructor(
     private readonly store: LiveStore,
@@ -155,7 +166,16 @@ export class LiveRooms {
     if (first) await this.store.announceLoss();
   }
 
-  async join(caller: Caller, roomUuid: string, input: { password?: string; connectionId: string }): Promise<JoinResult> {
+  /**
+   * Lets the caller's connection into the room; answers the version their
+   * state is at, with that state unless `versionOnly` (then `joinState`
+   * answers it, once per version for every joiner).
+   */
+  async join(
+    caller: Caller,
+    roomUuid: string,
+    input: { password?: string; connectionId: string; versionOnly?: boolean },
+  ): Promise<JoinResult> {
     const access = await this.directory.enter(caller, roomUuid, input.password);
     // A paid room charges an entry, not a reconnect: someone still in the room (another tab, a dropped socket) enters free.
     const present =
@@ -170,7 +190,7 @@ export class LiveRooms {
         const member: Member = { uuid: caller.userUuid, tokenRole: caller.role, highestRole: access.highestRole, canDj: access.canDj };
         await this.store.connect(roomUuid, input.connectionId, caller.userUuid, this.now());
         const position = { x: randomInt(0, 1000) / 1000, y: randomInt(0, 1000) / 1000 };
-        return this.queueJoin(roomUuid, access, { member, profile, position });
+        return this.queueJoin(roomUuid, access, { member, profile, position }, input.versionOnly ?? false);
       },
       () => this.disconnect(roomUuid, input.connectionId, true),
     );
@@ -181,7 +201,7 @@ export class LiveRooms {
    * room was busy enter in one write and one `userJoined` (members.ts),
    * whatever the room's size, and share one answer.
    */
-  private queueJoin(roomUuid: string, access: RoomAccess, input: JoinInput): Promise<JoinResult> {
+  private queueJoin(roomUuid: string, access: RoomAccess, input: JoinInput, versionOnly: boolean): Promise<JoinResult> {
     return new Promise((resolve, reject) => {
       let queue = this.joining.get(roomUuid);
       if (!queue) {
@@ -193,8 +213,34 @@ export class LiveRooms {
           return this.enterTogether(roomUuid, access, fresh);
         });
       }
-      queue.push({ input, resolve, reject });
+      queue.push({ input, versionOnly, resolve, reject });
     });
+  }
+
+  /**
+   * The state a joiner is answered with, at the room's current version (at
+   * least `minVersion`, the version a join of the caller's was answered with):
+   * serialized once per version. Read in the room's turn, so no join or leave
+   * of this replica changes the room while it is serialized.
+   */
+  joinState(roomUuid: string, minVersion: number): Promise<JoinResult> {
+    return this.serialized(roomUuid, async () => {
+      const stored = await this.store.load(roomUuid);
+      // Gone, or behind a version already answered (Redis lost the rooms: the feed's sockets are reset).
+      if (!stored || stored.version < minVersion) throw new Error(`room ${roomUuid}: no live state at version ${minVersion} or later`);
+      return this.answer(roomUuid, stored, false);
+    });
+  }
+
+  /** A joiner's answer from the stored room: the version, and the state unless `versionOnly`. */
+  private answer(roomUuid: string, stored: StoredRoom, versionOnly: boolean): JoinResult {
+    if (versionOnly) return { roomUuid, version: stored.version, stateJson: '', allUserDataJson: '' };
+    let state = this.joinStates.get(stored);
+    if (!state) {
+      state = clientStateJson(stored.room.client);
+      this.joinStates.set(stored, state);
+    }
+    return { roomUuid, version: stored.version, ...state };
   }
 
   private async enterTogether(roomUuid: string, access: RoomAccess, joiners: Joiner[]): Promise<void> {
@@ -219,22 +265,20 @@ export class LiveRooms {
             joiner.reject(error); // the room is full
           }
         }
-        let current: { room: typeof stored.room; version: number } = stored;
+        let current: StoredRoom = stored;
         if (arrivals.length > 0) {
           const saved = await this.store.addUsers(stored, arrivals, now);
           if (!saved) {
             pending = [...arriving, ...others];
             continue;
           }
-          const answer: JoinResult = { roomUuid, version: saved.version, ...clientStateJson(saved.room.client) };
-          for (const joiner of arriving) joiner.resolve(answer);
+          for (const joiner of arriving) joiner.resolve(this.answer(roomUuid, saved, joiner.versionOnly));
           current = saved;
         }
         pending = [];
         // Someone already in (a second tab, a reconnect: a BFF's whole audience after it died): when the
         // rules change nothing for them, they share one answer from the state in hand; the others (new
         // roles, say) go through the rules one at a time.
-        let unchanged: JoinResult | undefined;
         const changing: Joiner[] = [];
         for (const joiner of others) {
           let transition: ReturnType<typeof live.join> | undefined;
@@ -243,12 +287,11 @@ export class LiveRooms {
           } catch {
             transition = undefined; // the rules' refusal is answered by enterNow
           }
-          if (transition === null) {
-            unchanged ??= { roomUuid, version: current.version, ...clientStateJson(current.room.client) };
-            joiner.resolve(unchanged);
-          } else changing.push(joiner);
+          if (transition === null) joiner.resolve(this.answer(roomUuid, current, joiner.versionOnly));
+          else changing.push(joiner);
         }
-        for (const joiner of changing) await this.enterNow(roomUuid, access, joiner.input).then(joiner.resolve, joiner.reject);
+        for (const joiner of changing)
+          await this.enterNow(roomUuid, access, joiner.input, joiner.versionOnly).then(joiner.resolve, joiner.reject);
       }
       for (const joiner of pending) joiner.reject(new Error(`room ${roomUuid}: too many concurrent changes`));
     } catch (error) {
@@ -257,13 +300,13 @@ export class LiveRooms {
   }
 
   /** One join through the rules (`join` of transitions.ts), in the room's turn; answers the state at the version stored. */
-  private async enterNow(roomUuid: string, access: RoomAccess, input: JoinInput): Promise<JoinResult> {
+  private async enterNow(roomUuid: string, access: RoomAccess, input: JoinInput, versionOnly: boolean): Promise<JoinResult> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
       const stored = await this.opened(roomUuid, access);
       if (!stored) continue;
       const transition = live.join(stored.room, { ...input, now: this.now() });
       const result = transition ? await this.save(stored, transition) : stored;
-      if (result) return { roomUuid, version: result.version, ...clientStateJson(result.room.client) };
+      if (result) return this.answer(roomUuid, result, versionOnly);
     }
     throw new Error(`room ${roomUuid}: too many concurrent changes`);
   }

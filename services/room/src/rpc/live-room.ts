@@ -42,8 +42,19 @@ export function liveRoomHandlers(deps: {
       const caller = ctx.caller;
       if (!Uuid.safeParse(req.roomUuid).success) throw badRequest('room_uuid must be a uuid');
       if (!req.connectionId || req.connectionId.length > 64) throw badRequest('connection_id is required');
-      const joined = await live.join(caller, req.roomUuid, { password: req.password || undefined, connectionId: req.connectionId });
+      const joined = await live.join(caller, req.roomUuid, {
+        password: req.password || undefined,
+        connectionId: req.connectionId,
+        versionOnly: req.versionOnly,
+      });
       return { roomUuid: joined.roomUuid, version: joined.version, stateJson: joined.stateJson, allUserDataJson: joined.allUserDataJson };
+    }),
+    getLiveRoomJoinState: unary(async (req, ctx) => {
+      requireService(ctx.caller);
+      if (!Uuid.safeParse(req.roomUuid).success) throw badRequest('room_uuid must be a uuid');
+      if (req.minVersion < 0) throw badRequest('min_version must not be negative');
+      const state = await live.joinState(req.roomUuid, req.minVersion);
+      return { roomUuid: state.roomUuid, version: state.version, stateJson: state.stateJson, allUserDataJson: state.allUserDataJson };
     }),
     performLiveAction: unary(async (req, ctx) => {
       const caller = ctx.caller;

@@ -58,7 +58,13 @@ function filterOf(
 const roleName = (role: RoomUserRole) => roomUserRoles.nameOf(role) ?? '';
 
 /** The live-room calls, handled in live-room.ts. */
-export type LiveRoomCalls = 'joinLiveRoom' | 'performLiveAction' | 'leaveLiveRoom' | 'keepConnectionsAlive' | 'getRoomServiceInfo';
+export type LiveRoomCalls =
+  | 'joinLiveRoom'
+  | 'getLiveRoomJoinState'
+  | 'performLiveAction'
+  | 'leaveLiveRoom'
+  | 'keepConnectionsAlive'
+  | 'getRoomServiceInfo';
 
 /** gRPC handlers of spinroom.room.v1.RoomService: the caller comes from the token; rules live in domain/. */
 export function roomServiceHandlers(deps: {
