@@ -27,7 +27,13 @@
 // Knobs: BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
 // BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (50361), BENCH_LEDGER_POINTS_PORT (50366),
 // BENCH_CPU_PROF=<dir> (a V8 CPU profile of the points service under <dir>/points;
-// summarise it with scripts/bench/profile-summary.ts).
+// summarise it with scripts/bench/profile-summary.ts), BENCH_LEDGER_PG_SOCKET=1 (the
+// points service and the bare debit reach PostgreSQL over its Unix socket, the dev
+// profile's .local/dev/postgres/run, instead of loopback TCP).
+//
+// The points service reads the dev profile's Kafka topics, where other runs on the
+// machine write: it starts in a consumer group of its own at the topics' end (no
+// backlog), and the events it still handled during each ledger window are reported.
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +65,16 @@ ports.points = num('BENCH_LEDGER_POINTS_PORT', 50366);
 
 const { children, stopAll } = benchProcesses<ServiceProcess>();
 
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+/** The database URL as the run reaches it: over the dev profile's Unix socket when BENCH_LEDGER_PG_SOCKET is set (the host, percent-encoded, is its directory). */
+function pgUrl(url: string): string {
+  if (!process.env.BENCH_LEDGER_PG_SOCKET) return url;
+  const socketDir = join(localDir, 'dev/postgres/run');
+  if (!existsSync(socketDir)) throw new Error(`BENCH_LEDGER_PG_SOCKET: no socket directory at ${socketDir}`);
+  return url.replace(/@[^/]+:(\d+)\//, (_, port: string) => `@${encodeURIComponent(socketDir)}:${port}/`);
+}
+
 /** The closed loop at BENCH_LEDGER_WRITERS writers and this run's timing. */
 const closedLoop = (label: string, cpuGroups: CpuGroup[], step: ClosedLoopStep) =>
   runClosedLoop({ label, workers: writers, warmupSeconds, durationSeconds, cpuGroups, step });
@@ -67,12 +83,17 @@ async function main() {
   const infra = infraUp('dev');
   const local: LocalServices = { infra, ports, suffix: SUFFIX, common: { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV } };
   const user = startLocalService('user', local, { bundled: true });
-  const points = cpuProfileDir
-    ? startServiceProcess('points', 'services/points/src/main.ts', serviceEnvironment('points', local), {
-        bundled: true,
-        nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfileDir, 'points')}`],
-      })
-    : startLocalService('points', local, { bundled: true });
+  const pointsDatabaseUrl = pgUrl(databaseUrl(infra, `spinroom_points${SUFFIX}`));
+  const pointsEnv = {
+    ...serviceEnvironment('points', local),
+    DATABASE_URL: pointsDatabaseUrl,
+    KAFKA_CONSUMER_GROUP: `points-bench-ledger-${Date.now()}`,
+    KAFKA_CONSUMER_FROM: 'latest',
+  };
+  const points = startServiceProcess('points', 'services/points/src/main.ts', pointsEnv, {
+    bundled: true,
+    nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfileDir, 'points')}`] : [],
+  });
   children.push(user, points);
   const exited = () => children.find((c) => c.child.exitCode !== null);
 
@@ -106,7 +127,7 @@ async function main() {
     many.push(...(await Promise.all(Array.from({ length: Math.min(50, accountCount - i) }, () => make(10_000_000)))));
 
   // The bare table: the same ids and balances, in the same database.
-  const pool = new pg.Pool({ connectionString: databaseUrl(infra, `spinroom_points${SUFFIX}`), max: writers });
+  const pool = new pg.Pool({ connectionString: pointsDatabaseUrl, max: writers });
   await pool.query(
     `create table if not exists "ledger_bench_bare" ("id" uuid primary key, "balance" bigint not null check ("balance" >= 0))`,
   );
@@ -151,9 +172,13 @@ async function main() {
     });
 
   const results: ClosedLoopResult[] = [];
+  const consumed = async () => Number((await pool.query<{ n: string }>(`select count(*) as "n" from "processed_event"`)).rows[0]!.n);
+  const events: string[] = [];
   const pair = async (what: string, row: () => string, account: () => { id: string; token: string }) => {
     const before = await bare(`bare, ${what}`, row);
+    const eventsBefore = await consumed();
     const measured = await ledger(`ledger, ${what}`, account);
+    events.push(`${what}: ${fmt((await consumed()) - eventsBefore)}`);
     const after = await bare(`bare again, ${what}`, row);
     results.push(before, measured, after);
     return { measured, bareMean: (before.ops / before.seconds + after.ops / after.seconds) / 2 };
@@ -174,7 +199,6 @@ async function main() {
   users.close();
   await stopAll();
 
-  const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
   const rate = (r: ClosedLoopResult) => r.ops / r.seconds;
   const line = (r: ClosedLoopResult) =>
     `| ${r.label} | ${fmt(rate(r))} | ${fmt(percentile(r.latencies, 50), 1)} | ${fmt(percentile(r.latencies, 99), 1)} | ${r.errors} | ${cpuGroups
@@ -188,7 +212,7 @@ async function main() {
   };
   console.log(`
 Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} at ${gitRevision()}, \`npm run bench\` (scripts/bench/ledger.ts), Node ${process.version}, ${cpus().length} cores;
-${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario. An operation: one hold or one commit (gRPC), or one bare debit.
+${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario, PostgreSQL over ${process.env.BENCH_LEDGER_PG_SOCKET ? 'its Unix socket' : 'loopback TCP'}. An operation: one hold or one commit (gRPC), or one bare debit.
 
 | scenario | ops/s | p50 ms | p99 ms | errors | ${cpuGroups.map((g) => `CPU ms/op ${g.name}`).join(' | ')} | machine busy |
 |---|--:|--:|--:|--:|${cpuGroups.map(() => '--:').join('|')}|--:|
@@ -197,6 +221,8 @@ ${results.map(line).join('\n')}
 Against the target (>= ${100 * TARGET.ratio}% of bare, p99 < ${TARGET.p99Ms} ms at ${writers} writers):
 - one hot account: ${verdict(hotPair)}
 - ${accountCount.toLocaleString('en-US')} accounts: ${verdict(manyPair)}
+
+Kafka events the points service handled during the ledger windows (other runs' room and play events): ${events.join(', ')}.
 `);
 }
 
