@@ -174,6 +174,7 @@ describe('catalogue search on PostgreSQL', () => {
     await add('Quiet Storm', 'Nimbus', 1);
     await add('Midnight Velvet', 'Neon Sunday', 50, { explicit: true });
     await add('Velvet Morning', 'Neon Sunday', 40, { albumName: 'Night City' });
+    await add("Hip-Hop Don't Stop", 'Crew.Nine', 30);
   });
 
   afterAll(async () => {
@@ -217,6 +218,9 @@ describe('catalogue search on PostgreSQL', () => {
     expect((await titles('quiet s')).sort()).toEqual(['Quiet Storm / Nimbus', 'The Storm Inside / Quiet Harbour']);
     expect(await titles('nimbus q')).toEqual(['Quiet Storm / Nimbus']);
     expect(await titles('storm ch')).toEqual(['Storm Chaser / Velvet Lanterns']);
+    // Words the parser keeps whole as well as in parts (a hyphen, a dot, an apostrophe).
+    for (const typed of ['hip-hop', 'hip-ho', 'hip hop', "don't stop", 'crew.nine', 'crew.ni'])
+      expect(await titles(typed), typed).toEqual(["Hip-Hop Don't Stop / Crew.Nine"]);
     // Album words count too, below names.
     expect(await titles('night city')).toEqual(['Velvet Morning / Neon Sunday']);
   });
