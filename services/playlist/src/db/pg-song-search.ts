@@ -141,13 +141,11 @@ export class PgSongSearch implements SongSearch {
 
   private connections(): pg.Pool {
     if (!this.pool) {
+      // The ORM's own address (with its TLS and other URL settings) when it has one, else what it connected with.
+      const url = this.orm.config.get('clientUrl');
       const { host, port, user, password, database } = this.orm.em.getConnection().getConnectionOptions();
       this.pool = new pg.Pool({
-        host,
-        port,
-        user,
-        password,
-        database,
+        ...(url ? { connectionString: url } : { host, port, user, password, database }),
         max: POOL_MAX,
         idleTimeoutMillis: 30_000,
         allowExitOnIdle: true,
