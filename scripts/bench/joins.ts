@@ -14,7 +14,8 @@
 // The clients are child processes (this file with `clients`), so the servers'
 // CPU is measured apart. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
-// BENCH_JOINS_SERVERS (bare,spinroom).
+// BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
+// BFF's CPU profile is written there when it stops).
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -111,7 +112,10 @@ async function runBenchmark(): Promise<void> {
     const user = startLocalService('user', local, { bundled: true });
     const playlist = startLocalService('playlist', local, { bundled: true });
     const room = startLocalService('room', local, { bundled: true });
-    const bff = startServiceProcess('bff', 'bff/src/main.ts', bffEnvironment(local, ports.bff), { bundled: true });
+    // BENCH_JOINS_BFF_PROFILE=<dir>: the BFF writes a V8 CPU profile there when it stops (node --cpu-prof).
+    const profileDir = process.env.BENCH_JOINS_BFF_PROFILE;
+    const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+    const bff = startServiceProcess('bff', 'bff/src/main.ts', bffEnvironment(local, ports.bff), { bundled: true, nodeArgs });
     const bareChild = fork(join(repoRoot, 'scripts/bench/bare-ws-server.ts'), [], {
       cwd: repoRoot,
       execArgv: ['--import', 'tsx'],
