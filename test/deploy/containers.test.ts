@@ -21,14 +21,14 @@
 import { type ChildProcess, execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createDecipheriv, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, connect } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { eventually } from '@spinroom/platform/testing';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { FeedListener } from '../support/feed-client.js';
 
@@ -72,18 +72,38 @@ function kafkaLibs(): string | undefined {
 const podman = async (...args: string[]) => (await run('podman', args, { env: podmanEnv, maxBuffer: 64 * 1024 * 1024 })).stdout.trim();
 
 /** A TCP forwarder on the gateway to a loopback port of the host. */
-function forward(host: string, target: number): Promise<Server> {
-  const server = createServer((socket) => {
-    const upstream = connect(target, '127.0.0.1');
-    socket.pipe(upstream).pipe(socket);
-    const close = () => {
-      socket.destroy();
-      upstream.destroy();
-    };
-    socket.on('error', close);
-    upstream.on('error', close);
+/** A TCP forwarder, host:0 -> 127.0.0.1:target: prints its port, then pipes every connection. */
+const FORWARDER = `
+const net = require('node:net');
+const [host, target] = process.argv.slice(1);
+const server = net.createServer((socket) => {
+  const upstream = net.connect(Number(target), '127.0.0.1');
+  socket.pipe(upstream).pipe(socket);
+  const close = () => { socket.destroy(); upstream.destroy(); };
+  socket.on('error', close);
+  upstream.on('error', close);
+  socket.on('close', close);
+  upstream.on('close', close);
+});
+server.listen(0, host, () => process.stdout.write(server.address().port + '\\n'));
+`;
+
+interface Forwarder {
+  port: number;
+  close(): void;
+}
+
+/**
+ * Forwards host:<port> to 127.0.0.1:target from a process of its own, so the
+ * containers' database and Redis traffic never waits on this test's own
+ * event loop (a synchronous podman call here would hold every connection).
+ */
+function forward(host: string, target: number): Promise<Forwarder> {
+  const child = spawn(process.execPath, ['-e', FORWARDER, host, String(target)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the forwarder to ${target} exited (${code})`)));
+    child.stdout.once('data', (data) => resolve({ port: Number(String(data).trim()), close: () => child.kill() }));
   });
-  return new Promise((resolve, reject) => server.once('error', reject).listen(0, host, () => resolve(server)));
 }
 
 function freePort(host: string): Promise<number> {
@@ -190,7 +210,7 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
   const label = `spinroom-container-test=${release}`;
   const work = mkdtempSync(join(tmpdir(), 'spinroom-ct-'));
   const databases: string[] = [];
-  const forwarders: Server[] = [];
+  const forwarders: Forwarder[] = [];
   /** Containers started, in order: name and their pod spec. */
   const started: Array<{ name: string; podSpec: Json }> = [];
   let kafka: ChildProcess | undefined;
@@ -243,8 +263,13 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
     for (;;) {
       const state = await podman('inspect', '--format', '{{.State.Status}}', name);
       if (state !== 'running') throw new Error(`${name} is ${state}:\n${await logsOf(name)}`);
-      const check = spawnSync('podman', ['healthcheck', 'run', name], { env: podmanEnv, encoding: 'utf8' });
-      if (check.status === 0) return;
+      if (
+        await podman('healthcheck', 'run', name).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       if (Date.now() > deadline) throw new Error(`${name} did not become healthy:\n${await logsOf(name)}`);
       await new Promise((r) => setTimeout(r, 1_000));
     }
@@ -254,8 +279,13 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
   const start = async (deployment: Json, secret: Record<string, string>, publish?: number) => {
     const podSpec = deployment.spec.template.spec;
     const name = deployment.metadata.name as string;
-    // A Node diagnostic report (libuv handles, stacks) on SIGUSR2, for a container that outlives its grace period.
-    const flags = [...runFlags(name, podSpec, secret, network, label), '--env', 'NODE_OPTIONS=--report-on-signal --report-directory=/tmp'];
+    // A Node diagnostic report (libuv handles, stacks) on SIGUSR2, for a container that outlives its grace period
+    // (without the sockets' reverse DNS lookups, which block the process for seconds on the network's DNS).
+    const flags = [
+      ...runFlags(name, podSpec, secret, network, label),
+      '--env',
+      'NODE_OPTIONS=--report-on-signal --report-directory=/tmp --report-exclude-network',
+    ];
     started.push({ name, podSpec });
     await podman(
       'run',
@@ -298,7 +328,6 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
     const postgres = await forward(gateway, Number(new URL(process.env.PG_ADMIN_URL!).port));
     const redis = await forward(gateway, Number(new URL(process.env.REDIS_URL!).port));
     forwarders.push(postgres, redis);
-    const port = (server: Server) => (server.address() as { port: number }).port;
 
     // This test's own Kafka broker, on the gateway.
     const kafkaDir = join(work, 'kafka');
@@ -373,7 +402,7 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
       await admin.end();
     }
 
-    const chart = render(release, values(gateway, { postgres: port(postgres), redis: port(redis), kafka: kafkaPort }));
+    const chart = render(release, values(gateway, { postgres: postgres.port, redis: redis.port, kafka: kafkaPort }));
     timings.infra = Date.now() - t0;
 
     // The topics Job's script, with Kafka's own tools (from the profile's jars) where the tools image has them.
@@ -436,6 +465,58 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
     console.log(`containers: ${JSON.stringify(timings)}`);
   }, 3_600_000);
 
+  // A failed step shows what every container logged: CI keeps no containers to look into afterwards.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const { name } of started) {
+      // What each process is doing right now: its JavaScript stack and its pending libuv handles (Node's report on SIGUSR2).
+      await podman('kill', '--signal', 'SIGUSR2', name).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const report = await podman('exec', name, 'sh', '-c', 'cat /tmp/report.*.json; rm -f /tmp/report.*.json').catch(() => '');
+      let summary = '';
+      if (report) writeFileSync(join(repoRoot, '.local', `failure-report-${name}.json`), report);
+      try {
+        const parsed = JSON.parse(report);
+        const handles = (parsed.libuv as Array<{ type: string; is_active: boolean; remoteEndpoint?: { host: string; port: number } }>)
+          .filter((h) => h.is_active)
+          .map((h) => `${h.type}${h.remoteEndpoint ? ` ${h.remoteEndpoint.host}:${h.remoteEndpoint.port}` : ''}`);
+        summary = `stack: ${parsed.javascriptStack?.message}\n${(parsed.javascriptStack?.stack ?? []).join('\n')}\nactive handles: ${handles.join(', ')}\nuptime ${parsed.header?.wallClockTime} cpu ${JSON.stringify(parsed.resourceUsage?.cpuConsumptionPercent)} threadpool ${JSON.stringify(parsed.uvthreadResourceUsage)}`;
+      } catch {
+        summary = 'no report';
+      }
+      // Each thread's name, kernel wait and system call (libuv's pool threads stuck in a lookup show here), and the open sockets.
+      const threads = await podman(
+        'exec',
+        name,
+        'sh',
+        '-c',
+        'for t in /proc/1/task/*; do echo "$(cat $t/comm) $(cat $t/wchan) $(cat $t/syscall)"; done; ls -l /proc/1/fd | grep -c socket; cat /proc/1/net/udp',
+      ).catch((e) => String(e));
+      console.log(`--- ${name}\n${await logsOf(name)}\n${summary}\nthreads:\n${threads}`);
+    }
+    // What the services' PostgreSQL sessions wait on (a lock, a client), and for how long.
+    const admin = new pg.Client({ connectionString: process.env.PG_ADMIN_URL });
+    await admin.connect();
+    const { rows } = await admin.query(
+      `select datname, state, wait_event_type, wait_event, now() - xact_start as in_transaction, left(query, 160) as query
+         from pg_stat_activity where datname like $1 or (datname is null and backend_type = 'client backend') order by datname`,
+      [`${release}_%`],
+    );
+    await admin.end();
+    const users = new pg.Client({
+      connectionString: Object.assign(new URL(process.env.PG_ADMIN_URL!), { pathname: `/${release}_user` }).toString(),
+    });
+    await users.connect();
+    const accounts = await users.query(`select email, created_at from user_account order by created_at desc limit 3`);
+    const outbox = await users.query(
+      `select count(*) filter (where published_at is null) as unpublished, count(*) as rows from outbox_message`,
+    );
+    await users.end();
+    console.log(`--- the user service's newest accounts\n${JSON.stringify(accounts.rows)}\noutbox ${JSON.stringify(outbox.rows)}`);
+    console.log(`--- forwarders (host side): postgres ${forwarders[0]?.port}, redis ${forwarders[1]?.port}`);
+    console.log(`--- PostgreSQL sessions\n${rows.map((r) => JSON.stringify(r)).join('\n')}`);
+  });
+
   afterAll(async () => {
     for (const { name } of [...started].reverse()) await podman('rm', '-f', '-t', '0', name).catch(() => undefined);
     await podman('network', 'rm', '-f', network).catch(() => undefined);
@@ -470,7 +551,10 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
     for (const { name, podSpec } of started) {
       expect(await podman('exec', name, 'id', '-u'), name).toBe(String(podSpec.securityContext.runAsUser));
       expect(await podman('inspect', '--format', '{{.HostConfig.ReadonlyRootfs}}', name), name).toBe('true');
-      const write = spawnSync('podman', ['exec', name, 'touch', '/app-write-test'], { env: podmanEnv, encoding: 'utf8' });
+      const write = await run('podman', ['exec', name, 'touch', '/app-write-test'], { env: podmanEnv }).then(
+        () => ({ status: 0, stderr: '' }),
+        (error: { code?: number; stderr?: string }) => ({ status: error.code ?? 1, stderr: String(error.stderr) }),
+      );
       expect(write.status, name).not.toBe(0);
       expect(write.stderr, name).toMatch(/Read-only file system/);
       const capabilities = await podman('exec', name, 'grep', 'CapEff', '/proc/self/status');
@@ -608,6 +692,8 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
       console.log(`${name}: stopped in ${seconds.toFixed(1)} s (grace ${grace} s), exit ${exit}`);
       if (report) writeFileSync(join(repoRoot, '.local', `stop-report-${name}.json`), report);
       stopped.push({ name, seconds, grace, exit, ...(exit !== '0' || state === 'running' ? { logs: await logsOf(name) } : {}) });
+      // In its grace period but slow: which step of its stop waited is in its last lines.
+      if (seconds > 5 && exit === '0' && state !== 'running') console.log(`${name} stopped slowly, its last lines:\n${await logsOf(name)}`);
     }
     for (const s of stopped.filter((s) => s.logs)) console.log(`${s.name}, its last lines:\n${s.logs}`);
     expect(stopped.filter((s) => s.logs).map((s) => s.name)).toEqual([]);
