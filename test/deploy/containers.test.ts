@@ -7,8 +7,9 @@
 // the BFF container.
 //
 // Infrastructure: the profile's PostgreSQL and Redis (loopback only) are
-// reached through forwarders on the network's gateway
-// (host.containers.internal); Kafka is a broker of this test's own from the
+// reached through forwarders (a process of their own) on the network's
+// gateway (host.containers.internal), whose bridge keeps one MAC address;
+// Kafka is a broker of this test's own from the
 // profile's Kafka jars, listening on the gateway, because a broker announces
 // its own address and the profile's announces 127.0.0.1. The topics Job's
 // script runs on the host with Kafka's tools from those jars (the chart's
@@ -82,8 +83,6 @@ const server = net.createServer((socket) => {
   const close = () => { socket.destroy(); upstream.destroy(); };
   socket.on('error', close);
   upstream.on('error', close);
-  socket.on('close', close);
-  upstream.on('close', close);
 });
 server.listen(0, host, () => process.stdout.write(server.address().port + '\\n'));
 `;
@@ -324,6 +323,13 @@ describe.skipIf(skip !== undefined)('the platform from its container images', ()
     const webDeployment = first.deployments.find((d) => d.metadata.labels['app.kubernetes.io/component'] === 'web');
     const web = await start(webDeployment, first.secret, 8080);
     webUrl = `http://127.0.0.1:${await hostPort(web, 8080)}`;
+    // A Linux bridge takes the lowest MAC address of its ports: each container that joins can change the gateway's
+    // MAC, and the containers already running then send to the old one (dropped) until their ARP entry is renewed,
+    // up to a minute of stalled PostgreSQL, Redis and Kafka traffic (the first sign-up timed out). An address set
+    // explicitly stays put.
+    const bridge = JSON.parse(await podman('network', 'inspect', network))[0].network_interface as string;
+    const mac = readFileSync(`/sys/class/net/${bridge}/address`, 'utf8').trim();
+    await run('ip', ['link', 'set', 'dev', bridge, 'address', mac]);
 
     const postgres = await forward(gateway, Number(new URL(process.env.PG_ADMIN_URL!).port));
     const redis = await forward(gateway, Number(new URL(process.env.REDIS_URL!).port));
