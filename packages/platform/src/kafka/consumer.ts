@@ -2,7 +2,7 @@ import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Consumer } from 'kafkajs';
 import type { Logger } from '../logging.js';
 import { recordConsumedEvent } from '../telemetry/metrics.js';
-import { headersToRecord, type EventProducer, type KafkaClient, type ReceivedEvent } from './client.js';
+import { headersToRecord, retryRetriable, type EventProducer, type KafkaClient, type ReceivedEvent } from './client.js';
 
 export type EventHandler = (event: ReceivedEvent, em: EntityManager) => Promise<void>;
 
@@ -31,7 +31,8 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
   const consumer: Consumer = options.kafka.consumer(options.groupId);
   await consumer.connect();
   const fromBeginning = options.fromBeginning ?? options.kafka.consumersFrom === 'earliest';
-  await consumer.subscribe({ topics: options.topics, fromBeginning });
+  // On a fresh broker a topic another service is creating has no leader yet ("does not host this topic-partition").
+  await retryRetriable(() => consumer.subscribe({ topics: options.topics, fromBeginning }));
   const retries = options.retries ?? 3;
   // Reading from the latest offsets, the start waits until the group has its
   // partitions: what is produced once the service has started is then read.
