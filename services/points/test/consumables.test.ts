@@ -4,10 +4,11 @@ import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spi
 import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgConsumableStore } from '../src/db/consumable-store.js';
+import { ledgerRows } from './support.js';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenStore } from '../src/db/token-store.js';
 import { checkFresh, Consumables, purchasePlan, TOKEN_BALANCE_STALE, type RoomEntrance } from '../src/domain/consumables.js';
-import { replay, type LedgerRow } from '../src/domain/ledger.js';
+import { replay } from '../src/domain/ledger.js';
 import { Tokens, type Actor } from '../src/domain/tokens.js';
 
 const SERVICE: Actor = { userUuid: 'service:room', role: 'service', kind: 'service' };
@@ -89,25 +90,7 @@ describe('consumables and their purchases on PostgreSQL', () => {
     consumables.create(ADMIN, { name: `Confetti ${tokenCost}`, description: '', tokenCost, displayType: 'small' });
 
   async function replayed(accountId: string) {
-    const rows = await orm.em
-      .fork()
-      .execute<Array<Record<string, string>>>(
-        `select "id", "seq", "type", "amount", "hold_id", "balance_after", "held_after" from "token_transaction" where "account_id" = ? order by "seq"`,
-        [accountId],
-      );
-    return replay(
-      rows.map(
-        (r): LedgerRow => ({
-          id: r.id!,
-          sequence: Number(r.seq),
-          type: r.type as LedgerRow['type'],
-          amount: Number(r.amount),
-          holdId: r.hold_id ?? null,
-          balance: Number(r.balance_after),
-          held: Number(r.held_after),
-        }),
-      ),
-    );
+    return replay(await ledgerRows(orm, accountId));
   }
 
   it('lets admins create, change and delete consumables and anyone list, count and read them', async () => {

@@ -2,9 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { PaymentServiceService } from '@spinroom/contracts/payment/v1/payment';
 import { GetRoomAccessResponse, RoomServiceService } from '@spinroom/contracts/room/v1/room_service';
 import { UserServiceService } from '@spinroom/contracts/user/v1/user_service';
-import { createLogger, createUnaryFactory, startGrpcServer, TokenIssuer, TokenVerifier, type Role } from '@spinroom/platform';
+import {
+  createLogger,
+  createUnaryFactory,
+  startGrpcServer,
+  TokenIssuer,
+  TokenVerifier,
+  type MikroORM,
+  type Role,
+} from '@spinroom/platform';
 import { testInfra } from '@spinroom/platform/testing';
 import type { PointsServiceConfig } from '../src/config.js';
+import type { LedgerRow } from '../src/domain/ledger.js';
 
 /**
  * A stand-in for the points service's peers on one address: the user
@@ -99,4 +108,23 @@ export function testPointsConfig(
     LOG_LEVEL: (process.env.LOG_LEVEL ?? 'silent') as PointsServiceConfig['LOG_LEVEL'],
     ...overrides,
   } as PointsServiceConfig;
+}
+
+/** The account's ledger rows in order, as stored (`token_transaction`), for the rules to replay. */
+export async function ledgerRows(orm: MikroORM, accountId: string): Promise<LedgerRow[]> {
+  const rows = await orm.em
+    .fork()
+    .execute<Array<Record<string, string>>>(
+      `select "id", "seq", "type", "amount", "hold_id", "balance_after", "held_after" from "token_transaction" where "account_id" = ? order by "seq"`,
+      [accountId],
+    );
+  return rows.map((r) => ({
+    id: r.id!,
+    sequence: Number(r.seq),
+    type: r.type as LedgerRow['type'],
+    amount: Number(r.amount),
+    holdId: r.hold_id ?? null,
+    balance: Number(r.balance_after),
+    held: Number(r.held_after),
+  }));
 }

@@ -3,10 +3,11 @@ import { dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/plat
 import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerRows } from './support.js';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenStore } from '../src/db/token-store.js';
 import { claimKey } from '../src/domain/idempotency.js';
-import { decideCommit, decideCredit, decideHold, replay, type LedgerRow } from '../src/domain/ledger.js';
+import { decideCommit, decideCredit, decideHold, replay } from '../src/domain/ledger.js';
 import type { WriteResult } from '../src/domain/ports.js';
 import { TOKEN_HOLD_NOT_FOUND } from '../src/domain/tokens.js';
 
@@ -68,22 +69,8 @@ describe('a batch of token writes on PostgreSQL', () => {
   }
 
   async function ledger(accountId: string) {
-    const rows = await orm.em
-      .fork()
-      .execute<Array<Record<string, string>>>(
-        `select "id", "seq", "type", "amount", "hold_id", "balance_after", "held_after" from "token_transaction" where "account_id" = ? order by "seq"`,
-        [accountId],
-      );
-    const ledgerRows: LedgerRow[] = rows.map((r) => ({
-      id: r.id!,
-      sequence: Number(r.seq),
-      type: r.type as LedgerRow['type'],
-      amount: Number(r.amount),
-      holdId: r.hold_id ?? null,
-      balance: Number(r.balance_after),
-      held: Number(r.held_after),
-    }));
-    return { rows: ledgerRows, replayed: replay(ledgerRows) };
+    const rows = await ledgerRows(orm, accountId);
+    return { rows, replayed: replay(rows) };
   }
 
   it('decides a batch mixing successes, a short balance, a replayed key, a reused key and a missing hold, each as if alone', async () => {

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { AppError, dropDatabase, openServiceDatabase, type MikroORM } from '@spinroom/platform';
 import { outcome, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ledgerRows } from './support.js';
 import { pointsDatabase } from '../src/db/database.js';
 import { PgTokenStore } from '../src/db/token-store.js';
-import { replay, type LedgerRow } from '../src/domain/ledger.js';
+import { replay } from '../src/domain/ledger.js';
 import type { WriteResult } from '../src/domain/ports.js';
 import { Tokens, type Actor } from '../src/domain/tokens.js';
 
@@ -40,28 +41,14 @@ describe('the token ledger on PostgreSQL', () => {
 
   /** The account's ledger, in order, as the rules replay it. */
   async function ledger(accountId: string) {
-    const rows = await orm.em
-      .fork()
-      .execute<Array<Record<string, string>>>(
-        `select "id", "seq", "type", "amount", "hold_id", "balance_after", "held_after" from "token_transaction" where "account_id" = ? order by "seq"`,
-        [accountId],
-      );
-    const ledgerRows: LedgerRow[] = rows.map((r) => ({
-      id: r.id!,
-      sequence: Number(r.seq),
-      type: r.type as LedgerRow['type'],
-      amount: Number(r.amount),
-      holdId: r.hold_id ?? null,
-      balance: Number(r.balance_after),
-      held: Number(r.held_after),
-    }));
+    const rows = await ledgerRows(orm, accountId);
     const [open] = await orm.em
       .fork()
       .execute<Array<{ n: string; sum: string | null }>>(
         `select count(*) as "n", sum("amount") as "sum" from "token_open_hold" where "account_id" = ?`,
         [accountId],
       );
-    return { rows: ledgerRows, replayed: replay(ledgerRows), openHolds: Number(open!.n), openHeld: Number(open!.sum ?? 0) };
+    return { rows, replayed: replay(rows), openHolds: Number(open!.n), openHeld: Number(open!.sum ?? 0) };
   }
 
   it('creates one account per user, on demand or again, and answers spec 002 when there is none', async () => {
