@@ -133,4 +133,31 @@ describe('transactional outbox, relay and idempotent consumer', () => {
     expect(dead.eventId).toBe(poisonId);
     expect(dead.headers['dlq-error']).toBe('cannot handle poison');
   });
+
+  it('deletes published rows past their retention, oldest first, and never an unpublished one', async () => {
+    const relay = new OutboxRelay(orm, producer, logger, { retentionMs: 60 * 60 * 1000 });
+    const stage = async (label: string, publishedAt: string | null) => {
+      const metadata = newEventMetadata('test.pruned');
+      await orm.em.fork().execute(
+        `insert into "outbox_message" ("event_id", "topic", "key", "event_type", "payload", "headers", "created_at", "published_at")
+         values (?, ?, 'k', 'test.pruned', ?, '{}', now() - interval '3 days', ${publishedAt ?? 'null'})`,
+        [metadata.eventId, `${topic}-not-sent`, Buffer.from(label)],
+      );
+      return metadata.eventId;
+    };
+    const old = await stage('old', "now() - interval '2 days'");
+    const recent = await stage('recent', "now() - interval '10 minutes'");
+    // Never sent (its relay is elsewhere or Kafka was down): kept whatever its age.
+    const unsent = await stage('unsent', null);
+    const ids = [old, recent, unsent];
+    const present = async () =>
+      (
+        await orm.em.fork().execute<Array<{ event_id: string }>>(`select "event_id" from "outbox_message" where "event_id" in (?)`, [ids])
+      ).map((r) => r.event_id);
+
+    expect(await relay.pruneOnce()).toBeGreaterThanOrEqual(1);
+    expect((await present()).sort()).toEqual([recent, unsent].sort());
+    expect(await relay.pruneOnce()).toBe(0);
+    await orm.em.fork().execute(`delete from "outbox_message" where "event_id" = ?`, [unsent]);
+  });
 });

@@ -35,6 +35,7 @@ describe('service config: the base, what the entry in the list needs, then its o
       JWT_ISSUER: 'spinroom',
       LOG_LEVEL: 'info',
       OUTBOX_POLL_MS: 250,
+      OUTBOX_RETENTION_HOURS: 168,
     });
   });
 

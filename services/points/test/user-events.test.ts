@@ -39,6 +39,7 @@ describe('token accounts and points follow user-events and room-events', () => {
       POINTS_MIN_LISTEN_SECONDS: 30,
       POINTS_MIN_ACCOUNT_AGE_HOURS: 24,
       OUTBOX_POLL_MS: 100,
+      OUTBOX_RETENTION_HOURS: 168,
       LOG_LEVEL: 'silent',
     });
     producer = await kafka.producer();

@@ -69,6 +69,7 @@ export function testUploadConfig(userAddress: string, overrides: Partial<UploadS
     FFMPEG_PATH: 'ffmpeg',
     FFPROBE_PATH: 'ffprobe',
     OUTBOX_POLL_MS: 100,
+    OUTBOX_RETENTION_HOURS: 168,
     // Far beyond what these tests upload (test/e2e/limits.test.ts tries the limit).
     LIMIT_UPLOADS_PER_USER: { points: 100_000, durationSeconds: 3600, blockSeconds: 0 },
     LOG_LEVEL: 'silent',

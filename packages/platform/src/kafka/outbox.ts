@@ -88,6 +88,23 @@ interface OutboxRow {
   headers: Record<string, string>;
 }
 
+export interface OutboxRelayOptions {
+  intervalMs?: number;
+  batchSize?: number;
+  /**
+   * How long published rows stay. They are kept a while because an effect
+   * replayed after a crash looks for its event id there (the room's stage
+   * changes); beyond that they are only history, and the table would grow
+   * without end. Default 7 days.
+   */
+  retentionMs?: number;
+  /** How often the relay deletes published rows older than the retention. Default 10 minutes. */
+  pruneEveryMs?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const PRUNE_BATCH = 1_000;
+
 /**
  * Publishes committed outbox rows. Rows are locked (SKIP LOCKED) while sent, so
  * several replicas can relay side by side without sending a row twice.
@@ -96,12 +113,13 @@ export class OutboxRelay {
   private running = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  private lastPrune = 0;
 
   constructor(
     private readonly orm: MikroORM,
     private readonly producer: EventProducer,
     private readonly logger: Logger,
-    private readonly options: { intervalMs?: number; batchSize?: number } = {},
+    private readonly options: OutboxRelayOptions = {},
   ) {}
 
   /** Publishes one batch; returns how many rows it sent. */
@@ -122,6 +140,29 @@ export class OutboxRelay {
     });
   }
 
+  /**
+   * Deletes published rows older than the retention, a bounded batch at a
+   * time (oldest first, along the primary key); returns how many went.
+   */
+  async pruneOnce(maxBatches = 10): Promise<number> {
+    const retentionSeconds = (this.options.retentionMs ?? 7 * DAY_MS) / 1000;
+    const em = this.orm.em.fork();
+    let deleted = 0;
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const rows = await em.execute<Array<{ seq: string }>>(
+        `delete from "outbox_message" where "seq" in (
+           select "seq" from "outbox_message"
+           where "published_at" < now() - make_interval(secs => ?)
+           order by "seq" limit ?)
+         returning "seq"`,
+        [retentionSeconds, PRUNE_BATCH],
+      );
+      deleted += rows.length;
+      if (rows.length < PRUNE_BATCH) break;
+    }
+    return deleted;
+  }
+
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -130,6 +171,11 @@ export class OutboxRelay {
         let sent = 0;
         try {
           sent = await this.relayOnce();
+          if (Date.now() - this.lastPrune >= (this.options.pruneEveryMs ?? 10 * 60_000)) {
+            this.lastPrune = Date.now();
+            const pruned = await this.pruneOnce();
+            if (pruned > 0) this.logger.debug({ pruned }, 'outbox: published rows past their retention deleted');
+          }
         } catch (error) {
           this.logger.warn({ err: error }, 'outbox relay failed; retrying');
         }

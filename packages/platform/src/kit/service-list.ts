@@ -16,7 +16,7 @@ export interface ServiceEntry {
   redis?: boolean;
   /** It uses Kafka (KAFKA_BROKERS). */
   kafka?: boolean;
-  /** It publishes events through its outbox (OUTBOX_POLL_MS, the relay). */
+  /** It publishes events through its outbox (the relay: OUTBOX_POLL_MS, OUTBOX_RETENTION_HOURS). */
   outbox?: boolean;
   /** The services it calls over gRPC (<PEER>_ADDR); `user` also verifies its callers' tokens. */
   peers: readonly string[];
@@ -103,7 +103,10 @@ export type ServiceConfigShape<N extends ServiceName> = typeof baseServiceConfig
     Entry<N> extends { kafka: true } ? true : false,
     { KAFKA_BROKERS: ReturnType<typeof env.list>; KAFKA_CONSUMER_FROM: typeof kafkaConsumerFrom }
   > &
-  If<Entry<N> extends { outbox: true } ? true : false, { OUTBOX_POLL_MS: z.ZodDefault<z.ZodCoercedNumber> }> &
+  If<
+    Entry<N> extends { outbox: true } ? true : false,
+    { OUTBOX_POLL_MS: z.ZodDefault<z.ZodCoercedNumber>; OUTBOX_RETENTION_HOURS: z.ZodDefault<z.ZodCoercedNumber> }
+  > &
   If<Entry<N> extends { serviceToken: true } ? true : false, { SERVICE_CLIENT_SECRET: z.ZodString }> & {
     [P in Entry<N>['peers'][number] as `${Uppercase<P>}_ADDR`]: ReturnType<typeof env.address>;
   };
@@ -121,7 +124,10 @@ export function serviceConfig<N extends ServiceName, O extends z.ZodRawShape>(na
     shape.KAFKA_BROKERS = env.list();
     shape.KAFKA_CONSUMER_FROM = kafkaConsumerFrom;
   }
-  if (entry.outbox) shape.OUTBOX_POLL_MS = z.coerce.number().int().positive().default(250);
+  if (entry.outbox) {
+    shape.OUTBOX_POLL_MS = z.coerce.number().int().positive().default(250);
+    shape.OUTBOX_RETENTION_HOURS = z.coerce.number().positive().default(168);
+  }
   if (entry.serviceToken) shape.SERVICE_CLIENT_SECRET = z.string().min(32);
   for (const peer of entry.peers) shape[peerAddressVariable(peer)] = env.address();
   return { ...shape, ...own } as Omit<ServiceConfigShape<N>, keyof O> & O;

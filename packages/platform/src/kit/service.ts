@@ -243,7 +243,10 @@ export function defineService<
         if (entry.outbox) {
           const producer = await kafka.producer();
           closers.push(() => producer.disconnect());
-          const relay = new OutboxRelay(kit.orm, producer, logger, { intervalMs: values.OUTBOX_POLL_MS });
+          const relay = new OutboxRelay(kit.orm, producer, logger, {
+            intervalMs: values.OUTBOX_POLL_MS,
+            retentionMs: values.OUTBOX_RETENTION_HOURS * 3_600_000,
+          });
           if (options.relay !== false) relay.start();
           closers.push(() => relay.stop());
           set('relay', relay);
