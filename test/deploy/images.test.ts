@@ -98,7 +98,7 @@ describe('the container images', () => {
       for (const file of ['main.js', 'main.js.map', 'migrate.js', 'register.js', 'gen/descriptors.binpb'])
         expect(existsSync(join(out, file)), file).toBe(true);
       const packages = JSON.parse(readFileSync(join(out, 'external-packages.json'), 'utf8')) as string[];
-      expect(packages).toEqual(expect.arrayContaining(['@grpc/grpc-js', 'pg', 'kafkajs', '@opentelemetry/sdk-node']));
+      expect(packages).toEqual(expect.arrayContaining(['@grpc/grpc-js', 'pg', 'kafkajs', '@opentelemetry/sdk-trace']));
       expect(packages.some((p) => p.startsWith('@spinroom/'))).toBe(false); // our code is in the bundle
       // As the image checks them: installed at the top of node_modules.
       for (const p of packages) expect(existsSync(join(repoRoot, 'node_modules', p, 'package.json')), p).toBe(true);

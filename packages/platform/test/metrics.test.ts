@@ -5,7 +5,6 @@ import { Migration } from '@mikro-orm/migrations';
 import { metrics } from '@opentelemetry/api';
 import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
-import type { NodeSDK } from '@opentelemetry/sdk-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrm, dropDatabase, ensureDatabase, migrate, type MikroORM } from '../src/db/orm.js';
 import { notFound } from '../src/errors.js';
@@ -16,7 +15,7 @@ import { startIdempotentConsumer } from '../src/kafka/consumer.js';
 import { OUTBOX_TABLES_SQL, OutboxMessage } from '../src/kafka/outbox.js';
 import { createLogger } from '../src/logging.js';
 import { feedMetrics, frameSentAt, resetMetricsForTests, restMetrics } from '../src/telemetry/metrics.js';
-import { startTelemetry } from '../src/telemetry/sdk.js';
+import { startTelemetry, type Telemetry } from '../src/telemetry/sdk.js';
 import { eventually, freePort, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
 
 class CreateProcessedEvents extends Migration {
@@ -28,7 +27,7 @@ class CreateProcessedEvents extends Migration {
 const logger = createLogger('test', { level: 'silent' });
 
 describe('RED metrics for Prometheus', () => {
-  let sdk: NodeSDK;
+  let sdk: Telemetry;
   let metricsUrl: string;
   const scrape = async () => (await fetch(metricsUrl)).text();
 

@@ -5,13 +5,14 @@
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanKind, trace } from '@opentelemetry/api';
-import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { Telemetry } from '../../../packages/platform/src/telemetry/sdk.js';
 import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { testInfra } from '@spinroom/platform/testing';
 import { Redis } from 'ioredis';
 import { nameHttpRoute } from '../../../packages/platform/src/telemetry/http-route.js';
 
-const { exporter, sdk } = (globalThis as unknown as { __spinroomTrace: { exporter: InMemorySpanExporter; sdk: NodeSDK } }).__spinroomTrace;
+const { exporter, sdk } = (globalThis as unknown as { __spinroomTrace: { exporter: InMemorySpanExporter; sdk: Telemetry } })
+  .__spinroomTrace;
 
 const ROUTE = '/api/user-service/phone-validation/validate/:phone';
 const server = createServer((req, res) => {

@@ -4,11 +4,12 @@
 // prints the finished spans as one JSON line.
 import { SpanKind } from '@opentelemetry/api';
 import type { InMemorySpanExporter, ReadableSpan } from '@opentelemetry/sdk-trace';
-import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { Telemetry } from '../../../packages/platform/src/telemetry/sdk.js';
 import { eventually } from '@spinroom/platform/testing';
 import { api, signedToken, startPlatform } from '../platform.js';
 
-const { exporter, sdk } = (globalThis as unknown as { __spinroomTrace: { exporter: InMemorySpanExporter; sdk: NodeSDK } }).__spinroomTrace;
+const { exporter, sdk } = (globalThis as unknown as { __spinroomTrace: { exporter: InMemorySpanExporter; sdk: Telemetry } })
+  .__spinroomTrace;
 
 const platform = await startPlatform();
 let exitCode = 0;
