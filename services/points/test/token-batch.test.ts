@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ledgerRows } from './support.js';
 import { pointsDatabase } from '../src/db/database.js';
+import { literal } from '../src/db/token-batch.js';
 import { PgTokenStore } from '../src/db/token-store.js';
 import { claimKey } from '../src/domain/idempotency.js';
 import { decideCommit, decideCredit, decideHold, replay } from '../src/domain/ledger.js';
@@ -175,6 +176,50 @@ describe('a batch of token writes on PostgreSQL', () => {
       ['credit', 50],
       ['hold', 1],
       ['hold', 7],
+    ]);
+  });
+
+  it('quotes its values as pg quotes them, and stores any text as sent', async () => {
+    const texts = ['', 'plain', "it's", "''", 'back\\slash', "\\'", '{"a":"b\\"c"}', 'tab\tnew\nline', 'snow \u2603 \u{1f600}', "E'x'"];
+    for (const text of texts) expect(literal(text)).toBe(pg.Client.prototype.escapeLiteral(text));
+
+    const accountId = await account(0);
+    const reason = `it's a \\ "quoted" \u2603 reason\nover two lines`;
+    const written = await store.write(
+      claimKey(scope, randomUUID(), 'credit', { accountId, amount: 5 }),
+      { accountId },
+      (found) => decideCredit(found, found.status, { amount: 5, reason, reference: "ref'\\" }),
+      new Date(),
+    );
+    expect(written.transaction).toMatchObject({ reason, reference: "ref'\\" });
+    const stored = await orm.em
+      .fork()
+      .execute<Array<{ reason: string; reference: string }>>(
+        `select "reason", "reference" from "token_transaction" where "account_id" = ?`,
+        [accountId],
+      );
+    expect(stored).toEqual([{ reason, reference: "ref'\\" }]);
+  });
+
+  it('prepares its statements again on a connection whose session lost them, and the write goes through once', async () => {
+    const accountId = await account(20);
+    await hold(accountId, 1); // the statements are prepared on the connections the batches used
+    const pool = await orm.em.getConnection().getNativeClient();
+    const clients = await Promise.all(Array.from({ length: pool.totalCount }, () => pool.connect()));
+    for (const client of clients) {
+      await client.query('deallocate all');
+      client.release();
+    }
+    const key = randomUUID();
+    const held = await hold(accountId, 2, key);
+    expect(held).toMatchObject({ replayed: false, transaction: { type: 'hold', amount: 2, balance: 17 } });
+    expect(await hold(accountId, 2, key)).toEqual({ replayed: true, transaction: held.transaction });
+    const { rows, replayed: sums } = await ledger(accountId);
+    expect(sums.problems).toEqual([]);
+    expect(rows.map((r) => [r.type, r.amount])).toEqual([
+      ['credit', 20],
+      ['hold', 1],
+      ['hold', 2],
     ]);
   });
 

@@ -12,6 +12,7 @@ import {
   ACCOUNT_COLUMNS,
   holdState,
   isKeyTaken,
+  isStatementMissing,
   keyOf,
   readBatch,
   writeBatch,
@@ -167,14 +168,15 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
    * holds and the totals, store each key with its answer (a short balance's
    * refusal too; other refused writes keep no key) and commit. When another
    * transaction stored one of the keys first, the batch is tried again, and
-   * that key answers what it stored.
+   * that key answers what it stored; when the connection's session had lost
+   * the prepared statements, the batch is tried again and they are prepared.
    */
   private async writeBatch(writes: PendingWrite[]): Promise<Array<Settled<WriteResult>>> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.writeBatchOnce(writes);
       } catch (error) {
-        if (attempt >= 3 || !isKeyTaken(error)) throw error;
+        if (attempt >= 3 || !(isKeyTaken(error) || isStatementMissing(error))) throw error;
       }
     }
   }
