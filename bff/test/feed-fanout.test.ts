@@ -15,7 +15,7 @@ import { WebSocket } from 'ws';
 import { FeedServer, type FeedLimits } from '../src/feed/feed-server.js';
 import type { JoinedRoom, JoinState, LiveRoomGateway } from '../src/feed/gateway.js';
 import { JoinAnswers } from '../src/feed/join-answers.js';
-import { RoomChannels } from '../src/feed/room-channels.js';
+import { RoomChannels, type RoomBatch } from '../src/feed/room-channels.js';
 
 const ROOM = 'b0000000-0000-4000-8000-00000000000b';
 
@@ -259,6 +259,33 @@ describe('the room feed fan-out', () => {
     ws.close();
   });
 
+  it("writes a room's frames that come together to each socket at once, skipping only what is not that socket's", async () => {
+    harness = await feedHarness();
+    const h = harness;
+    const [one, two] = await Promise.all(['user-1', 'user-2'].map((u) => RawFeedClient.open(h.port, u)));
+    clients.push(one!, two!);
+    await Promise.all([one!.join(), two!.join()]);
+    // In one read of the subscriber: a patch, a message for user-1 alone, a patch.
+    const first = h.publish({ name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/voteCounts/likes', value: 1 }] });
+    const own = JSON.stringify({ context: 'user', room: ROOM, message: { name: 'updatedUserProfile', params: {} } });
+    h.subscriber.emit('message', feedChannel(ROOM), encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'user-1', json: own }));
+    const second = h.publish({ name: 'votedOnSong', statePatch: [{ op: 'replace', path: '/voteCounts/likes', value: 2 }] });
+    await one!.until(() => one!.frames().length >= 5 && two!.frames().length >= 4);
+    const base64 = (texts: string[]) => texts.map((t) => expectedFrame(t).toString('base64'));
+    expect(
+      one!
+        .frames()
+        .slice(2)
+        .map((f) => f.toString('base64')),
+    ).toEqual(base64([first.json, own, second.json]));
+    expect(
+      two!
+        .frames()
+        .slice(2)
+        .map((f) => f.toString('base64')),
+    ).toEqual(base64([first.json, second.json]));
+  });
+
   it('frames the heartbeat once for every socket too: the same bytes, with the one-byte length', async () => {
     harness = await feedHarness({ pingIntervalMs: 1000 });
     const h = harness;
@@ -453,5 +480,64 @@ describe("a room's joiners (join-answers.ts)", () => {
     const failing = new JoinAnswers({ joinState: () => Promise.reject(new Error('room service down')) });
     await expect(Promise.all([failing.answer(ROOM, 1), failing.answer(ROOM, 1)])).rejects.toThrow('room service down');
     expect(failing.roomCount).toBe(0);
+  });
+});
+
+describe("a room's frames handed out together (room-channels.ts)", () => {
+  const frame = (version: number) => {
+    const json = JSON.stringify({ context: 'user', room: ROOM, message: { name: 'votedOnSong', statePatch: [] }, version });
+    return { json, raw: encodeFeedFrame({ kind: 's', version, userUuid: '', json }) };
+  };
+  const channels = (intervalMs: number) => {
+    const subscriber = Object.assign(new EventEmitter(), { options: { db: 3 }, subscribe: async () => 1, unsubscribe: async () => 0 });
+    const batches: Array<{ batch: RoomBatch; at: number }> = [];
+    const room = new RoomChannels(subscriber as unknown as Redis, createLogger('test', { level: 'silent' }), intervalMs);
+    const listener = { deliver: (batch: RoomBatch) => batches.push({ batch, at: performance.now() }) };
+    return { subscriber, batches, room, listener, emit: (raw: string) => subscriber.emit('message', feedChannel(ROOM), raw) };
+  };
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("sends a quiet room's frame at once, and a busy room's next frames together at the end of the interval, as one buffer", async () => {
+    const c = channels(1000);
+    await c.room.add(ROOM, c.listener);
+    const [a, b, d] = [frame(2), frame(3), frame(4)];
+    c.emit(a.raw);
+    expect(c.batches).toHaveLength(0); // after this read of the subscriber, not in it
+    await turn();
+    expect(c.batches).toHaveLength(1);
+    const sentA = c.batches[0]!.at;
+    c.emit(b.raw);
+    c.emit(d.raw);
+    await turn();
+    expect(c.batches).toHaveLength(1); // held: the room sent a frame less than the interval ago
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(c.batches).toHaveLength(2);
+    const { batch, at } = c.batches[1]!;
+    expect(at - sentA).toBeGreaterThanOrEqual(990);
+    expect(batch.frames.map((f) => f.json)).toEqual([b.json, d.json]);
+    expect(batch.wire.toString('base64')).toBe(Buffer.concat([expectedFrame(b.json), expectedFrame(d.json)]).toString('base64'));
+    expect([batch.uniform, batch.firstVersion, batch.lastVersion]).toEqual([true, 3, 4]);
+    // The last listener gone: nothing pending is handed to anyone, and no timer is left behind.
+    c.emit(frame(5).raw);
+    c.room.remove(ROOM, c.listener);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(c.batches).toHaveLength(2);
+  });
+
+  it('with no interval, gathers what came in one read only; a gap or a frame for one user makes the batch looked at frame by frame', async () => {
+    const c = channels(0);
+    await c.room.add(ROOM, c.listener);
+    c.emit(frame(2).raw);
+    c.emit(frame(4).raw);
+    await turn();
+    c.emit(encodeFeedFrame({ kind: 'u', version: 0, userUuid: 'someone', json: '{}' }));
+    await turn();
+    c.emit(encodeFeedFrame({ kind: 'e', version: 0, userUuid: '', json: '{"e":1}' }));
+    await turn();
+    expect(c.batches.map(({ batch }) => [batch.frames.length, batch.uniform, batch.firstVersion, batch.lastVersion])).toEqual([
+      [2, false, 2, 4],
+      [1, false, 0, 0],
+      [1, true, 0, 0],
+    ]);
   });
 });

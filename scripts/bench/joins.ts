@@ -15,9 +15,11 @@
 // CPU is measured apart. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
 // BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
-// BFF's CPU profile is written there when it stops).
+// BFF's CPU profile is written there when it stops), BENCH_JOINS_CLIENT_PROFILE (the
+// same for the client processes).
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
@@ -27,19 +29,30 @@ import { bffEnvironment, servicePorts, startLocalService, type LocalServices } f
 import { startCpuWindow, type CpuGroup } from './cpu.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
-type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number } | { type: 'close' };
-type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[] } | { type: 'closed' };
+type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number; whole: boolean } | { type: 'close' };
+type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[]; heard: number } | { type: 'closed' };
 
 // --- the client processes ---
 
 if (process.argv[2] === 'clients') {
   const sockets: WebSocket[] = [];
+  /** Messages heard from the room (everything but pings and the socket's own answer), by every socket here. */
+  let heard = 0;
   const RESPONSE = Buffer.from('{"context":"response"');
-  const arrive = (url: string, token: string, roomUuid: string): Promise<number> =>
+  const PING = Buffer.from('"primus::ping::');
+  const OK = Buffer.from('"status":"OK"');
+  const VERSION = Buffer.from(',"version":');
+  // A message's first bytes compared, not the whole message searched: the room's messages (each batch's
+  // `userJoined`) and the joiner's `updatedUserData` (the whole room) pass through untouched.
+  const startsWith = (data: Buffer, prefix: Buffer) =>
+    data.length >= prefix.length && data.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+  // `whole`: the answer must be the protocol's joinRoom answer (the bare server's is `status` alone).
+  const arrive = (url: string, token: string, roomUuid: string, whole: boolean): Promise<number> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false, skipUTF8Validation: true });
       const timer = setTimeout(() => reject(new Error('no answer in 30 s')), 30_000);
+      const room = Buffer.from(`"roomUuid":${JSON.stringify(roomUuid)}`);
       ws.once('error', (error) => {
         clearTimeout(timer);
         reject(error);
@@ -48,15 +61,23 @@ if (process.argv[2] === 'clients') {
         sockets.push(ws);
         ws.send(JSON.stringify({ event: 'action', params: { action: 'joinRoom', roomUuid }, messageId: 1 }));
       });
+      let answered = false;
       ws.on('message', (data: Buffer) => {
-        if (data.indexOf('"primus::ping::') === 0) {
+        if (startsWith(data, PING)) {
           ws.send(data.toString().replace('ping', 'pong'));
           return;
         }
-        if (data.indexOf(RESPONSE) !== 0) return;
+        if (answered || !startsWith(data, RESPONSE)) {
+          heard += 1;
+          return;
+        }
+        answered = true;
         clearTimeout(timer);
-        if (data.indexOf('"status":"OK"') >= 0) resolve(performance.now() - started);
-        else reject(new Error(data.toString().slice(0, 200)));
+        // The answer's head (this socket's own bytes, then the shared state): OK, this room, a version, a whole object.
+        const head = data.subarray(0, 512);
+        const ok = head.includes(OK) && (!whole || (head.includes(room) && head.includes(VERSION))) && data.at(-1) === 0x7d;
+        if (ok) resolve(performance.now() - started);
+        else reject(new Error(data.subarray(0, 200).toString()));
       });
     });
   process.on('message', (command: Command) => {
@@ -74,7 +95,7 @@ if (process.argv[2] === 'clients') {
           while (next < command.tokens.length) {
             const token = command.tokens[next++]!;
             try {
-              latencies.push(await arrive(command.url, token, command.roomUuid));
+              latencies.push(await arrive(command.url, token, command.roomUuid, command.whole));
             } catch (error) {
               failed += 1;
               if (errors.length < 3) errors.push((error as Error).message);
@@ -82,10 +103,13 @@ if (process.argv[2] === 'clients') {
           }
         }),
       );
-      return { type: 'arrived', latencies, failed, errors };
+      const reply = { type: 'arrived' as const, latencies, failed, errors, heard };
+      heard = 0;
+      return reply;
     })().then((reply) => process.send!(reply));
   });
   process.on('disconnect', () => process.exit(0));
+  process.on('SIGTERM', () => process.exit(0)); // so that --cpu-prof writes its profile
 } else {
   await runBenchmark();
 }
@@ -158,9 +182,10 @@ async function runBenchmark(): Promise<void> {
 
     const clients: Array<{ child: ChildProcess; waiting: Array<(r: Reply) => void> }> = [];
     for (let i = 0; i < clientCount; i += 1) {
+      const clientProfile = process.env.BENCH_JOINS_CLIENT_PROFILE;
       const child = fork(join(repoRoot, 'scripts/bench/joins.ts'), ['clients'], {
         cwd: repoRoot,
-        execArgv: ['--import', 'tsx'],
+        execArgv: [...(clientProfile ? ['--cpu-prof', `--cpu-prof-dir=${clientProfile}`] : []), '--import', 'tsx'],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       });
       const entry = { child, waiting: [] as Array<(r: Reply) => void> };
@@ -188,9 +213,9 @@ async function runBenchmark(): Promise<void> {
 
     console.log(`\nJoins into one room, ${clientCount} client processes x ${concurrency} in flight; revision ${gitRevision()}`);
     console.log(
-      '| server | room size after | arrivals | failed | arrivals/s | p50 ms | p99 ms | max ms | CPU ms per arrival: server (BFF + room + user + Redis) | machine busy |',
+      '| server | room size after | arrivals | failed | arrivals/s | p50 ms | p99 ms | max ms | CPU ms per arrival: server (BFF + room + user + Redis) | room messages heard per arrival | machine busy (load average) |',
     );
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
     let used = 0;
     for (const server of servers) {
       const { uuid: roomUuid } = await retrying(() =>
@@ -206,13 +231,21 @@ async function runBenchmark(): Promise<void> {
         const started = performance.now();
         const replies = await Promise.all(
           clients.map((c, i) =>
-            ask<Extract<Reply, { type: 'arrived' }>>(c, { type: 'arrive', url, roomUuid, tokens: share(i), concurrency }),
+            ask<Extract<Reply, { type: 'arrived' }>>(c, {
+              type: 'arrive',
+              url,
+              roomUuid,
+              tokens: share(i),
+              concurrency,
+              whole: server === 'spinroom',
+            }),
           ),
         );
         const seconds = (performance.now() - started) / 1000;
         const cpu = stop();
         const latencies = replies.flatMap((r) => r.latencies).sort((a, b) => a - b);
         const failed = replies.reduce((s, r) => s + r.failed, 0);
+        const heard = replies.reduce((s, r) => s + r.heard, 0);
         const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
         const perArrival = (cores: number | undefined) => ((cores ?? 0) * seconds * 1000) / Math.max(1, latencies.length);
         const parts =
@@ -221,7 +254,7 @@ async function runBenchmark(): Promise<void> {
             : `${fmt(perArrival(cpu.cores.BFF), 3)} + ${fmt(perArrival(cpu.cores.room), 3)} + ${fmt(perArrival(cpu.cores.user), 3)} + ${fmt(perArrival(cpu.cores.Redis), 3)}`;
         size += latencies.length;
         console.log(
-          `| ${server} | ${fmt(size)} | ${fmt(latencies.length)} | ${failed} | ${fmt(latencies.length / seconds)} | ${fmt(at(50), 1)} | ${fmt(at(99), 1)} | ${fmt(latencies.at(-1) ?? NaN, 1)} | ${parts}; clients ${fmt(perArrival(cpu.cores.clients), 3)} | ${fmt(cpu.machineBusyPercent)}% |`,
+          `| ${server} | ${fmt(size)} | ${fmt(latencies.length)} | ${failed} | ${fmt(latencies.length / seconds)} | ${fmt(at(50), 1)} | ${fmt(at(99), 1)} | ${fmt(latencies.at(-1) ?? NaN, 1)} | ${parts}; clients ${fmt(perArrival(cpu.cores.clients), 3)} | ${fmt(heard / Math.max(1, latencies.length), 1)} | ${fmt(cpu.machineBusyPercent)}% (${fmt(loadavg()[0]!, 1)}) |`,
         );
         for (const e of replies.flatMap((r) => r.errors).slice(0, 3)) console.log(`  error: ${e}`);
       }

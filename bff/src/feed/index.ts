@@ -13,7 +13,7 @@ import {
 import { BlockedSenders } from './blocked-senders.js';
 
 export { blockedByFromSocial } from './blocked-senders.js';
-import { FeedServer, type FeedLimits } from './feed-server.js';
+import { DEFAULT_FEED_LIMITS, FeedServer, type FeedLimits } from './feed-server.js';
 import { grpcLiveRoomGateway } from './grpc-gateway.js';
 import { RoomChannels } from './room-channels.js';
 
@@ -41,7 +41,7 @@ export function startFeed(options: {
   const feed = new FeedServer({
     verifier: options.verifier,
     gateway: grpcLiveRoomGateway(options.rooms, options.serviceToken),
-    channels: new RoomChannels(subscriber, options.logger),
+    channels: new RoomChannels(subscriber, options.logger, options.limits?.fanOutIntervalMs ?? DEFAULT_FEED_LIMITS.fanOutIntervalMs),
     logger: options.logger,
     allowedOrigins: options.allowedOrigins,
     limits: options.limits,

@@ -16,9 +16,40 @@ export interface RoomFrame extends FeedFrame {
   wire: Buffer;
 }
 
+/**
+ * The frames of a room that came together (in one read of the subscriber, or
+ * held for the room's next turn: `fanOutIntervalMs`), in publish order, and
+ * `wire`, their WebSocket frames one after the other in one buffer, built once
+ * for every socket: a socket that takes them all gets them in one write.
+ */
+export interface RoomBatch {
+  frames: RoomFrame[];
+  wire: Buffer;
+  /** Every frame a room message for everyone ('s' or 'e'), the stateful ones at consecutive versions. */
+  uniform: boolean;
+  /** The first and last stateful versions in the batch (0 when it has none). */
+  firstVersion: number;
+  lastVersion: number;
+}
+
 /** Whoever holds sockets of a room and wants its frames. */
 export interface FrameListener {
-  deliver(frame: RoomFrame): void;
+  deliver(batch: RoomBatch): void;
+}
+
+/** Frames of a room at most this often when they come faster (ms): each socket's writes gathered into one (see RoomChannels). */
+export const DEFAULT_FAN_OUT_INTERVAL_MS = 50;
+
+interface RoomListeners {
+  listeners: Set<FrameListener>;
+  subscribed: Promise<unknown>;
+  /** Frames come and not yet handed to the listeners, in publish order. */
+  pending: RoomFrame[];
+  /** When they will be, if scheduled: after this turn of the event loop, or at the end of the interval. */
+  immediate?: NodeJS.Immediate;
+  timer?: NodeJS.Timeout;
+  /** When the room's frames were last handed out. */
+  lastFlush: number;
 }
 
 /**
@@ -33,14 +64,25 @@ export interface FrameListener {
  * the subscriber connects again, or the room service says Redis lost the live
  * rooms (`feedResyncChannel`), every socket in a room is sent `roomReset` and
  * closed, and its client rejoins with the whole state.
+ *
+ * Fan-out: a socket write costs the same whatever it holds (on loopback, most
+ * of it is the kernel's), and a room of thousands is thousands of writes per
+ * message. A room's frames are handed out together: those that came in one
+ * read of the subscriber at once (after that read), and, when a room's frames
+ * come faster than one every `fanOutIntervalMs` (joins into a big room: one
+ * `userJoined` per batch), those that come meanwhile at the end of that
+ * interval: each socket then gets all of them in one write of one buffer,
+ * built once for the room. A frame of a quiet room goes out at once; no frame
+ * waits longer than the interval. The bytes on the wire are the same.
  */
 export class RoomChannels {
-  private readonly rooms = new Map<string, { listeners: Set<FrameListener>; subscribed: Promise<unknown> }>();
+  private readonly rooms = new Map<string, RoomListeners>();
   private readonly resyncChannel: string;
 
   constructor(
     private readonly subscriber: Redis,
     private readonly logger: Logger,
+    private readonly fanOutIntervalMs = DEFAULT_FAN_OUT_INTERVAL_MS,
   ) {
     subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
     this.resyncChannel = feedResyncChannel(subscriber.options.db ?? 0);
@@ -64,8 +106,9 @@ export class RoomChannels {
     this.logger.warn({ rooms: this.rooms.size, why }, 'resetting every room socket');
     for (const [roomUuid, room] of [...this.rooms]) {
       const json = roomMessageJson({ roomUuid, sentAt: Date.now(), message: { name: 'roomReset', params: {} } });
-      const frame: RoomFrame = { kind: 'r', version: 0, userUuid: '', json, wire: textFrame(json) };
-      for (const listener of [...room.listeners]) listener.deliver(frame);
+      // After the frames it holds, now.
+      room.pending.push({ kind: 'r', version: 0, userUuid: '', json, wire: textFrame(json) });
+      this.flush(roomUuid, room);
     }
   }
 
@@ -73,7 +116,7 @@ export class RoomChannels {
   async add(roomUuid: string, listener: FrameListener): Promise<void> {
     let room = this.rooms.get(roomUuid);
     if (!room) {
-      room = { listeners: new Set(), subscribed: this.subscriber.subscribe(feedChannel(roomUuid)) };
+      room = { listeners: new Set(), subscribed: this.subscriber.subscribe(feedChannel(roomUuid)), pending: [], lastFlush: 0 };
       this.rooms.set(roomUuid, room);
     }
     room.listeners.add(listener);
@@ -86,6 +129,7 @@ export class RoomChannels {
     room.listeners.delete(listener);
     if (room.listeners.size === 0) {
       this.rooms.delete(roomUuid);
+      unschedule(room);
       this.subscriber.unsubscribe(feedChannel(roomUuid)).catch((error: unknown) => this.logger.warn({ err: error }, 'unsubscribe failed'));
     }
   }
@@ -99,17 +143,55 @@ export class RoomChannels {
       this.resyncAll('Redis lost the live rooms');
       return;
     }
-    const room = this.rooms.get(channel.slice('feed:room:'.length));
+    const roomUuid = channel.slice('feed:room:'.length);
+    const room = this.rooms.get(roomUuid);
     if (!room) return;
     const decoded = decodeFeedFrame(raw);
     if (!decoded) {
       this.logger.warn({ channel }, 'malformed feed frame dropped');
       return;
     }
-    // Serialized once by its publisher, framed once here: each socket is one write of the same buffer.
-    const frame: RoomFrame = { ...decoded, wire: textFrame(decoded.json) };
-    for (const listener of room.listeners) listener.deliver(frame);
-    // Once per frame, after the fan-out: sockets reached and time since the room service sent it.
-    feedMetrics.delivered(room.listeners.size, frameSentAt(frame.json));
+    // Serialized once by its publisher, framed once here, handed out with the room's other frames that came meanwhile.
+    room.pending.push({ ...decoded, wire: textFrame(decoded.json) });
+    if (room.immediate || room.timer) return;
+    const wait = room.lastFlush + this.fanOutIntervalMs - performance.now();
+    if (wait > 0) room.timer = setTimeout(() => this.flush(roomUuid, room), wait);
+    else room.immediate = setImmediate(() => this.flush(roomUuid, room));
   }
+
+  /** The room's pending frames to every listener, as one batch. */
+  private flush(roomUuid: string, room: RoomListeners): void {
+    unschedule(room);
+    room.lastFlush = performance.now();
+    const frames = room.pending;
+    if (frames.length === 0 || this.rooms.get(roomUuid) !== room) return;
+    room.pending = [];
+    const batch = roomBatch(frames);
+    for (const listener of room.listeners) listener.deliver(batch);
+    // Once per frame, after the fan-out: sockets reached and time since the room service sent it.
+    for (const frame of frames) feedMetrics.delivered(room.listeners.size, frameSentAt(frame.json));
+  }
+}
+
+function unschedule(room: RoomListeners): void {
+  if (room.timer) clearTimeout(room.timer);
+  if (room.immediate) clearImmediate(room.immediate);
+  room.timer = undefined;
+  room.immediate = undefined;
+}
+
+function roomBatch(frames: RoomFrame[]): RoomBatch {
+  let uniform = true;
+  let firstVersion = 0;
+  let lastVersion = 0;
+  for (const frame of frames) {
+    if (frame.kind === 'e') continue;
+    if (frame.kind !== 's' || (lastVersion !== 0 && frame.version !== lastVersion + 1)) uniform = false;
+    if (frame.kind === 's') {
+      if (firstVersion === 0) firstVersion = frame.version;
+      lastVersion = frame.version;
+    }
+  }
+  const wire = frames.length === 1 ? frames[0]!.wire : Buffer.concat(frames.map((f) => f.wire));
+  return { frames, wire, uniform, firstVersion, lastVersion };
 }
