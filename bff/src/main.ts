@@ -15,6 +15,7 @@ import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { blockedByFromSocial, startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
+import { reduceMemoryWhenIdle } from './idle-memory.js';
 import { openUpstreams } from './upstreams.js';
 
 const config = loadConfigOrExit(bffConfig);
@@ -61,7 +62,11 @@ const feed = startFeed({
   blockedBy: blockedByFromSocial(upstreams.social.social, serviceToken),
 });
 
+// V8 keeps its start-up peak in an idle process; give it back when idle (idle-memory.ts).
+const stopReducingMemory = reduceMemoryWhenIdle({ logger });
+
 closeOnSignals(logger, async () => {
+  stopReducingMemory();
   keys.stop();
   await feed.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
