@@ -41,7 +41,8 @@
 // finish), BENCH_CPU_PROF=<dir> (V8 CPU profile of the BFF under <dir>/bff),
 // BENCH_FEED_PIN (on; `off` leaves every process unpinned), BENCH_BFF_NODE_OPTIONS
 // (the BFF's NODE_OPTIONS, the chart's unless set), BENCH_FEED_SETTLE_S (15: the
-// idle sockets' RSS is read 5 s after they are in and again this much later).
+// idle sockets' RSS is read 5 s after they are in and again this much later; the
+// fresh servers' after as long).
 import { execFileSync, fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
@@ -546,7 +547,9 @@ async function main(): Promise<void> {
     { name: 'harness', pids: () => [process.pid] },
     ...(redisPid ? [{ name: 'Redis', pids: () => [redisPid] }] : []),
   ];
-  await sleep(3000); // let the fresh processes settle before the first reading
+  // Let the fresh processes settle before the first reading: as long as the idle sockets are left to settle below
+  // (the BFF gives back what start-up and the setup above grew once it has been idle a while: bff/src/idle-memory.ts).
+  await sleep(Math.max(3, settleSeconds) * 1000);
 
   // 1. Idle sockets, connected and authenticated but in no room: resident memory before and after.
   const idle: IdleRow[] = [];
