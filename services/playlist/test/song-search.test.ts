@@ -225,6 +225,19 @@ describe('catalogue search on PostgreSQL', () => {
     expect(await titles('night city')).toEqual(['Velvet Morning / Neon Sunday']);
   });
 
+  it('finds every word a prefix starts, whether the index is asked for the words (32 at most) or the prefix', async () => {
+    // 40 known words starting "quill": more than are spelt out, so the index reads the prefix; "quillaa" alone starts 1.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    for (let i = 0; i < 40; i += 1) await add(`Quill${letters[i % 26]}${letters[Math.floor(i / 26)]} Song`, 'Feather Ink', i);
+    const all = await titles('quill', { limit: 50 });
+    expect(all).toHaveLength(40);
+    expect(all[0]).toBe('Quillnb Song / Feather Ink');
+    expect(await titles('feather quill', { limit: 50 })).toEqual(all);
+    expect(await titles('feather quillaa')).toEqual(['Quillaa Song / Feather Ink']);
+    expect(await titles('song quillb', { limit: 50 })).toEqual(['Quillbb Song / Feather Ink', 'Quillba Song / Feather Ink']);
+    await db.query(`delete from song where artist_name = 'Feather Ink'`);
+  });
+
   it('leaves explicit songs out when asked, and pages through the same order', async () => {
     expect(await titles('velvet', { includeExplicit: false })).not.toContain('Midnight Velvet / Neon Sunday');
     expect(await titles('velvet')).toContain('Midnight Velvet / Neon Sunday');
@@ -257,6 +270,30 @@ describe('catalogue search on PostgreSQL', () => {
     expect(before.indexOf('Quiet Storm / Nimbus')).toBe(4);
     // Above The Storm Inside (500), still below the exact title and the artist Storm.
     expect((await titles('storm')).indexOf('Quiet Storm / Nimbus')).toBe(3);
+  });
+
+  it('answers a song added or renamed from its cache for at most its time, then the change (SEARCH_CACHE_MS)', async () => {
+    let clock = 0;
+    const cached = new CachedSongSearch(search, { ttlMs: 5000, maxEntries: 100, now: () => clock });
+    const found = async (text: string) =>
+      (await cached.search({ text, limit: 20, offset: 0, includeExplicit: true })).map((s) => `${s.trackName} / ${s.artistName}`);
+    expect(await found('zephyrine')).toEqual([]);
+    await add('Zephyrine', 'Cold Orchard', 5);
+    clock = 4999;
+    expect(await found('zephyrine')).toEqual([]);
+    clock = 5000;
+    expect(await found('zephyrine')).toEqual(['Zephyrine / Cold Orchard']);
+    expect(await found('aureliane')).toEqual([]);
+    await db.query(`update song set track_name = 'Aureliane' where track_name = 'Zephyrine'`);
+    clock = 9999;
+    expect(await found('zephyrine')).toEqual(['Zephyrine / Cold Orchard']);
+    expect(await found('aureliane')).toEqual([]);
+    clock = 10_000;
+    expect(await found('zephyrine')).toEqual([]);
+    // The new name's words are known at once, so its typos find it too.
+    expect(await found('aurelaine')).toEqual(['Aureliane / Cold Orchard']);
+    expect(await found('aureliane')).toEqual(['Aureliane / Cold Orchard']);
+    await db.query(`delete from song where track_name = 'Aureliane'`);
   });
 
   it('leaves a song that is not playable out', async () => {

@@ -33,6 +33,17 @@ const POOL_MAX = 6;
  * shape), and no parallel workers (launching them costs more than a search).
  */
 const SESSION_OPTIONS = '-c plan_cache_mode=force_generic_plan -c max_parallel_workers_per_gather=0';
+/**
+ * A typed prefix that starts at most this many known words is looked up in the GIN index as those words: the index reads
+ * the posting lists of exact words in step with the other words' (skipping), a prefix's in full, and a prefix of a common
+ * word ("lov", "the") made the index read that word's whole list.
+ */
+const SPELT_OUT = 32;
+/**
+ * A last prefix that starts more words than that, and that the statistics expect in at least this share of the songs,
+ * is left out of the GIN lookup beside other words (as a short one is) and checked on the songs they find.
+ */
+const COMMON_PREFIX = 0.02;
 /** A typed prefix shorter than this is not looked up in the GIN index beside other words (it matches too many words there); the songs the other words find are checked for it. */
 const INDEX_PREFIX = 3;
 
@@ -42,11 +53,15 @@ const SONG_COLUMNS = `"id", "song_id" as "songId", "song_short_id" as "songShort
   "music_providers" as "musicProviders", "thumbnails", "links", "previews", "stream_urls" as "streamUrls", "status",
   "playback_token" as "playbackToken"`;
 
-/** The query's words: each as the 'simple' parser reads it, whether a song holds it, and (the last) whether one holds a word it starts. */
+/**
+ * The query's words: each as the 'simple' parser reads it, whether a song holds it, and (for the last, read as a typed
+ * prefix) the known words it starts, up to one more than a prefix is spelt out for (none: no song holds a word it starts).
+ */
 const WORDS_SQL = `select t."lexeme" as "word",
    exists (select 1 from "song_word" w where w."word" = t."lexeme" collate "C") as "known",
-   exists (select 1 from "song_word" w
-           where w."word" >= t."lexeme" collate "C" and w."word" < (t."lexeme" || chr(1114111)) collate "C") as "prefix_known"
+   array(select w."word" from "song_word" w
+          where w."word" >= t."lexeme" collate "C" and w."word" < (t."lexeme" || chr(1114111)) collate "C"
+          order by w."word" collate "C" limit ${SPELT_OUT + 1}) as "starts"
  from unnest(to_tsvector('simple', $1)) t order by t."positions"[1]`;
 
 const VARIANTS_SQL = `select distinct "word" from "song_word_variant" where "variant" = any($1::text[])`;
@@ -172,23 +187,29 @@ export class PgSongSearch implements SongSearch {
     const values: unknown[] = [text, query.includeExplicit, k, query.limit, query.offset];
     let statement = PAGE_STATEMENTS.exact;
     if (terms.length > 0) {
-      const indexed = terms.filter((t) => !t.prefix || t.alternatives.every((a) => Array.from(a).length >= INDEX_PREFIX));
+      const share = await this.statistics();
+      // The GIN index's query: the last prefix spelt out as its words when few, left out when short or common (and other words are asked).
+      const indexed = terms.flatMap((t) => {
+        if (t.words) return [{ alternatives: t.words, prefix: false }];
+        const leftOut = t.prefix && (t.alternatives.some((a) => Array.from(a).length < INDEX_PREFIX) || share(t) >= COMMON_PREFIX);
+        return leftOut && terms.length > 1 ? [] : [t];
+      });
       values.push(wanted, toTsQuery(indexed.length > 0 ? indexed : terms), toTsQuery(terms));
       // The walk pays only for words common enough to be found in it (the planner's statistics say which).
-      statement = (await this.share(terms)) * WALK >= 2 * k ? PAGE_STATEMENTS.walk : PAGE_STATEMENTS.words;
+      statement =
+        terms.reduce((all, term) => all * Math.min(1, share(term)), 1) * WALK >= 2 * k ? PAGE_STATEMENTS.walk : PAGE_STATEMENTS.words;
     }
     const { rows } = await this.connections().query<Song>({ ...statement, values });
     return rows;
   }
 
   /**
-   * The share of songs expected to hold every term (the terms taken as
-   * independent, as the planner does; a term's alternatives and, for a prefix,
-   * the words it starts added up), from the statistics ANALYZE keeps on
-   * `search_vector`: its most common lexemes and their frequencies, read again
-   * each minute. A term not among them is rare.
+   * The share of songs expected to hold a term (a term's alternatives and,
+   * for a prefix, the words it starts added up), from the statistics ANALYZE
+   * keeps on `search_vector`: its most common lexemes and their frequencies,
+   * read again each minute. A term not among them is rare.
    */
-  private async share(terms: QueryTerm[]): Promise<number> {
+  private async statistics(): Promise<(term: QueryTerm) => number> {
     if (!this.common || Date.now() - this.common.at > 60_000) {
       const { rows } = await this.connections().query<{ elems: string[] | null; freqs: number[] | null }>(
         `select most_common_elems::text::text[] as "elems", most_common_elem_freqs as "freqs" from pg_stats
@@ -214,23 +235,23 @@ export class PgSongSearch implements SongSearch {
       }
       return lo;
     };
-    const termShare = (term: QueryTerm) =>
+    return (term: QueryTerm) =>
       term.alternatives.reduce((sum, alt) => {
         if (!term.prefix) return sum + (freq.get(alt) ?? 0);
         return sum + sums[firstAtLeast(`${alt}\u{10ffff}`)]! - sums[firstAtLeast(alt)]!;
       }, 0);
-    return terms.reduce((share, term) => share * Math.min(1, termShare(term)), 1);
   }
 
   /** The query's words, each itself when known (the last as a prefix of a known word), else its corrections. */
   private async terms(text: string): Promise<QueryTerm[]> {
     const pool = this.connections();
-    const { rows: words } = await pool.query<{ word: string; known: boolean; prefix_known: boolean }>({
+    const { rows: words } = await pool.query<{ word: string; known: boolean; starts: string[] }>({
       name: 'song_search_terms',
       text: WORDS_SQL,
       values: [text],
     });
-    const unknown = words.filter((w, i) => !(i === words.length - 1 ? w.prefix_known : w.known) && typoBudget(w.word) > 0);
+    const last = words.length - 1;
+    const unknown = words.filter((w, i) => !(i === last ? w.starts.length > 0 : w.known) && typoBudget(w.word) > 0);
     const near = new Map<string, string[]>();
     if (unknown.length > 0) {
       const variants = [...new Set(unknown.flatMap((w) => [w.word, ...deletions(w.word)]))];
@@ -247,7 +268,9 @@ export class PgSongSearch implements SongSearch {
     }
     return words.map((w, i) => {
       const alternatives = near.get(w.word);
-      return { alternatives: alternatives && alternatives.length > 0 ? alternatives : [w.word], prefix: i === words.length - 1 };
+      if (alternatives && alternatives.length > 0) return { alternatives, prefix: i === last };
+      const spelt = i === last && w.starts.length > 0 && w.starts.length <= SPELT_OUT;
+      return { alternatives: [w.word], prefix: i === last, ...(spelt ? { words: w.starts } : {}) };
     });
   }
 }

@@ -70,6 +70,8 @@ export function corrections(word: string, known: Iterable<string>, max = 5): str
 export interface QueryTerm {
   alternatives: string[];
   prefix: boolean;
+  /** A prefix's known words, when the adapter spells it out for an index (the same songs as the prefix). */
+  words?: string[];
 }
 
 /** A PostgreSQL tsquery (every term; any of a term's alternatives), each lexeme quoted. */
