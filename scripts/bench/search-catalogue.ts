@@ -173,6 +173,118 @@ export function benchQueries(catalogue: BenchCatalogue, seed = 7): Record<string
   return { common, rare, artists, prefixes, misspelt };
 }
 
+/** One request of the traffic: the words and the page (offset 0, or 20 for the next page). */
+export interface SearchRequest {
+  q: string;
+  offset: number;
+}
+
+/**
+ * Search traffic as a search box sees it, for the throughput runs: a stream,
+ * not a list walked round. Each search someone makes is, by the knobs below:
+ * - from a pool of 40,000 distinct popular queries (artist names in their
+ *   popularity order, titles of the most played songs, title words, pairs of
+ *   common words), drawn with Zipf frequencies (s = 1): the head repeats, the
+ *   pool's tail rarely;
+ * - or (`tail`, 25%) a query no one asked before: a title of rarer words, a rare
+ *   word and a common one, a phrase of a random song's words, or a word no song
+ *   holds; never repeated;
+ * - misspelt (`typo`, 8% of the pool's draws): one word one edit away, at a
+ *   random place, so mostly new too;
+ * - typed: the web client searches 300 ms after the last key, so before the
+ *   whole query come the prefixes its typist paused at (one with
+ *   probability 0.4, a second with 0.15; at least 3 letters);
+ * - and sometimes (5%) followed by its next page (offset 20).
+ * The parameters are the bench's, not measured from real traffic: they follow
+ * the shape search logs are known for (a Zipf head, a long tail of queries
+ * seen once, prefixes and typos), and say how much of it a cache can serve.
+ */
+export function searchTraffic(
+  catalogue: BenchCatalogue,
+  options: { seed?: number; pool?: number; tail?: number; typo?: number; prefix?: number; prefix2?: number; nextPage?: number } = {},
+): () => SearchRequest {
+  const { seed = 11, pool: poolSize = 40_000, tail = 0.25, typo = 0.08, prefix = 0.4, prefix2 = 0.15, nextPage = 0.05 } = options;
+  const r = prng(seed);
+  const words = catalogue.titleWords;
+  // The most played songs' titles: the first 60,000 rows of the catalogue, by popularity.
+  const songs: { title: string; popularity: number }[] = [];
+  for (const row of catalogue.rows()) {
+    const cols = row.split('\t');
+    songs.push({ title: cols[2]!.toLowerCase(), popularity: Number(cols[10]) });
+    if (songs.length === 60_000) break;
+  }
+  songs.sort((a, b) => b.popularity - a.popularity);
+  const titleWord = zipf(words.length, 1.05, r);
+  const sources: { weight: number; items: string[] }[] = [
+    { weight: 0.4, items: catalogue.artists.map((a) => a.toLowerCase()) },
+    { weight: 0.35, items: [...new Set(songs.map((s) => s.title))] },
+    { weight: 0.17, items: words },
+    { weight: 0.08, items: Array.from({ length: 20_000 }, () => `${words[titleWord() % 300]} ${words[titleWord() % 2_000]}`) },
+  ];
+  const pool: string[] = [];
+  const seen = new Set<string>();
+  const taken = sources.map(() => 0);
+  while (pool.length < poolSize) {
+    let x = r();
+    let i = 0;
+    while (i < sources.length - 1 && x >= sources[i]!.weight) x -= sources[i++]!.weight;
+    const item = sources[i]!.items[taken[i]!++];
+    if (item !== undefined && !seen.has(item)) {
+      seen.add(item);
+      pool.push(item);
+    }
+  }
+  const rank = zipf(pool.length, 1, r);
+  const syllables = () => Array.from({ length: 3 + Math.floor(r() * 2) }, () => SYLLABLES[Math.floor(r() * SYLLABLES.length)]).join('');
+  const rare = () => words[500 + Math.floor(r() * (words.length - 500))]!;
+  const unique = (): string => {
+    for (;;) {
+      const kind = r();
+      const q =
+        kind < 0.3
+          ? Array.from({ length: 2 + Math.floor(r() * 3) }, () => words[titleWord()]!).join(' ')
+          : kind < 0.6
+            ? `${rare()} ${words[titleWord() % 500]}`
+            : kind < 0.85
+              ? `${rare()} ${rare()}`
+              : kind < 0.95
+                ? syllables() + syllables()
+                : misspell(rare(), Math.floor(r() * 1000));
+      if (!seen.has(q)) {
+        seen.add(q);
+        return q;
+      }
+    }
+  };
+  const queue: SearchRequest[] = [];
+  const prefixOf = (q: string) => q.slice(0, 3 + Math.floor(r() * (q.length - 3))).trimEnd();
+  return () => {
+    if (queue.length === 0) {
+      let q: string;
+      let fromPool = false;
+      if (r() < tail) q = unique();
+      else {
+        q = pool[rank()]!;
+        fromPool = true;
+        if (r() < typo) {
+          const parts = q.split(' ');
+          const at = Math.floor(r() * parts.length);
+          parts[at] = misspell(parts[at]!, Math.floor(r() * 1000));
+          q = parts.join(' ');
+        }
+      }
+      if (q.length > 4 && r() < prefix) {
+        const first = prefixOf(q);
+        if (r() < prefix2 / prefix && first.length > 4) queue.push({ q: prefixOf(first), offset: 0 });
+        queue.push({ q: first, offset: 0 });
+      }
+      queue.push({ q, offset: 0 });
+      if (fromPool && r() < nextPage) queue.push({ q, offset: 20 });
+    }
+    return queue.shift()!;
+  };
+}
+
 export interface LoadReport {
   songs: number;
   loaded: boolean;
