@@ -30,7 +30,7 @@ import { startCpuWindow, type CpuGroup } from './cpu.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
 type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number; whole: boolean } | { type: 'close' };
-type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[]; heard: number } | { type: 'closed' };
+type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[]; heard: number; bytes: number } | { type: 'closed' };
 
 // --- the client processes ---
 
@@ -38,6 +38,8 @@ if (process.argv[2] === 'clients') {
   const sockets: WebSocket[] = [];
   /** Messages heard from the room (everything but pings and the socket's own answer), by every socket here. */
   let heard = 0;
+  /** The payload bytes of every message received here (answers and room messages). */
+  let bytes = 0;
   const RESPONSE = Buffer.from('{"context":"response"');
   const PING = Buffer.from('"primus::ping::');
   const OK = Buffer.from('"status":"OK"');
@@ -63,6 +65,7 @@ if (process.argv[2] === 'clients') {
       });
       let answered = false;
       ws.on('message', (data: Buffer) => {
+        bytes += data.length;
         if (startsWith(data, PING)) {
           ws.send(data.toString().replace('ping', 'pong'));
           return;
@@ -103,8 +106,9 @@ if (process.argv[2] === 'clients') {
           }
         }),
       );
-      const reply = { type: 'arrived' as const, latencies, failed, errors, heard };
+      const reply = { type: 'arrived' as const, latencies, failed, errors, heard, bytes };
       heard = 0;
+      bytes = 0;
       return reply;
     })().then((reply) => process.send!(reply));
   });
@@ -213,9 +217,9 @@ async function runBenchmark(): Promise<void> {
 
     console.log(`\nJoins into one room, ${clientCount} client processes x ${concurrency} in flight; revision ${gitRevision()}`);
     console.log(
-      '| server | room size after | arrivals | failed | arrivals/s | p50 ms | p99 ms | max ms | CPU ms per arrival: server (BFF + room + user + Redis) | room messages heard per arrival | machine busy (load average) |',
+      '| server | room size after | arrivals | failed | arrivals/s | p50 ms | p99 ms | max ms | CPU ms per arrival: server (BFF + room + user + Redis) | room messages heard per arrival | MB received per arrival | machine busy (load average) |',
     );
-    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
+    console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
     let used = 0;
     for (const server of servers) {
       const { uuid: roomUuid } = await retrying(() =>
@@ -246,6 +250,7 @@ async function runBenchmark(): Promise<void> {
         const latencies = replies.flatMap((r) => r.latencies).sort((a, b) => a - b);
         const failed = replies.reduce((s, r) => s + r.failed, 0);
         const heard = replies.reduce((s, r) => s + r.heard, 0);
+        const received = replies.reduce((s, r) => s + r.bytes, 0);
         const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
         const perArrival = (cores: number | undefined) => ((cores ?? 0) * seconds * 1000) / Math.max(1, latencies.length);
         const parts =
@@ -254,7 +259,7 @@ async function runBenchmark(): Promise<void> {
             : `${fmt(perArrival(cpu.cores.BFF), 3)} + ${fmt(perArrival(cpu.cores.room), 3)} + ${fmt(perArrival(cpu.cores.user), 3)} + ${fmt(perArrival(cpu.cores.Redis), 3)}`;
         size += latencies.length;
         console.log(
-          `| ${server} | ${fmt(size)} | ${fmt(latencies.length)} | ${failed} | ${fmt(latencies.length / seconds)} | ${fmt(at(50), 1)} | ${fmt(at(99), 1)} | ${fmt(latencies.at(-1) ?? NaN, 1)} | ${parts}; clients ${fmt(perArrival(cpu.cores.clients), 3)} | ${fmt(heard / Math.max(1, latencies.length), 1)} | ${fmt(cpu.machineBusyPercent)}% (${fmt(loadavg()[0]!, 1)}) |`,
+          `| ${server} | ${fmt(size)} | ${fmt(latencies.length)} | ${failed} | ${fmt(latencies.length / seconds)} | ${fmt(at(50), 1)} | ${fmt(at(99), 1)} | ${fmt(latencies.at(-1) ?? NaN, 1)} | ${parts}; clients ${fmt(perArrival(cpu.cores.clients), 3)} | ${fmt(heard / Math.max(1, latencies.length), 1)} | ${fmt(received / 1e6 / Math.max(1, latencies.length), 2)} | ${fmt(cpu.machineBusyPercent)}% (${fmt(loadavg()[0]!, 1)}) |`,
         );
         for (const e of replies.flatMap((r) => r.errors).slice(0, 3)) console.log(`  error: ${e}`);
       }

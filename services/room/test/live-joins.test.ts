@@ -30,7 +30,7 @@ describe("joins answered with the version, the room's state apart (Redis)", () =
     subscriber?.disconnect();
   });
 
-  function liveRooms(store = new LiveStore(redis)): LiveRooms {
+  function liveRooms(store = new LiveStore(redis), joinIntervalMs?: number): LiveRooms {
     const directory = { enter: () => Promise.resolve(access), access: () => Promise.resolve(access), room: () => Promise.resolve(access) };
     const nothing = () => Promise.resolve();
     return new LiveRooms(
@@ -40,7 +40,7 @@ describe("joins answered with the version, the room's state apart (Redis)", () =
       { of: (caller) => Promise.resolve({ uuid: caller.userUuid, nickname: `Person ${caller.userUuid.slice(0, 4)}` }) },
       { songPlayed: nothing, stageChanged: nothing },
       { enter: (_room, _fee, _who, join) => join() },
-      { leaveGraceMs: 1_000, afkGraceMs: 60_000, connectionTtlMs: 60_000, effectsRetryMs: 5_000 },
+      { leaveGraceMs: 1_000, afkGraceMs: 60_000, connectionTtlMs: 60_000, effectsRetryMs: 5_000, joinIntervalMs },
       createLogger('room', { level: 'silent' }),
     );
   }
@@ -102,5 +102,23 @@ describe("joins answered with the version, the room's state apart (Redis)", () =
     // Never a state behind a version already answered.
     await expect(rooms.joinState(roomUuid, last.version + 1)).rejects.toThrow(/no live state/);
     await expect(rooms.joinState(randomUUID(), 1)).rejects.toThrow(/no live state/);
+  });
+
+  it("lets a quiet room's join in at once, and the joins that follow within the interval in together at its end", async () => {
+    const roomUuid = randomUUID();
+    const rooms = liveRooms(new LiveStore(redis), 2_000);
+    const join = (userUuid: string) => rooms.join(person(userUuid), roomUuid, { connectionId: `c-${userUuid}`, versionOnly: true });
+    const started = performance.now();
+    const first = await join(randomUUID());
+    expect(performance.now() - started).toBeLessThan(1_500); // not held: nobody entered before it
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const timed = (userUuid: string) => join(userUuid).then((joined) => ({ joined, at: performance.now() }));
+    const later = [timed(randomUUID()), sleep(50).then(() => timed(randomUUID())), sleep(100).then(() => timed(randomUUID()))];
+    const answered = await Promise.all(later);
+    // One entry for the three, one version, at the end of the interval that began with the first's entry.
+    expect(new Set(answered.map((a) => a.joined.version))).toEqual(new Set([first.version + 1]));
+    for (const { at } of answered) expect(at - started).toBeGreaterThanOrEqual(1_900);
+    const state = document(await rooms.joinState(roomUuid, first.version + 1));
+    expect(state.allUsers).toHaveLength(4);
   });
 });

@@ -79,7 +79,18 @@ export interface LiveRoomsConfig {
   connectionTtlMs: number;
   /** How long a stored change's effects wait before a sweep (any replica) runs them again (ms): longer than they normally take. */
   effectsRetryMs: number;
+  /** A room's joins enter at most this often when they come faster (ms; `queueJoin`). Default JOIN_INTERVAL_MS. */
+  joinIntervalMs?: number;
 }
+
+/**
+ * A busy room's joins enter together at most this often (ms): each entry is
+ * one `userJoined` to every socket in the room, so the joins of a room
+ * filling fast are gathered for this long (a quiet room's join enters at
+ * once), and a room of thousands gets a few such messages a second, not one
+ * per join.
+ */
+export const JOIN_INTERVAL_MS = 100;
 
 export interface JoinResult {
   roomUuid: string;
@@ -122,6 +133,8 @@ export class LiveRooms {
   private readonly pending = new Map<string, Promise<void>>();
   /** Each room's joins and leaves waiting for its turn (see `queueJoin`, `leave`). */
   private readonly joining = new Map<string, Joiner[]>();
+  /** When each room last let joins in, kept for the interval after (performance.now()). */
+  private readonly lastEntries = new Map<string, number>();
   private readonly leaving = new Map<string, Leaver[]>();
   /**
    * The join state of each stored room serialized so far, by the stored room
@@ -196,10 +209,15 @@ export class LiveRooms {
     );
   }
 
+  private get joinIntervalMs(): number {
+    return this.config.joinIntervalMs ?? JOIN_INTERVAL_MS;
+  }
+
   /**
    * Joins wait for the room's turn together: the joins that came while the
-   * room was busy enter in one write and one `userJoined` (members.ts),
-   * whatever the room's size, and share one answer.
+   * room was busy, or within `joinIntervalMs` of its last entry, enter in one
+   * write and one `userJoined` (members.ts), whatever the room's size, and
+   * share one answer.
    */
   private queueJoin(roomUuid: string, access: RoomAccess, input: JoinInput, versionOnly: boolean): Promise<JoinResult> {
     return new Promise((resolve, reject) => {
@@ -208,10 +226,20 @@ export class LiveRooms {
         const fresh: Joiner[] = [];
         this.joining.set(roomUuid, fresh);
         queue = fresh;
-        void this.serialized(roomUuid, () => {
-          if (this.joining.get(roomUuid) === fresh) this.joining.delete(roomUuid);
-          return this.enterTogether(roomUuid, access, fresh);
-        });
+        const enter = () =>
+          void this.serialized(roomUuid, () => {
+            if (this.joining.get(roomUuid) === fresh) this.joining.delete(roomUuid);
+            const at = performance.now();
+            this.lastEntries.set(roomUuid, at);
+            setTimeout(() => {
+              if (this.lastEntries.get(roomUuid) === at) this.lastEntries.delete(roomUuid);
+            }, this.joinIntervalMs).unref();
+            return this.enterTogether(roomUuid, access, fresh);
+          });
+        // A room that let joins in less than the interval ago gathers the next ones until it ends.
+        const wait = (this.lastEntries.get(roomUuid) ?? -Infinity) + this.joinIntervalMs - performance.now();
+        if (wait > 0) setTimeout(enter, wait);
+        else enter();
       }
       queue.push({ input, versionOnly, resolve, reject });
     });
