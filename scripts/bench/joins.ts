@@ -18,10 +18,11 @@
 // BFF's CPU profile is written there when it stops), BENCH_JOINS_CLIENT_PROFILE (the
 // same for the client processes).
 import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import WebSocket from 'ws';
 import { apiClient } from '../lib/http.js';
 import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
@@ -35,7 +36,7 @@ type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: str
 // --- the client processes ---
 
 if (process.argv[2] === 'clients') {
-  const sockets: WebSocket[] = [];
+  const sockets: Socket[] = [];
   /** Messages heard from the room (everything but pings and the socket's own answer), by every socket here. */
   let heard = 0;
   /** The payload bytes of every message received here (answers and room messages). */
@@ -52,41 +53,42 @@ if (process.argv[2] === 'clients') {
   const arrive = (url: string, token: string, roomUuid: string, whole: boolean): Promise<number> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
-      const ws = new WebSocket(`${url}?token=${encodeURIComponent(token)}`, { perMessageDeflate: false, skipUTF8Validation: true });
-      const timer = setTimeout(() => reject(new Error('no answer in 30 s')), 30_000);
       const room = Buffer.from(`"roomUuid":${JSON.stringify(roomUuid)}`);
-      ws.once('error', (error) => {
-        clearTimeout(timer);
-        reject(error);
-      });
-      ws.once('open', () => {
-        sockets.push(ws);
-        ws.send(JSON.stringify({ event: 'action', params: { action: 'joinRoom', roomUuid }, messageId: 1 }));
-      });
       let answered = false;
-      ws.on('message', (data: Buffer) => {
-        bytes += data.length;
-        if (startsWith(data, PING)) {
-          ws.send(data.toString().replace('ping', 'pong'));
-          return;
-        }
-        if (answered || !startsWith(data, RESPONSE)) {
-          heard += 1;
-          return;
-        }
+      const fail = (error: Error) => {
+        if (answered) return;
         answered = true;
         clearTimeout(timer);
-        // The answer's head (this socket's own bytes, then the shared state): OK, this room, a version, a whole object.
-        const head = data.subarray(0, 512);
-        const ok = head.includes(OK) && (!whole || (head.includes(room) && head.includes(VERSION))) && data.at(-1) === 0x7d;
-        if (ok) resolve(performance.now() - started);
-        else reject(new Error(data.subarray(0, 200).toString()));
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new Error('no answer in 30 s')), 30_000);
+      const socket = openReader(`${url}?token=${encodeURIComponent(token)}`, {
+        open: () => socket.write(maskedText(JSON.stringify({ event: 'action', params: { action: 'joinRoom', roomUuid }, messageId: 1 }))),
+        message: ({ head, length, last }) => {
+          bytes += length;
+          if (startsWith(head, PING)) {
+            socket.write(maskedText(head.toString().replace('ping', 'pong')));
+            return;
+          }
+          if (answered || !startsWith(head, RESPONSE)) {
+            heard += 1;
+            return;
+          }
+          answered = true;
+          clearTimeout(timer);
+          // The answer's head (this socket's own bytes, then the shared state): OK, this room, a version, a whole object.
+          const ok = head.includes(OK) && (!whole || (head.includes(room) && head.includes(VERSION))) && last === 0x7d;
+          if (ok) resolve(performance.now() - started);
+          else reject(new Error(`${head.subarray(0, 200).toString()} (${length} bytes)`));
+        },
+        error: fail,
       });
+      sockets.push(socket);
     });
   process.on('message', (command: Command) => {
     void (async (): Promise<Reply> => {
       if (command.type === 'close') {
-        for (const ws of sockets.splice(0)) ws.terminate();
+        for (const socket of sockets.splice(0)) socket.destroy();
         return { type: 'closed' };
       }
       const latencies: number[] = [];
@@ -269,4 +271,144 @@ async function runBenchmark(): Promise<void> {
   } finally {
     await stopAll();
   }
+}
+
+// --- a light WebSocket client for the generator ---
+
+/** A text message as the generator reads it: its first bytes, its length and its last byte (nothing more is kept). */
+interface MessageView {
+  head: Buffer;
+  length: number;
+  last: number;
+}
+
+const HEAD_BYTES = 512;
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
+
+/** `text` as a client's text frame (masked, RFC 6455 5.3). */
+function maskedText(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const n = payload.length;
+  const header = n < 126 ? Buffer.from([0x81, 0x80 | n]) : Buffer.from([0x81, 0x80 | 126, n >> 8, n & 0xff]);
+  if (n >= 65_536) throw new Error('the generator sends short frames only');
+  const mask = randomBytes(4);
+  for (let i = 0; i < n; i += 1) payload[i]! ^= mask[i & 3]!;
+  return Buffer.concat([header, mask, payload]);
+}
+
+/**
+ * A WebSocket to `url` (ws://) read frame by frame without keeping any
+ * message whole: each text message is handed over as its first bytes, its
+ * length and its last byte once its last byte came. The room's join answers
+ * are the whole room (1.6 MB at 5,000), twice per join; `ws` concatenates
+ * each into one buffer, and every read of a socket allocates one: the
+ * garbage of 2.6 MB an arrival was most of the generator's CPU, more than the
+ * servers spent on the join. The sockets here all read into one buffer, and
+ * nothing of it is kept but a message's first bytes. The handshake's answer must be 101;
+ * the server's frames are unmasked and unfragmented or continued (opcode 0).
+ */
+function openReader(url: string, on: { open: () => void; message: (message: MessageView) => void; error: (error: Error) => void }): Socket {
+  const target = new URL(url);
+  const socket = connect({
+    port: Number(target.port),
+    host: target.hostname,
+    // Read into one buffer for every socket here, not a fresh 64 KiB one per read (what is kept of it is copied).
+    onread: {
+      buffer: READ_BUFFER,
+      callback: (size: number, buffer: Uint8Array) => {
+        receive(Buffer.from(buffer.buffer, buffer.byteOffset, size));
+        return true;
+      },
+    },
+  });
+  socket.setNoDelay(true);
+  let upgraded = false;
+  let pending: Buffer | undefined;
+  let remaining = -1; // payload bytes left in the frame being read; -1: a header comes next
+  let fin = false;
+  let opcode = 0;
+  let parts: Buffer[] = [];
+  let headLength = 0;
+  let length = 0;
+  let last = 0;
+  const endFrame = () => {
+    remaining = -1;
+    if (!fin) return;
+    const head = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    if (opcode === 0x1) on.message({ head, length, last });
+    else if (opcode === 0x8) socket.end();
+  };
+  const read = (chunk: Buffer) => {
+    let at = 0;
+    while (at < chunk.length) {
+      if (remaining < 0) {
+        const left = chunk.length - at;
+        if (left < 2) break;
+        const b0 = chunk[at]!;
+        let size = chunk[at + 1]! & 0x7f;
+        let headerLength = 2;
+        if (size === 126) {
+          if (left < 4) break;
+          size = chunk.readUInt16BE(at + 2);
+          headerLength = 4;
+        } else if (size === 127) {
+          if (left < 10) break;
+          size = Number(chunk.readBigUInt64BE(at + 2));
+          headerLength = 10;
+        }
+        at += headerLength;
+        fin = (b0 & 0x80) !== 0;
+        if ((b0 & 0x0f) !== 0) {
+          opcode = b0 & 0x0f;
+          parts = [];
+          headLength = 0;
+          length = 0;
+          last = 0;
+        }
+        remaining = size;
+        if (size === 0) endFrame();
+        continue;
+      }
+      const take = Math.min(remaining, chunk.length - at);
+      if (headLength < HEAD_BYTES) {
+        const part = Buffer.from(chunk.subarray(at, at + Math.min(take, HEAD_BYTES - headLength)));
+        parts.push(part);
+        headLength += part.length;
+      }
+      length += take;
+      last = chunk[at + take - 1]!;
+      at += take;
+      remaining -= take;
+      if (remaining === 0) endFrame();
+    }
+    pending = at < chunk.length ? Buffer.from(chunk.subarray(at)) : undefined;
+  };
+  socket.on('connect', () =>
+    socket.write(
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+    ),
+  );
+  const receive = (data: Buffer) => {
+    const chunk = pending ? Buffer.concat([pending, data]) : data;
+    pending = undefined;
+    if (upgraded) return read(chunk);
+    const end = chunk.indexOf('\r\n\r\n');
+    if (end < 0) {
+      pending = Buffer.from(chunk);
+      return;
+    }
+    const status = chunk.subarray(0, chunk.indexOf('\r\n')).toString();
+    if (!status.startsWith('HTTP/1.1 101 ')) {
+      on.error(new Error(status));
+      socket.destroy();
+      return;
+    }
+    upgraded = true;
+    on.open();
+    read(chunk.subarray(end + 4));
+  };
+  socket.on('error', (error) => on.error(error));
+  socket.on('close', () => on.error(new Error('closed before the answer')));
+  return socket;
 }
