@@ -1,4 +1,4 @@
-// Join benchmark (issue 19, "joins as cheap as a socket"): how fast ws clients
+// Join benchmark (issue 19, "joins as cheap as a socket"): how fast WebSocket clients
 // enter ONE room through one BFF and one room-service process, beside a bare
 // `ws` server (scripts/bench/bare-ws-server.ts, which answers any action OK)
 // taking the same arrivals in the same run. An arrival is a WebSocket connect
@@ -12,7 +12,9 @@
 // starts, on ports and databases of its own, the user, playlist and room
 // services and one BFF as their images run them (bundled), and the bare server.
 // The clients are child processes (this file with `clients`), so the servers'
-// CPU is measured apart. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
+// CPU is measured apart; they read with a light reader (`openReader`, below), which
+// checks each answer but keeps nothing else of what it reads, and count the room's
+// messages and the bytes each arrival receives. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
 // BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
 // BFF's CPU profile is written there when it stops), BENCH_JOINS_CLIENT_PROFILE (the
