@@ -22,7 +22,8 @@
 //
 // Each scenario reports operations per second, p50/p99 latency and CPU per
 // operation (points service process, PostgreSQL, this load generator), and the
-// ledger's ratio to the bare figure of the same rows. Bare runs bracket the
+// ledger's ratio to the bare figure of the same rows, and how many writes a batch
+// (group commit) took on average in each ledger window. Bare runs bracket the
 // ledger runs (bare, ledger, bare again: the ratio is to their mean).
 // Knobs: BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
 // BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (50361), BENCH_LEDGER_POINTS_PORT (50366),
@@ -174,10 +175,24 @@ async function main() {
   const results: ClosedLoopResult[] = [];
   const consumed = async () => Number((await pool.query<{ n: string }>(`select count(*) as "n" from "processed_event"`)).rows[0]!.n);
   const events: string[] = [];
+  // Writes a batch: the ledger rows a window appended per database transaction that appended them (their distinct xmin),
+  // warm-up included.
+  const lastSeq = async () =>
+    Number((await pool.query<{ seq: string | null }>(`select max("seq") as "seq" from "token_transaction"`)).rows[0]!.seq ?? 0);
+  const perBatch = async (after: number) => {
+    const { rows } = await pool.query<{ rows: string; batches: string }>(
+      `select count(*) as "rows", count(distinct xmin::text) as "batches" from "token_transaction" where "seq" > $1`,
+      [after],
+    );
+    return Number(rows[0]!.rows) / Math.max(1, Number(rows[0]!.batches));
+  };
+  const batches: string[] = [];
   const pair = async (what: string, row: () => string, account: () => { id: string; token: string }) => {
     const before = await bare(`bare, ${what}`, row);
     const eventsBefore = await consumed();
+    const seqBefore = await lastSeq();
     const measured = await ledger(`ledger, ${what}`, account);
+    batches.push(`${what}: ${fmt(await perBatch(seqBefore), 1)}`);
     events.push(`${what}: ${fmt((await consumed()) - eventsBefore)}`);
     const after = await bare(`bare again, ${what}`, row);
     results.push(before, measured, after);
@@ -223,6 +238,7 @@ Against the target (>= ${100 * TARGET.ratio}% of bare, p99 < ${TARGET.p99Ms} ms 
 - ${accountCount.toLocaleString('en-US')} accounts: ${verdict(manyPair)}
 
 Kafka events the points service handled during the ledger windows (other runs' room and play events): ${events.join(', ')}.
+Writes a batch (ledger rows appended per database transaction that appended them, warm-up included): ${batches.join(', ')}.
 `);
 }
 

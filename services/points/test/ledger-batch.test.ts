@@ -110,12 +110,29 @@ describe('group commit', () => {
       return settled(writes);
     });
     const first = group.submit({ lane: 'a', key: '1' });
+    await nextTurn(); // its batch has begun
+    expect(batches).toEqual([['1']]);
     const rest = ['2', '3', '2', '4', '5'].map((key) => group.submit({ lane: 'a', key, fail: key === '4' }).catch((e: Error) => e.message));
     release();
     expect(await first).toBe('1');
     expect(await Promise.all(rest)).toEqual(['2', '3', '2', 'refused 4', '5']);
     // The second '2' waits for a later batch; at most three a batch.
     expect(batches).toEqual([['1'], ['2', '3', '4'], ['2', '5']]);
+  });
+
+  it('takes the writes that arrive in one turn of the event loop into one batch, begun in the next turn', async () => {
+    const batches: string[][] = [];
+    const group = new GroupCommit<W, string>({ lanes: 1, maxBatch: 10, laneKey: (w) => w.lane, batchKey: (w) => w.key }, async (writes) => {
+      batches.push(writes.map((w) => w.key));
+      return settled(writes);
+    });
+    const answers = ['1', '2', '3'].map((key) => group.submit({ lane: 'a', key }));
+    expect(batches).toEqual([]); // nothing begun within the turn they arrived in
+    expect(await Promise.all(answers)).toEqual(['1', '2', '3']);
+    expect(batches).toEqual([['1', '2', '3']]);
+    // A quiet lane waits for nobody else: a lone write goes at the next turn.
+    expect(await group.submit({ lane: 'a', key: '4' })).toBe('4');
+    expect(batches).toEqual([['1', '2', '3'], ['4']]);
   });
 
   it('tries each write alone when a batch fails as a whole, so only the failing write fails', async () => {
@@ -126,9 +143,13 @@ describe('group commit', () => {
       return settled(writes);
     });
     const busy = group.submit({ lane: 'a', key: 'first' });
+    await nextTurn();
     const answers = ['x', 'bad', 'y'].map((key) => group.submit({ lane: 'a', key }).catch((e: Error) => e.message));
     expect(await busy).toBe('first');
     expect(await Promise.all(answers)).toEqual(['x', 'deadlock detected', 'y']);
     expect(batches).toEqual([['first'], ['x', 'bad', 'y'], ['x'], ['bad'], ['y']]);
   });
 });
+
+/** One turn of the event loop (a lane begins its batch in the next). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

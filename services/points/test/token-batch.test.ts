@@ -85,6 +85,7 @@ describe('a batch of token writes on PostgreSQL', () => {
     const spend = randomUUID();
 
     const busy = hold(accountId, 5); // 82: its lane is busy while the next writes arrive
+    await nextTurn(); // (a lane begins its batch a turn of the event loop after the write arrives)
     const batch = [
       hold(accountId, 20), // 62
       hold(accountId, 63, short), // 402: 62 available
@@ -160,6 +161,7 @@ describe('a batch of token writes on PostgreSQL', () => {
         [scope, key, theirs.fingerprint],
       );
       const busy = hold(accountId, 1);
+      await nextTurn();
       const mine = answer(hold(accountId, 5, key)); // finds the key free, then waits on the replica's insert
       const beside = answer(hold(accountId, 7)); // in the same batch
       await busy;
@@ -235,3 +237,6 @@ describe('a batch of token writes on PostgreSQL', () => {
     throw new Error('no batch waited on the key');
   }
 });
+
+/** One turn of the event loop: a write's lane has begun its batch. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -2,7 +2,8 @@
  * Group commit: writes that arrive while a batch is being written wait and go
  * together in the next one, so a busy account costs one database transaction
  * per batch instead of one per write, and a quiet one waits for nobody (a
- * write that finds its lane idle starts at once). Writes are spread over a few
+ * write that finds its lane idle starts in the next turn of the event loop,
+ * with the writes whose requests arrived in the same turn). Writes are spread over a few
  * lanes by what they write to, so writes to one account share a lane (its
  * batches follow one another) and other accounts' batches run beside them.
  */
@@ -48,6 +49,10 @@ export class GroupCommit<W, R> {
   private async drain(lane: { queue: Array<Queued<W, R>>; busy: boolean }): Promise<void> {
     lane.busy = true;
     try {
+      // Before each batch, one turn of the event loop: the requests whose bytes
+      // have already arrived (read in the same poll) are handled and queued
+      // first, and go in this batch instead of the next.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (lane.queue.length > 0) {
         const batch = this.take(lane.queue);
         try {
@@ -68,6 +73,7 @@ export class GroupCommit<W, R> {
             }
           }
         }
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       lane.busy = false;
