@@ -20,6 +20,19 @@ describe('telemetry start-up', () => {
     span.end();
   });
 
+  it('registers nothing when OTEL_SDK_DISABLED is true', async () => {
+    process.env.OTEL_SDK_DISABLED = 'true';
+    try {
+      const sdk = startTelemetry({ serviceName: 'test' });
+      shutdown = () => sdk.shutdown();
+    } finally {
+      delete process.env.OTEL_SDK_DISABLED;
+    }
+    const span = trace.getTracer('test').startSpan('work');
+    expect(trace.isSpanContextValid(span.spanContext())).toBe(false);
+    span.end();
+  });
+
   it('records and exports spans to the processors it is given', async () => {
     const exporter = new InMemorySpanExporter();
     const processor = new SimpleSpanProcessor({ exporter });

@@ -15,6 +15,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import {
   CompositePropagator,
   diagLogLevelFromString,
+  getBooleanFromEnv,
   getNumberFromEnv,
   getStringFromEnv,
   getStringListFromEnv,
@@ -207,6 +208,8 @@ function positiveFromEnv(name: string): number | undefined {
  * pino's, on stdout).
  */
 export function startTelemetry(options: { serviceName: string; spanProcessors?: SpanProcessor[] }): Telemetry {
+  // As NodeSDK did: nothing registered at all (the preload, register.ts, does not even call this then).
+  if (getBooleanFromEnv('OTEL_SDK_DISABLED')) return { shutdown: () => Promise.resolve() };
   const logLevel = getStringFromEnv('OTEL_LOG_LEVEL');
   if (logLevel !== undefined) diag.setLogger(new DiagConsoleLogger(), { logLevel: diagLogLevelFromString(logLevel) });
 
