@@ -327,6 +327,13 @@ pg_up() {
   port_open "$PG_PORT" && die "postgres: port $PG_PORT is already taken by another process (set SPINROOM_PG_PORT)"
   local opts="-p $PG_PORT -c listen_addresses=127.0.0.1 -k $PG_SOCK_DIR -c max_connections=200"
   [[ $PROFILE == test ]] && opts+=" -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  # The dev profile holds the benches' catalogues (a million songs: about 700 MiB
+  # of table and indexes): PostgreSQL's default 128 MB pool rereads them from the
+  # page cache a buffer at a time. Tests' databases are small: the default.
+  local shared_buffers="${SPINROOM_PG_SHARED_BUFFERS:-}"
+  [[ -z $shared_buffers && $PROFILE == dev ]] && shared_buffers=1GB
+  [[ -z $shared_buffers || $shared_buffers =~ ^[0-9]+(kB|MB|GB)$ ]] || die "bad SPINROOM_PG_SHARED_BUFFERS '$shared_buffers' (e.g. 1GB)"
+  [[ -n $shared_buffers ]] && opts+=" -c shared_buffers=$shared_buffers"
   local attempt ok=0 i pid
   # Right after a crash the first start can fail: the dead postmaster is a
   # zombie until reaped (postgres then refuses its lock file) or old backends
