@@ -145,6 +145,53 @@ describe('the token ledger on PostgreSQL', () => {
     expect(await outcome(tokens.hold(owner, { amount: 1, idempotencyKey: key() }))).toBe('ok');
   });
 
+  it('takes tokens back (a refund) up to what is available, never what a hold reserves, once per key; services only', async () => {
+    const { owner, accountId } = await funded(100);
+    const hold = await tokens.hold(owner, { amount: 30, idempotencyKey: key() });
+    await tokens.commit(owner, { holdId: hold.transaction.id, amount: 30, idempotencyKey: key() });
+    const held = await tokens.hold(owner, { amount: 20, idempotencyKey: key() });
+    // 100 credited, 30 spent, 20 held: 50 available; asked for 80, it takes 50.
+    const k = key();
+    const request = { userUuid: owner.userUuid, amount: 80, reason: 'refund', reference: 'stripe:ch_1', idempotencyKey: k };
+    const debit = await tokens.debit(SERVICE, request);
+    expect(debit.replayed).toBe(false);
+    expect(debit.transaction).toMatchObject({
+      type: 'debit',
+      amount: 50,
+      balance: 0,
+      held: 20,
+      reason: 'refund',
+      reference: 'stripe:ch_1',
+    });
+    // The same key again: the first answer, nothing more taken, even once tokens are there again.
+    await tokens.credit(SERVICE, { accountId, amount: 10, idempotencyKey: key() });
+    expect(await tokens.debit(SERVICE, request)).toEqual({ ...debit, replayed: true });
+    expect(await outcome(tokens.debit(SERVICE, { ...request, amount: 81 }))).toMatch(/^409 This idempotency key/);
+    expect(await tokens.account(owner, accountId)).toMatchObject({ balance: 10, held: 20, spent: 80, credited: 110 });
+    // The hold is untouched and still commits in full.
+    await tokens.commit(owner, { holdId: held.transaction.id, idempotencyKey: key() });
+    expect((await tokens.debit(SERVICE, { accountId, amount: 5, idempotencyKey: key() })).transaction).toMatchObject({
+      amount: 5,
+      balance: 5,
+    });
+    expect((await tokens.debit(SERVICE, { accountId, amount: 10, idempotencyKey: key() })).transaction).toMatchObject({
+      amount: 5,
+      balance: 0,
+    });
+    expect(await outcome(tokens.debit(SERVICE, { accountId, amount: 10, idempotencyKey: key() }))).toBe(
+      '402 Not enough tokens: 0 available, 10 needed',
+    );
+    expect(await outcome(tokens.debit(ADMIN, { accountId, amount: 1, idempotencyKey: key() }))).toBe(
+      '403 Only services may take tokens back',
+    );
+    expect(await outcome(tokens.debit(owner, { accountId, amount: 1, idempotencyKey: key() }))).toBe(
+      '403 Only services may take tokens back',
+    );
+    const { replayed } = await ledger(accountId);
+    expect(replayed.problems).toEqual([]);
+    expect(replayed.totals).toEqual({ credited: 110, spent: 110, held: 0 });
+  });
+
   it('expires holds by themselves: on the next read or write, and by the sweep for accounts nobody touches', async () => {
     const { owner, accountId } = await funded(100);
     const short = await tokens.hold(owner, { amount: 40, ttlSeconds: 5, idempotencyKey: key() });

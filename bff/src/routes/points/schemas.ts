@@ -23,8 +23,12 @@ export const TokenTransactionSchema = z
   .object({
     id: z.uuid(),
     accountId: z.uuid(),
-    type: z.enum(['credit', 'hold', 'commit', 'voided']),
-    amount: z.number().int().positive().openapi({ description: 'Tokens credited, held, spent (commit) or released (voided)' }),
+    type: z.enum(['credit', 'hold', 'commit', 'voided', 'debit']),
+    amount: z
+      .number()
+      .int()
+      .positive()
+      .openapi({ description: 'Tokens credited, held, spent (commit), released (voided) or taken back (debit)' }),
     holdId: z.uuid().nullable().openapi({ description: 'commit and voided: the hold they end' }),
     expiresAt: z.string().nullable().openapi({ description: 'hold: when it expires unless committed or voided first' }),
     holdState: z

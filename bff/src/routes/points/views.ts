@@ -25,7 +25,7 @@ export function tokenTransactionJson(transaction: TokenTransaction | undefined):
   return {
     id: t.id,
     accountId: t.accountId,
-    type: t.type as 'credit' | 'hold' | 'commit' | 'voided',
+    type: t.type as 'credit' | 'hold' | 'commit' | 'voided' | 'debit',
     amount: t.amount,
     holdId: t.holdId || null,
     expiresAt: t.expiresAt ? t.expiresAt.toISOString() : null,

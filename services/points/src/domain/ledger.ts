@@ -6,12 +6,13 @@ import { AppError, badRequest, ERROR_CODES } from '@spinroom/platform';
  * pending). Every change of a balance is one transaction: a credit adds, a
  * hold reserves, and a hold ends exactly once, by a commit (spends at most
  * what it reserved; the rest is released), a void (releases it all) or its
- * expiry (a void marked expired). The available balance, credited - spent -
+ * expiry (a void marked expired); a debit takes tokens back (a refunded
+ * purchase), at most what is available. The available balance, credited - spent -
  * held, is never negative: what would make it so is refused and changes
  * nothing. The store applies these under the account's row lock.
  */
 
-export type TransactionType = 'credit' | 'hold' | 'commit' | 'voided';
+export type TransactionType = 'credit' | 'hold' | 'commit' | 'voided' | 'debit';
 export type AccountStatus = 'active' | 'disabled';
 export const ACCOUNT_STATUSES: readonly AccountStatus[] = ['active', 'disabled'];
 /** How a hold stands: open until it ends one way. */
@@ -20,7 +21,7 @@ export type HoldState = 'open' | 'committed' | 'voided' | 'expired';
 export interface Totals {
   /** Every credit. */
   credited: number;
-  /** Every commit. */
+  /** Every commit and debit. */
   spent: number;
   /** What open holds reserve. */
   held: number;
@@ -135,6 +136,32 @@ export function decideHold(
   };
 }
 
+/**
+ * A debit takes tokens back (a refunded purchase): at most `amount`, and at
+ * most what is available (never what open holds reserve), so the balance
+ * stays at or above zero; what it takes joins `spent`. 402 when nothing is
+ * available. Disabled accounts too: a refund does not wait for an enable.
+ */
+export function decideDebit(totals: Totals, request: { amount: number; reason: string; reference: string }): Decision {
+  checkAmount(request.amount);
+  checkText(request.reason, 'reason', MAX_REASON_LENGTH);
+  checkText(request.reference, 'reference', MAX_REFERENCE_LENGTH);
+  const take = Math.min(request.amount, available(totals));
+  if (take < 1) throw balanceShort(totals, request.amount);
+  return {
+    entry: {
+      type: 'debit',
+      amount: take,
+      holdId: null,
+      expiresAt: null,
+      expired: false,
+      reason: request.reason,
+      reference: request.reference,
+    },
+    totals: { ...totals, spent: totals.spent + take },
+  };
+}
+
 /** Why a hold cannot end again. */
 export function holdEnded(hold: HoldView): AppError {
   const message =
@@ -237,6 +264,9 @@ export function replay(rows: readonly LedgerRow[]): Replay {
     switch (row.type) {
       case 'credit':
         totals.credited += row.amount;
+        break;
+      case 'debit':
+        totals.spent += row.amount;
         break;
       case 'hold':
         holds.set(row.id, row.amount);

@@ -5,6 +5,7 @@ import {
   checkAmount,
   decideCommit,
   decideCredit,
+  decideDebit,
   decideHold,
   decideVoid,
   type AccountStatus,
@@ -56,6 +57,9 @@ export interface CreditRequest extends AccountRef {
   idempotencyKey: string;
 }
 
+/** A debit: `amount` is the most to take back. */
+export type DebitRequest = CreditRequest;
+
 export interface HoldRequest extends AccountRef {
   amount: number;
   /** Undefined or 0: the default. */
@@ -85,6 +89,8 @@ export interface VoidRequest {
  *   caller's own; services and admins may make anyone's). Its owner, admins
  *   and services read it.
  * - Credits: services and admins only (bought bundles, rewards, grants).
+ * - Debits: services only (a refunded purchase takes its tokens back, at most
+ *   what is available).
  * - Holds: the account's owner or a service. Commits: the owner or a service.
  *   Voids: the owner, a service or an admin (who may release a stuck hold).
  */
@@ -154,6 +160,28 @@ export class Tokens {
       claim,
       { accountId },
       (account) => decideCredit(account, account.status, { amount: request.amount, reason, reference }),
+      this.now(),
+    );
+  }
+
+  /** Takes up to `amount` back, bounded by the available balance: services only. */
+  async debit(actor: Actor, request: DebitRequest): Promise<WriteResult> {
+    if (!isService(actor)) throw forbidden('Only services may take tokens back');
+    checkAmount(request.amount);
+    const reason = request.reason ?? '';
+    const reference = request.reference ?? '';
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'debit', {
+      accountId: request.accountId ?? '',
+      userUuid: request.userUuid ?? '',
+      amount: request.amount,
+      reason,
+      reference,
+    });
+    const accountId = await this.resolve(actor, request, false);
+    return this.store.write(
+      claim,
+      { accountId },
+      (account) => decideDebit(account, { amount: request.amount, reason, reference }),
       this.now(),
     );
   }

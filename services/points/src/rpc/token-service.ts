@@ -75,6 +75,18 @@ export function tokenServiceHandlers(deps: { tokens: Tokens; unary: ReturnType<t
         }),
       ),
     ),
+    debitTokens: unary(async (request, context) =>
+      written(
+        await tokens.debit(actorOf(context), {
+          accountId: request.accountId || undefined,
+          userUuid: request.userUuid || undefined,
+          amount: request.amount,
+          reason: request.reason,
+          reference: request.reference,
+          idempotencyKey: request.idempotencyKey,
+        }),
+      ),
+    ),
     holdTokens: unary(async (request, context) =>
       written(
         await tokens.hold(actorOf(context), {

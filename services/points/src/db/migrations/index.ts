@@ -6,6 +6,7 @@ import { Migration20261204000001_points } from './Migration20261204000001_points
 import { Migration20261204000002_avatars } from './Migration20261204000002_avatars.js';
 import { Migration20261205000000_shop_files } from './Migration20261205000000_shop_files.js';
 import { Migration20261206000000_play_listens } from './Migration20261206000000_play_listens.js';
+import { Migration20261207000000_token_debits } from './Migration20261207000000_token_debits.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -17,4 +18,5 @@ export const migrations = [
   { name: 'Migration20261204000002_avatars', class: Migration20261204000002_avatars },
   { name: 'Migration20261205000000_shop_files', class: Migration20261205000000_shop_files },
   { name: 'Migration20261206000000_play_listens', class: Migration20261206000000_play_listens },
+  { name: 'Migration20261207000000_token_debits', class: Migration20261207000000_token_debits },
 ];
