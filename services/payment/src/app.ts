@@ -1,7 +1,7 @@
 import { PaymentServiceService } from '@spinroom/contracts/payment/v1/payment';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { defineService } from '@spinroom/platform';
+import { AppError, defineService } from '@spinroom/platform';
 import { AppleJwsVerifier, appleRoots } from './apple.js';
 import { paymentServiceConfig } from './config.js';
 import { paymentDatabase } from './db/database.js';
@@ -36,6 +36,17 @@ export const paymentService = defineService('payment', {
         // The buyer's account, made when the user-events consumer has not made it yet (idempotent).
         await peers.points.createTokenAccount({ userUuid: request.userUuid }, { token });
         await peers.points.creditTokens({ accountId: '', ...request }, { token });
+      },
+      async debit(request) {
+        const token = await serviceToken.token();
+        try {
+          const { transaction } = await peers.points.debitTokens({ accountId: '', ...request }, { token });
+          return { taken: Number(transaction?.amount ?? 0) };
+        } catch (error) {
+          // Nothing available (402) or no account (404): all of it is short.
+          if (error instanceof AppError && (error.status === 402 || error.status === 404)) return { taken: 0 };
+          throw error;
+        }
       },
     });
     return {

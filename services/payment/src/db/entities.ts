@@ -80,3 +80,35 @@ export const ProcessedAppleNotificationEntity = defineEntity({
     processedAt: p.datetime(),
   },
 });
+
+/** `stripe_purchase`: a paid token checkout by its PaymentIntent, and the tokens its refunds claimed back so far. */
+export const StripePurchaseEntity = defineEntity({
+  name: 'StripePurchase',
+  tableName: 'stripe_purchase',
+  properties: {
+    paymentIntentId: p.string().primary(),
+    checkoutSessionId: p.string(),
+    userUuid: p.uuid(),
+    productId: p.uuid().nullable(),
+    tokens: p.bigint('number'),
+    refundedTokens: p.bigint('number'),
+    createdAt: p.datetime(),
+  },
+});
+
+/** `stripe_refund`: each charge.refunded handled: the tokens due, taken back and short (already spent). */
+export const StripeRefundEntity = defineEntity({
+  name: 'StripeRefund',
+  tableName: 'stripe_refund',
+  properties: {
+    eventId: p.string().primary(),
+    paymentIntentId: p.string(),
+    chargeId: p.string(),
+    amountRefunded: p.bigint('number'),
+    amount: p.bigint('number'),
+    tokensDue: p.bigint('number'),
+    tokensTaken: p.bigint('number'),
+    tokensShort: p.bigint('number'),
+    createdAt: p.datetime(),
+  },
+});

@@ -70,6 +70,29 @@ export type CreditTokens = (request: {
   idempotencyKey: string;
 }) => Promise<unknown>;
 
+/**
+ * Takes up to `amount` tokens back from a user's account (the points
+ * service's DebitTokens), at most what is available; answers what it took (0
+ * when nothing was available).
+ */
+export type DebitTokens = (request: {
+  userUuid: string;
+  amount: number;
+  reason: string;
+  reference: string;
+  idempotencyKey: string;
+}) => Promise<{ taken: number }>;
+
+/** What one refund event of a purchase claimed back: due, taken, and short (the user had spent it). */
+export interface RefundOutcome {
+  eventId: string;
+  paymentIntentId: string;
+  chargeId: string;
+  tokensDue: number;
+  tokensTaken: number;
+  tokensShort: number;
+}
+
 const MAX_PRICE = 100_000_000;
 const MAX_TOKENS = 1_000_000_000;
 export const STRIPE_UNAVAILABLE = 'Payments are not available: Stripe is not configured on this server';
@@ -179,6 +202,8 @@ export class Payments {
       /** When set, an Apple notification of another app (data.bundleId) is refused. */
       appleBundleId?: string;
       credit: CreditTokens;
+      /** Takes refunded tokens back; without it, charge.refunded is ignored (the app always gives it). */
+      debit?: DebitTokens;
       now?: () => Date;
     },
   ) {}
@@ -441,7 +466,9 @@ export class Payments {
    * checkout.session.completed in payment mode credits the product's tokens
    * through the points service with an idempotency key made of the event's
    * id, so a retry after a crash credits nothing more either; in subscription
-   * mode it keeps the buyer's customer and region. customer.subscription.*
+   * mode it keeps the buyer's customer and region. It also keeps the purchase
+   * by its PaymentIntent: a charge.refunded of it takes the refunded share of
+   * its tokens back (refundedCharge), keyed by the event's id too. customer.subscription.*
    * events keep the subscription, an older event never undoing a newer one.
    * False: handled before, or an event it ignores.
    */
@@ -460,6 +487,8 @@ export class Payments {
       const session = event.data.object;
       if (session.mode === 'payment') effect = this.paidCheckout(session, event.id);
       else if (session.mode === 'subscription') effect = this.subscribedCheckout(session, at);
+    } else if (event.type === 'charge.refunded') {
+      effect = this.refundedCharge(event.data.object, event.id);
     } else if (
       event.type === 'customer.subscription.created' ||
       event.type === 'customer.subscription.updated' ||
@@ -478,8 +507,18 @@ export class Payments {
     if (!UUID.test(userUuid) || !Number.isInteger(tokens) || tokens < 1) {
       throw new AppError(400, 'The checkout session names no buyer or token bundle of this service');
     }
+    const paymentIntentId = idOf(session.payment_intent);
+    const productId = isUuid(session.metadata?.productId) ? session.metadata.productId : null;
     return async (em) => {
       await this.rememberCustomer(em, userUuid, idOf(session.customer));
+      // The purchase by its PaymentIntent, so a refund of its charge finds it.
+      if (paymentIntentId) {
+        await em.execute(
+          `insert into "stripe_purchase" ("payment_intent_id", "checkout_session_id", "user_uuid", "product_id", "tokens")
+           values (?, ?, ?, ?, ?) on conflict do nothing`,
+          [paymentIntentId, session.id, userUuid, productId, tokens],
+        );
+      }
       await this.options.credit({
         userUuid,
         amount: tokens,
@@ -489,6 +528,75 @@ export class Payments {
       });
       return true;
     };
+  }
+
+  /**
+   * A refunded charge of a purchase: the refunded share of its tokens,
+   * floor(tokens × amount_refunded / amount) in all, less what earlier refunds
+   * of it claimed, is taken back (at most what the user has available; the
+   * rest is recorded as short). A charge of no purchase made here: nothing.
+   */
+  private refundedCharge(charge: Stripe.Charge, eventId: string): Effect | undefined {
+    const debit = this.options.debit;
+    const paymentIntentId = idOf(charge.payment_intent);
+    if (!debit || !paymentIntentId) return undefined;
+    const amount = Number(charge.amount);
+    const refunded = Number(charge.amount_refunded);
+    if (!Number.isSafeInteger(amount) || amount < 1 || !Number.isSafeInteger(refunded) || refunded < 0 || refunded > amount) {
+      throw new AppError(400, 'The refunded charge has no valid amount and amount_refunded');
+    }
+    return async (em) => {
+      const [purchase] = await em.execute<{ user_uuid: string; tokens: string; refunded_tokens: string }[]>(
+        `select "user_uuid", "tokens", "refunded_tokens" from "stripe_purchase" where "payment_intent_id" = ? for update`,
+        [paymentIntentId],
+      );
+      if (!purchase) return false;
+      const tokens = Number(purchase.tokens);
+      // Whole numbers below 2^53: tokens ≤ 10^9 and amounts ≤ 10^8.
+      const claimed = Math.floor((tokens * refunded) / amount);
+      const due = Math.max(0, claimed - Number(purchase.refunded_tokens));
+      const { taken } =
+        due > 0
+          ? await debit({
+              userUuid: purchase.user_uuid,
+              amount: due,
+              reason: 'refund',
+              reference: `stripe:${charge.id}`,
+              idempotencyKey: `stripe-refund:${eventId}`,
+            })
+          : { taken: 0 };
+      await em.execute(`update "stripe_purchase" set "refunded_tokens" = ? where "payment_intent_id" = ?`, [
+        Math.max(claimed, Number(purchase.refunded_tokens)),
+        paymentIntentId,
+      ]);
+      await em.execute(
+        `insert into "stripe_refund" ("event_id", "payment_intent_id", "charge_id", "amount_refunded", "amount", "tokens_due",
+           "tokens_taken", "tokens_short") values (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [eventId, paymentIntentId, charge.id, refunded, amount, due, taken, due - taken],
+      );
+      return true;
+    };
+  }
+
+  /** A purchase's refunds, oldest first, with what each took back and what it could not (support). */
+  async refundsOf(paymentIntentId: string): Promise<RefundOutcome[]> {
+    const rows = await this.orm.em
+      .fork()
+      .execute<
+        { event_id: string; payment_intent_id: string; charge_id: string; tokens_due: string; tokens_taken: string; tokens_short: string }[]
+      >(
+        `select "event_id", "payment_intent_id", "charge_id", "tokens_due", "tokens_taken", "tokens_short"
+       from "stripe_refund" where "payment_intent_id" = ? order by "created_at", "event_id"`,
+        [paymentIntentId],
+      );
+    return rows.map((row) => ({
+      eventId: row.event_id,
+      paymentIntentId: row.payment_intent_id,
+      chargeId: row.charge_id,
+      tokensDue: Number(row.tokens_due),
+      tokensTaken: Number(row.tokens_taken),
+      tokensShort: Number(row.tokens_short),
+    }));
   }
 
   private async rememberCustomer(em: EntityManager, userUuid: string, customerId: string | undefined): Promise<void> {
