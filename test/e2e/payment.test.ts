@@ -100,6 +100,77 @@ describe('payments through the BFF', () => {
     expect((await call('GET', `${ACCOUNTS}/self`, { token: buyer.accessToken })).body.credited).toBe(500);
   });
 
+  it('takes a refunded bundle back through the points service: a partial refund, then the rest, bounded by what is left', async () => {
+    const buyer = await signUp();
+    const paymentIntent = `pi_${randomUUID()}`;
+    const bought = JSON.parse(
+      checkoutCompletedEvent({ id: `cs_test_${randomUUID()}`, userUuid: buyer.userUuid, productId: randomUUID(), tokens: 100 }),
+    );
+    bought.data.object.payment_intent = paymentIntent;
+    const paid = JSON.stringify(bought);
+    expect((await deliver(paid, sign(paid))).body).toEqual({ received: true, processed: true });
+    const refund = (amountRefunded: number) =>
+      JSON.stringify({
+        id: `evt_${randomUUID()}`,
+        object: 'event',
+        type: 'charge.refunded',
+        created: Math.floor(Date.now() / 1000),
+        data: {
+          object: {
+            id: `ch_${paymentIntent}`,
+            object: 'charge',
+            payment_intent: paymentIntent,
+            amount: 1000,
+            amount_refunded: amountRefunded,
+          },
+        },
+      });
+    const self = async () => (await call('GET', `${ACCOUNTS}/self`, { token: buyer.accessToken })).body;
+
+    const partial = refund(250);
+    expect((await deliver(partial, sign(partial))).body).toEqual({ received: true, processed: true });
+    expect(await self()).toMatchObject({ balance: 75, credited: 100, spent: 25 });
+    expect((await deliver(partial, sign(partial))).body).toEqual({ received: true, processed: false });
+
+    // The buyer spends 60 of the 75 left; the refund of the rest takes the 15 left, never below zero.
+    const hold = await call('POST', '/api/merch-service/api/v1/token-transactions/hold', {
+      token: buyer.accessToken,
+      body: { amount: 60, idempotencyKey: randomUUID() },
+    });
+    expect(hold.status).toBe(201);
+    const commit = await call('POST', '/api/merch-service/api/v1/token-transactions/commit', {
+      token: buyer.accessToken,
+      body: { transactionId: hold.body.id, idempotencyKey: randomUUID() },
+    });
+    expect(commit.status).toBe(201);
+    const rest = refund(1000);
+    expect((await deliver(rest, sign(rest))).body).toEqual({ received: true, processed: true });
+    expect(await self()).toMatchObject({ balance: 0, credited: 100, spent: 100 });
+    const refunds = await platform().payment.service.payments.refundsOf(paymentIntent);
+    expect(refunds.map((r) => [r.tokensDue, r.tokensTaken, r.tokensShort])).toEqual([
+      [25, 25, 0],
+      [75, 15, 60],
+    ]);
+
+    // Nothing left at all (the points service answers 402): all of it is recorded short.
+    const other = `pi_${randomUUID()}`;
+    const again = JSON.parse(
+      checkoutCompletedEvent({ id: `cs_test_${randomUUID()}`, userUuid: buyer.userUuid, productId: randomUUID(), tokens: 10 }),
+    );
+    again.data.object.payment_intent = other;
+    const paidAgain = JSON.stringify(again);
+    expect((await deliver(paidAgain, sign(paidAgain))).body.processed).toBe(true);
+    const spent = await call('POST', '/api/merch-service/api/v1/token-transactions/hold', {
+      token: buyer.accessToken,
+      body: { amount: 10, idempotencyKey: randomUUID() },
+    });
+    expect(spent.status).toBe(201);
+    const refundOther = refund(1000).replaceAll(paymentIntent, other);
+    expect((await deliver(refundOther, sign(refundOther))).body).toEqual({ received: true, processed: true });
+    expect(await self()).toMatchObject({ balance: 0, held: 10, credited: 110, spent: 100 });
+    expect(await platform().payment.service.payments.refundsOf(other)).toMatchObject([{ tokensDue: 10, tokensTaken: 0, tokensShort: 10 }]);
+  });
+
   it('refuses an event whose signature does not verify (400) and credits nothing', async () => {
     const buyer = await signUp();
     const payload = checkoutCompletedEvent({
