@@ -24,7 +24,8 @@ export interface TokenAccount {
 
 export interface TokenTransaction {
   id: string;
-  type: 'credit' | 'hold' | 'commit' | 'voided';
+  /** A debit takes a refunded purchase's tokens back. */
+  type: 'credit' | 'hold' | 'commit' | 'voided' | 'debit';
   amount: number;
   reason: string;
   /** A bought bundle's credit: `stripe:<checkout session id>`. */
