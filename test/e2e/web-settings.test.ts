@@ -209,6 +209,16 @@ describe.skipIf(!HAS_CHROMIUM)('music providers on the settings screen, against 
   let platform: TestPlatform;
   let browser: Browser;
   let page: Page | undefined;
+  // What the page did, printed when a test fails (a return once found no link and showed no error: CI, 2026-11-26).
+  const trail: string[] = [];
+  const watch = (p: Page) => {
+    trail.length = 0;
+    p.on('console', (m) => m.type() === 'error' && trail.push(`console: ${m.text()}`));
+    p.on('pageerror', (error) => trail.push(`pageerror: ${error.message}`));
+    p.on('response', (r) => r.url().includes('/api/') && trail.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`));
+    p.on('requestfailed', (r) => trail.push(`failed ${r.method()} ${new URL(r.url()).pathname}: ${r.failure()?.errorText}`));
+    return p;
+  };
 
   beforeAll(async () => {
     oauth = await OAuthStandIns.start();
@@ -216,7 +226,9 @@ describe.skipIf(!HAS_CHROMIUM)('music providers on the settings screen, against 
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   }, 120_000);
   afterEach(async (context) => {
-    if (context.task.result?.state === 'fail') await page?.screenshot({ path: join(ARTIFACTS, 'failure-providers.png'), fullPage: true });
+    if (context.task.result?.state !== 'fail') return;
+    await page?.screenshot({ path: join(ARTIFACTS, 'failure-providers.png'), fullPage: true });
+    console.log(`music providers: what the page did\n${trail.join('\n')}`);
   });
   afterAll(async () => {
     await browser?.close();
@@ -243,7 +255,7 @@ describe.skipIf(!HAS_CHROMIUM)('music providers on the settings screen, against 
           links: Array<{ provider: string }>;
         }
       ).links.map((l) => l.provider);
-    page = await (await browser.newContext()).newPage();
+    page = watch(await (await browser.newContext()).newPage());
     await page.goto(platform.baseUrl);
     // As if the page had sent the browser to Spotify (providerLink.ts): the state and PKCE verifier it keeps for the return.
     const verifier = 'v'.repeat(64);
@@ -259,6 +271,7 @@ describe.skipIf(!HAS_CHROMIUM)('music providers on the settings screen, against 
     );
     // Spotify sends the browser back to the page (no fragment) with its code; the page exchanges it and lands on settings.
     const code = oauth.issueCode('spotify', `${platform.baseUrl}/`);
+    trail.push(`pending before the return: ${await page.evaluate(() => sessionStorage.getItem('spinroom.provider-link'))}`);
     await page.goto(`${platform.baseUrl}/?code=${code}&state=spotify.return-test`);
     const providers = page.getByRole('list', { name: 'Music providers' });
     await page.getByRole('button', { name: 'Unlink Spotify' }).waitFor();
