@@ -9,6 +9,7 @@ import {
   decideHold,
   decideVoid,
   type AccountStatus,
+  type Decision,
   type HoldView,
 } from './ledger.js';
 import type { Page, TokenAccount, TokenStore, TokenTransaction, WriteResult } from './ports.js';
@@ -145,45 +146,31 @@ export class Tokens {
 
   async credit(actor: Actor, request: CreditRequest): Promise<WriteResult> {
     if (!isService(actor) && !isAdmin(actor)) throw forbidden('Only services and admins may credit tokens');
-    checkAmount(request.amount);
-    const reason = request.reason ?? '';
-    const reference = request.reference ?? '';
-    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'credit', {
-      accountId: request.accountId ?? '',
-      userUuid: request.userUuid ?? '',
-      amount: request.amount,
-      reason,
-      reference,
-    });
-    const accountId = await this.resolve(actor, request, false);
-    return this.store.write(
-      claim,
-      { accountId },
-      (account) => decideCredit(account, account.status, { amount: request.amount, reason, reference }),
-      this.now(),
-    );
+    return this.adjust(actor, 'credit', request, (account, text) => decideCredit(account, account.status, text));
   }
 
   /** Takes up to `amount` back, bounded by the available balance: services only. */
   async debit(actor: Actor, request: DebitRequest): Promise<WriteResult> {
     if (!isService(actor)) throw forbidden('Only services may take tokens back');
+    return this.adjust(actor, 'debit', request, (account, text) => decideDebit(account, text));
+  }
+
+  /** A credit or a debit: one account's balance moved by an amount, with its reason and reference, under its key. */
+  private async adjust(
+    actor: Actor,
+    kind: 'credit' | 'debit',
+    request: CreditRequest,
+    decide: (account: TokenAccount, text: { amount: number; reason: string; reference: string }) => Decision,
+  ): Promise<WriteResult> {
     checkAmount(request.amount);
-    const reason = request.reason ?? '';
-    const reference = request.reference ?? '';
-    const claim = claimKey(actor.userUuid, request.idempotencyKey, 'debit', {
+    const text = { amount: request.amount, reason: request.reason ?? '', reference: request.reference ?? '' };
+    const claim = claimKey(actor.userUuid, request.idempotencyKey, kind, {
       accountId: request.accountId ?? '',
       userUuid: request.userUuid ?? '',
-      amount: request.amount,
-      reason,
-      reference,
+      ...text,
     });
     const accountId = await this.resolve(actor, request, false);
-    return this.store.write(
-      claim,
-      { accountId },
-      (account) => decideDebit(account, { amount: request.amount, reason, reference }),
-      this.now(),
-    );
+    return this.store.write(claim, { accountId }, (account) => decide(account, text), this.now());
   }
 
   async hold(actor: Actor, request: HoldRequest): Promise<WriteResult> {

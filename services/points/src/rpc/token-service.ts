@@ -1,11 +1,13 @@
 import type {
+  CreditTokensRequest,
+  DebitTokensRequest,
   TokenAccount as TokenAccountMessage,
   TokenServiceServer,
   TokenTransaction as TokenTransactionMessage,
 } from '@spinroom/contracts/points/v1/tokens';
 import type { CallContext, createUnaryFactory } from '@spinroom/platform';
 import type { TokenAccount, TokenTransaction, WriteResult } from '../domain/ports.js';
-import type { Actor, Tokens } from '../domain/tokens.js';
+import type { Actor, CreditRequest, Tokens } from '../domain/tokens.js';
 
 const actorOf = (context: CallContext): Actor => ({
   userUuid: context.caller.userUuid,
@@ -46,6 +48,16 @@ export function transactionMessage(transaction: TokenTransaction): TokenTransact
   };
 }
 
+/** A credit's or a debit's request (their messages have the same fields; empty means unset). */
+const adjustment = (request: CreditTokensRequest | DebitTokensRequest): CreditRequest => ({
+  accountId: request.accountId || undefined,
+  userUuid: request.userUuid || undefined,
+  amount: request.amount,
+  reason: request.reason,
+  reference: request.reference,
+  idempotencyKey: request.idempotencyKey,
+});
+
 const written = (result: WriteResult) => ({ transaction: transactionMessage(result.transaction), replayed: result.replayed });
 
 /** gRPC handlers of spinroom.points.v1.TokenService: who calls, then the domain decides. */
@@ -63,30 +75,8 @@ export function tokenServiceHandlers(deps: { tokens: Tokens; unary: ReturnType<t
     setTokenAccountStatus: unary(async (request, context) => ({
       account: accountMessage(await tokens.setStatus(actorOf(context), request.accountId, request.status)),
     })),
-    creditTokens: unary(async (request, context) =>
-      written(
-        await tokens.credit(actorOf(context), {
-          accountId: request.accountId || undefined,
-          userUuid: request.userUuid || undefined,
-          amount: request.amount,
-          reason: request.reason,
-          reference: request.reference,
-          idempotencyKey: request.idempotencyKey,
-        }),
-      ),
-    ),
-    debitTokens: unary(async (request, context) =>
-      written(
-        await tokens.debit(actorOf(context), {
-          accountId: request.accountId || undefined,
-          userUuid: request.userUuid || undefined,
-          amount: request.amount,
-          reason: request.reason,
-          reference: request.reference,
-          idempotencyKey: request.idempotencyKey,
-        }),
-      ),
-    ),
+    creditTokens: unary(async (request, context) => written(await tokens.credit(actorOf(context), adjustment(request)))),
+    debitTokens: unary(async (request, context) => written(await tokens.debit(actorOf(context), adjustment(request)))),
     holdTokens: unary(async (request, context) =>
       written(
         await tokens.hold(actorOf(context), {
