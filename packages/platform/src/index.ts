@@ -4,6 +4,7 @@ export * from './core.js';
 export * from './db/crud-query.js';
 export * from './db/orm.js';
 export * from './grpc/server.js';
+export * from './grpc/token-writer.js';
 export * from './kafka/client.js';
 export * from './kafka/consumer.js';
 export * from './kafka/outbox.js';

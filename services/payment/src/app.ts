@@ -1,7 +1,7 @@
 import { PaymentServiceService } from '@spinroom/contracts/payment/v1/payment';
 import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { AppError, defineService } from '@spinroom/platform';
+import { AppError, defineService, TokenWriter } from '@spinroom/platform';
 import { AppleJwsVerifier, appleRoots } from './apple.js';
 import { paymentServiceConfig } from './config.js';
 import { paymentDatabase } from './db/database.js';
@@ -25,6 +25,8 @@ export const paymentService = defineService('payment', {
     if (!config.STRIPE_WEBHOOK_SECRET) logger.warn('STRIPE_WEBHOOK_SECRET is not set: the Stripe webhook answers 503');
     const roots = appleRoots(config);
     if (roots.length === 0) logger.warn('APPLE_ROOT_CERT_PEM / APPLE_ROOT_CERT_FILE is not set: the Apple webhook answers 503');
+    // Credits and debits through the coalescing client: the notifications handled at one moment share one call.
+    const writer = new TokenWriter(peers.points, () => serviceToken.token());
     const payments = new Payments(orm, {
       stripe: config.STRIPE_SECRET_KEY ? createStripe(config.STRIPE_SECRET_KEY, config.STRIPE_API_BASE) : undefined,
       webhookSecret: config.STRIPE_WEBHOOK_SECRET,
@@ -35,13 +37,12 @@ export const paymentService = defineService('payment', {
         const token = await serviceToken.token();
         // The buyer's account, made when the user-events consumer has not made it yet (idempotent).
         await peers.points.createTokenAccount({ userUuid: request.userUuid }, { token });
-        await peers.points.creditTokens({ accountId: '', ...request }, { token });
+        await writer.credit({ accountId: '', ...request });
       },
       async debit(request) {
-        const token = await serviceToken.token();
         try {
-          const { transaction } = await peers.points.debitTokens({ accountId: '', ...request }, { token });
-          return { taken: Number(transaction?.amount ?? 0) };
+          const { transaction } = await writer.debit({ accountId: '', ...request });
+          return { taken: Number(transaction.amount) };
         } catch (error) {
           // Nothing available (402) or no account (404): all of it is short.
           if (error instanceof AppError && (error.status === 402 || error.status === 404)) return { taken: 0 };

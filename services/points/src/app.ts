@@ -112,7 +112,7 @@ export const pointsService = defineService('points', {
         {
           name: 'spinroom.points.v1.TokenService',
           definition: TokenServiceService,
-          implementation: tokenServiceHandlers({ tokens, unary }),
+          implementation: tokenServiceHandlers({ tokens, unary, logger }),
         },
         {
           name: 'spinroom.points.v1.ConsumableService',

@@ -82,6 +82,17 @@ export interface VoidRequest {
   idempotencyKey: string;
 }
 
+/** One write of a batch (`Tokens.writeMany`): what its own call would take. */
+export type TokenWriteItem =
+  | { kind: 'credit'; request: CreditRequest }
+  | { kind: 'debit'; request: DebitRequest }
+  | { kind: 'hold'; request: HoldRequest }
+  | { kind: 'commit'; request: CommitRequest }
+  | { kind: 'void'; request: VoidRequest };
+
+/** The most writes one batch call carries. */
+export const MAX_WRITES_A_CALL = 512;
+
 /**
  * Token accounts and their ledger: who may do what, over the ledger's rules
  * (ledger.ts) and the store that applies them atomically.
@@ -169,7 +180,8 @@ export class Tokens {
       userUuid: request.userUuid ?? '',
       ...text,
     });
-    const accountId = await this.resolve(actor, request, false);
+    const resolved = this.resolve(actor, request, false);
+    const accountId = typeof resolved === 'string' ? resolved : await resolved;
     return this.store.write(claim, { accountId }, (account) => decide(account, text), this.now());
   }
 
@@ -187,7 +199,8 @@ export class Tokens {
       ttlSeconds: request.ttlSeconds ?? 0,
       reference,
     });
-    const accountId = await this.resolve(actor, request, true);
+    const resolved = this.resolve(actor, request, true);
+    const accountId = typeof resolved === 'string' ? resolved : await resolved;
     const now = this.now();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
     return this.store.write(
@@ -235,6 +248,34 @@ export class Tokens {
     );
   }
 
+  /**
+   * Several writes of a service at once: each decided exactly as its own
+   * call would decide it (the same checks, rules and refusals, its own key),
+   * all started in this turn so the ledger's group commit takes them
+   * together. Answers one outcome per write, in order; one write's refusal
+   * never touches the others.
+   */
+  async writeMany(actor: Actor, writes: readonly TokenWriteItem[]): Promise<Array<PromiseSettledResult<WriteResult>>> {
+    if (!isService(actor)) throw forbidden('Only services may send token writes in batches');
+    if (writes.length > MAX_WRITES_A_CALL) throw badRequest(`At most ${MAX_WRITES_A_CALL} writes a call`);
+    return Promise.allSettled(writes.map((write) => this.writeOne(actor, write)));
+  }
+
+  private writeOne(actor: Actor, write: TokenWriteItem): Promise<WriteResult> {
+    switch (write.kind) {
+      case 'credit':
+        return this.credit(actor, write.request);
+      case 'debit':
+        return this.debit(actor, write.request);
+      case 'hold':
+        return this.hold(actor, write.request);
+      case 'commit':
+        return this.commit(actor, write.request);
+      case 'void':
+        return this.void(actor, write.request);
+    }
+  }
+
   /** An account's transactions, newest first: the caller's own when no account is named. */
   async transactions(
     actor: Actor,
@@ -258,12 +299,20 @@ export class Tokens {
     return { expired, forgotten };
   }
 
-  /** The account a credit or hold names; `own`: none named is the caller's own. */
-  private async resolve(actor: Actor, ref: AccountRef, own: boolean): Promise<string> {
+  /**
+   * The account a credit or hold names; `own`: none named is the caller's own.
+   * Named by id, answered at once (not a promise), so the write reaches the
+   * ledger in the same turn as the call, in the order of a batch's items.
+   */
+  private resolve(actor: Actor, ref: AccountRef, own: boolean): string | Promise<string> {
     if (ref.accountId) {
       checkUuid(ref.accountId, 'accountId');
       return ref.accountId;
     }
+    return this.resolveUser(actor, ref, own);
+  }
+
+  private async resolveUser(actor: Actor, ref: AccountRef, own: boolean): Promise<string> {
     const userUuid = ref.userUuid || (own && !isService(actor) ? actor.userUuid : undefined);
     if (!userUuid) throw badRequest('Name the token account (accountId or userUuid)');
     checkUuid(userUuid, 'userUuid');

@@ -1,6 +1,6 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
-import { AppError, ERROR_CODES, type Logger, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
+import { AppError, ERROR_CODES, TokenWriter, type Logger, type PromiseClient, type ServiceTokenSource } from '@spinroom/platform';
 import { decideEntry, entryKeys, feeApplies, holdRefusal, type Entrant, type RoomFee } from '../domain/entry-fees.js';
 
 /** The token ledger as the entry fee uses it (the points service, called with the room service's own token). */
@@ -16,32 +16,33 @@ export interface TokenLedger {
 /** How long an entry's hold reserves the fee: the join takes milliseconds; a crashed one releases it by itself. */
 export const ENTRY_HOLD_TTL_SECONDS = 120;
 
-/** The points service's TokenService as the ledger of entry fees. */
+/**
+ * The points service's TokenService as the ledger of entry fees: the holds,
+ * commits and credits go through the platform's TokenWriter, so the writes
+ * of the joins of one moment share one WriteTokens call.
+ */
 export function pointsLedger(points: PromiseClient<TokenServiceClient>, serviceToken: ServiceTokenSource): TokenLedger {
-  const options = async () => ({ token: await serviceToken.token(), deadlineMs: 3_000 });
+  const writer = new TokenWriter(points, () => serviceToken.token(), { deadlineMs: 3_000 });
   return {
     async hold(userUuid, amount, idempotencyKey, reference) {
-      const answer = await points.holdTokens(
-        { accountId: '', userUuid, amount, ttlSeconds: ENTRY_HOLD_TTL_SECONDS, reference, idempotencyKey },
-        await options(),
-      );
-      return answer.transaction!.id;
+      const answer = await writer.hold({ accountId: '', userUuid, amount, ttlSeconds: ENTRY_HOLD_TTL_SECONDS, reference, idempotencyKey });
+      return answer.transaction.id;
     },
     async commit(holdId, idempotencyKey) {
-      await points.commitHold({ holdId, amount: 0, idempotencyKey }, await options());
+      await writer.commit({ holdId, amount: 0, idempotencyKey });
     },
     async void(holdId, idempotencyKey, reason) {
-      await points.voidHold({ holdId, reason, idempotencyKey }, await options());
+      await writer.void({ holdId, reason, idempotencyKey });
     },
     async credit(userUuid, amount, idempotencyKey, reason, reference) {
       const request = { accountId: '', userUuid, amount, reason, reference, idempotencyKey };
       try {
-        await points.creditTokens(request, await options());
+        await writer.credit(request);
       } catch (error) {
         if (!(error instanceof AppError) || error.status !== 404) throw error;
         // An owner without an account yet (signed up before the points service, or their event is on its way).
-        await points.createTokenAccount({ userUuid }, await options());
-        await points.creditTokens(request, await options());
+        await points.createTokenAccount({ userUuid }, { token: await serviceToken.token(), deadlineMs: 3_000 });
+        await writer.credit(request);
       }
     },
   };
