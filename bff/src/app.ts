@@ -18,6 +18,7 @@ import { roomChatRoutes } from './routes/room/cometchat.js';
 import { recentSongRoutes } from './routes/playlist/recent-songs.js';
 import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
 import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
+import type { SearchAnswers } from './routes/playlist/search-answers.js';
 import { songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes } from './routes/upload/index.js';
 import { roomServiceRoutes } from './routes/room/index.js';
@@ -47,6 +48,8 @@ export function createApp(options: {
   ready: () => Promise<boolean>;
   /** The limits per client address (http/limits.ts). */
   limits: BffLimits;
+  /** The catalogue search's answers kept; each search asks the playlist service when left out. */
+  searchAnswers?: SearchAnswers;
 }): express.Express {
   const { config, upstreams } = options;
   const app = express();
@@ -107,7 +110,7 @@ export function createApp(options: {
   crateTransferRoutes(deps, upstreams.playlist);
   crateRoutes(deps, upstreams.playlist);
   songDataRoutes(deps, upstreams.playlist);
-  songRoutes(deps, upstreams.playlist);
+  songRoutes(deps, upstreams.playlist, options.searchAnswers);
   catalogueRoutes(deps, upstreams.playlist);
   recentSongRoutes(deps, upstreams.playlist, upstreams.room);
   roomServiceRoutes(deps, upstreams.room);

@@ -47,6 +47,14 @@ export const bffConfig = {
   LIMIT_PHONE_CODES_PER_ADDRESS: env.limit('20/1h'),
   /** Mails asked for per client address (magic links, password resets, verification codes): 20 an hour, so one address cannot flood inboxes or the SMTP relay. */
   LIMIT_MAILS_PER_ADDRESS: env.limit('20/1h'),
+  /**
+   * Catalogue search answers kept (routes/playlist/search-answers.ts): reused while the catalogue's generation stays
+   * the same, for at most SEARCH_ANSWERS_MAX_AGE_MS (0: none kept), SEARCH_ANSWERS_MAX_MB of bodies; the generation is
+   * read every SEARCH_GENERATION_POLL_MS, the longest a changed song stays out of a repeated search.
+   */
+  SEARCH_ANSWERS_MAX_AGE_MS: z.coerce.number().int().min(0).default(300_000),
+  SEARCH_ANSWERS_MAX_MB: z.coerce.number().int().positive().default(64),
+  SEARCH_GENERATION_POLL_MS: z.coerce.number().int().min(50).default(500),
   /** Folder of the built web client, served at `/`. */
   WEB_DIR: z.string().optional(),
   LOG_LEVEL: env.logLevel(),

@@ -10,12 +10,14 @@ import {
   SERVICE_NAMES,
   SessionRevocations,
   type ServiceName,
+  watchCatalogueGeneration,
 } from '@spinroom/platform/core';
 import { createApp } from './app.js';
 import { bffConfig } from './config.js';
 import { blockedByFromSocial, startFeed } from './feed/index.js';
 import { bffLimits } from './http/limits.js';
 import { reduceMemoryWhenIdle } from './idle-memory.js';
+import { SearchAnswers } from './routes/playlist/search-answers.js';
 import { openUpstreams } from './upstreams.js';
 
 const config = loadConfigOrExit(bffConfig);
@@ -35,6 +37,8 @@ const keys = new PublicKeyCache({
 });
 keys.start();
 
+const catalogueGeneration = watchCatalogueGeneration(limitsRedis, { everyMs: config.SEARCH_GENERATION_POLL_MS });
+
 const app = createApp({
   config,
   upstreams,
@@ -42,6 +46,11 @@ const app = createApp({
   // Ready when every upstream service answers SERVING.
   ready: () => health.allServing(Object.values(addresses)),
   limits: bffLimits(limitsRedis, config),
+  searchAnswers: new SearchAnswers({
+    generation: catalogueGeneration.current,
+    maxAgeMs: config.SEARCH_ANSWERS_MAX_AGE_MS,
+    maxBytes: config.SEARCH_ANSWERS_MAX_MB * 2 ** 20,
+  }),
 });
 const server = app.listen(config.PORT, config.HTTP_HOST, () => {
   logger.info({ url: `http://${config.HTTP_HOST}:${config.PORT}` }, 'BFF listening');
@@ -68,6 +77,7 @@ const stopReducingMemory = reduceMemoryWhenIdle({ logger });
 closeOnSignals(logger, async () => {
   stopReducingMemory();
   keys.stop();
+  catalogueGeneration.stop();
   await feed.close();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   upstreams.close();

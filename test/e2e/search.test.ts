@@ -1,3 +1,4 @@
+import { eventually } from '@spinroom/platform/testing';
 import { describe, expect, it } from 'vitest';
 import { freshEmail, usePlatform } from '../support/platform.js';
 
@@ -58,5 +59,21 @@ describe('catalogue search through the BFF', () => {
       (await call('POST', `${P}/api/v1/playlists/${crate.crateUuid}/tracks`, { token: me.accessToken, body: { songId: 999999999 } }))
         .status,
     ).toBe(404);
+  });
+
+  it('shows a song added after a search in that search asked again, through the answers the BFF keeps', async () => {
+    const { body: me } = await call('POST', '/api/user-service/users/sign-up', {
+      body: { email: freshEmail(), password: 'correct horse battery' },
+    });
+    const tag = `kept${Math.random().toString(36).slice(2, 7)}`;
+    const search = async () =>
+      (await call('GET', `${P}/search?q=${tag}`, { token: me.accessToken })).body.songs.map((s: Json) => s.trackName);
+    expect(await search()).toEqual([]);
+    expect(await search()).toEqual([]);
+    const song = { musicProvider: 'spotify', songId: `k-${tag}`, trackName: `Harbour ${tag}`, artistName: 'Kept Answers', duration: 200 };
+    await call('POST', `${P}/crate/special/likes/songs`, { token: me.accessToken, body: { songs: [song] } });
+    // The catalogue's generation advances at the song's commit; the BFF reads it every SEARCH_GENERATION_POLL_MS.
+    await eventually(async () => ((await search()).includes(`Harbour ${tag}`) ? true : undefined), 30_000, 100);
+    expect((await call('GET', `${P}/search?q=${tag}`)).status).toBe(401);
   });
 });

@@ -28,11 +28,13 @@ import {
   type Service,
   type ServiceEntry,
   type ServiceName,
+  watchCatalogueGeneration,
 } from '@spinroom/platform';
 import type { z } from 'zod';
 import { eventually, freePort, isolatedRedisUrl, testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import { createApp } from '../../bff/src/app.js';
 import { bffLimits, type BffLimitConfig } from '../../bff/src/http/limits.js';
+import { SearchAnswers } from '../../bff/src/routes/playlist/search-answers.js';
 import { openUpstreams, type Upstreams } from '../../bff/src/upstreams.js';
 import { blockedByFromSocial, startFeed, type RunningFeed } from '../../bff/src/feed/index.js';
 import type { FeedLimits } from '../../bff/src/feed/feed-server.js';
@@ -367,6 +369,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
   const serviceToken = new ServiceTokenSource(() => users.issueServiceToken({ serviceName: 'bff', clientSecret: TEST_SERVICE_SECRET }));
   const limits = bffLimits(limitsRedis, { ...TEST_LIMITS.bff, ...options.bffLimits });
   const uploadMaxBytes = options.upload?.UPLOAD_MAX_BYTES as number | undefined;
+  // The catalogue's generation read as the BFF reads it, more often: a changed song shows in a repeated search sooner.
+  const catalogueGeneration = watchCatalogueGeneration(limitsRedis, { everyMs: 100 });
   const bffs: Array<{ url: string; server: Server; feed: RunningFeed }> = [];
   for (let i = 0; i < (options.bffReplicas ?? 1); i += 1) {
     const app = createApp({
@@ -375,6 +379,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
       verifier: () => keys.verifier,
       ready: async () => (await users.getPublicKey({})).publicKeyPem.length > 0,
       limits,
+      searchAnswers: new SearchAnswers({ generation: catalogueGeneration.current, maxAgeMs: 300_000, maxBytes: 16 * 2 ** 20 }),
     });
     const server: Server = await new Promise((resolve) => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -438,6 +443,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Test
     },
     async stop() {
       keys.stop();
+      catalogueGeneration.stop();
       await twilio.close();
       for (const bff of bffs) {
         await bff.feed.close();

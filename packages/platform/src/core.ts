@@ -2,6 +2,7 @@
 // and consumes no Kafka (the BFF). Importing it leaves MikroORM, kafkajs and
 // the gRPC server bootstrap unloaded, which keeps the BFF small in memory.
 export * from './auth.js';
+export * from './catalogue-generation.js';
 export * from './vocabulary/index.js';
 export * from './config.js';
 export * from './context.js';

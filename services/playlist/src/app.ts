@@ -3,6 +3,7 @@ import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
 import { defineService, startIdempotentConsumer } from '@spinroom/platform';
 import { playlistServiceConfig } from './config.js';
 import { PgAnalysisStore } from './db/analysis-store.js';
+import { advanceGenerationOnChanges } from './db/catalogue-changes.js';
 import { PgCatalogueStore } from './db/catalogue-store.js';
 import { PgCrateStore } from './db/crate-store.js';
 import { PgCrateImportStore } from './db/import-store.js';
@@ -32,7 +33,7 @@ export const playlistService = defineService('playlist', {
   peers: { user: UserServiceClient },
   database: playlistDatabase,
   topics: [UPLOAD_EVENTS_TOPIC, ROOM_EVENTS_TOPIC],
-  async build({ config, logger, orm, kafka, unary }, options: { providers?: MusicProviders }) {
+  async build({ config, logger, orm, kafka, redis, unary }, options: { providers?: MusicProviders }) {
     const providers = options.providers ?? createProviders(process.env, { logger });
     const catalogue = new PgCatalogueStore(orm);
     const songs = new PgSongStore(orm, catalogue);
@@ -62,6 +63,7 @@ export const playlistService = defineService('playlist', {
     const onUpload = uploadEventsHandler(songs);
     const onRoom = roomEventsHandler(plays);
     const songSearch = new PgSongSearch(orm);
+    const catalogueChanges = await advanceGenerationOnChanges(orm, redis, logger);
     const consumer = await startIdempotentConsumer({
       kafka,
       orm,
@@ -82,6 +84,7 @@ export const playlistService = defineService('playlist', {
             songs,
             search: new CachedSongSearch(songSearch, {
               ttlMs: config.SEARCH_CACHE_MS ?? 5000,
+              generationTtlMs: config.SEARCH_CACHE_GENERATION_MS ?? 300_000,
               maxEntries: config.SEARCH_CACHE_ENTRIES ?? 10_000,
             }),
             catalogue,
@@ -102,6 +105,7 @@ export const playlistService = defineService('playlist', {
         await consumer.stop();
         await deadLetters.disconnect();
         await songSearch.close();
+        await catalogueChanges.stop();
       },
     };
   },

@@ -17,6 +17,8 @@ export const playlistServiceConfig = serviceConfig('playlist', {
   /** Catalogue search: how long a search's answer is reused (0: never; 5000 when unset), and how many answers are kept (10,000). */
   SEARCH_CACHE_MS: z.coerce.number().int().min(0).optional(),
   SEARCH_CACHE_ENTRIES: z.coerce.number().int().positive().optional(),
+  /** How long an answer is reused within one catalogue generation, when the caller names it (0: never; 300000 when unset). */
+  SEARCH_CACHE_GENERATION_MS: z.coerce.number().int().min(0).optional(),
   /**
    * Room effects applied here (`room_effect`: a play's requeue, a voter's snag)
    * are remembered this long (7 days), so a replay from the room service finds

@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { dropDatabase, newEventMetadata, openServiceDatabase, type MikroORM, type ReceivedEvent } from '@spinroom/platform';
-import { uniqueDatabaseUrl } from '@spinroom/platform/testing';
+import {
+  CATALOGUE_GENERATION_KEY,
+  createLogger,
+  dropDatabase,
+  newEventMetadata,
+  openServiceDatabase,
+  Redis,
+  type MikroORM,
+  type ReceivedEvent,
+} from '@spinroom/platform';
+import { testInfra, uniqueDatabaseUrl } from '@spinroom/platform/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SongPlayed } from '@spinroom/contracts/events/v1/room_events';
+import { advanceGenerationOnChanges } from '../src/db/catalogue-changes.js';
 import { playlistDatabase } from '../src/db/database.js';
 import { PgSongPlayStore } from '../src/db/song-play-store.js';
 import { roomEventsHandler } from '../src/events/room-events.js';
@@ -117,7 +127,7 @@ describe('the search cache', () => {
       },
     };
     let clock = 0;
-    const cached = new CachedSongSearch(inner, { ttlMs: 1000, maxEntries: 2, now: () => clock });
+    const cached = new CachedSongSearch(inner, { ttlMs: 1000, generationTtlMs: 0, maxEntries: 2, now: () => clock });
     const q = { text: 'Storm', limit: 20, offset: 0, includeExplicit: true };
     const [a, b] = await Promise.all([cached.search(q), cached.search({ ...q, text: ' storm ' })]);
     expect(asked).toBe(1);
@@ -135,8 +145,30 @@ describe('the search cache', () => {
     await expect(cached.search({ ...q, text: 'x' })).rejects.toThrow('down');
     fail = false;
     expect((await cached.search({ ...q, text: 'x' }))[0]!.trackName).toBe('x#7');
-    expect(await new CachedSongSearch(inner, { ttlMs: 0, maxEntries: 1 }).search(q)).toHaveLength(1);
+    expect(await new CachedSongSearch(inner, { ttlMs: 0, generationTtlMs: 0, maxEntries: 1 }).search(q)).toHaveLength(1);
     expect(asked).toBe(8);
+  });
+
+  it("reuses an answer within the caller's catalogue generation for longer, never across generations", async () => {
+    let asked = 0;
+    const inner: SongSearch = {
+      search: async (q) => {
+        asked += 1;
+        return [{ trackName: `${q.text}#${asked}` } as Song];
+      },
+    };
+    let clock = 0;
+    const cached = new CachedSongSearch(inner, { ttlMs: 1000, generationTtlMs: 60_000, maxEntries: 10, now: () => clock });
+    const q = { text: 'storm', limit: 20, offset: 0, includeExplicit: true };
+    expect((await cached.search({ ...q, generation: 7 }))[0]!.trackName).toBe('storm#1');
+    clock = 59_999;
+    expect((await cached.search({ ...q, generation: 7 }))[0]!.trackName).toBe('storm#1');
+    // Another generation (a song changed) asks again; so does a search that names none.
+    expect((await cached.search({ ...q, generation: 8 }))[0]!.trackName).toBe('storm#2');
+    expect((await cached.search(q))[0]!.trackName).toBe('storm#3');
+    clock = 60_000;
+    expect((await cached.search({ ...q, generation: 7 }))[0]!.trackName).toBe('storm#4');
+    expect(asked).toBe(4);
   });
 });
 
@@ -274,7 +306,7 @@ describe('catalogue search on PostgreSQL', () => {
 
   it('answers a song added or renamed from its cache for at most its time, then the change (SEARCH_CACHE_MS)', async () => {
     let clock = 0;
-    const cached = new CachedSongSearch(search, { ttlMs: 5000, maxEntries: 100, now: () => clock });
+    const cached = new CachedSongSearch(search, { ttlMs: 5000, generationTtlMs: 0, maxEntries: 100, now: () => clock });
     const found = async (text: string) =>
       (await cached.search({ text, limit: 20, offset: 0, includeExplicit: true })).map((s) => `${s.trackName} / ${s.artistName}`);
     expect(await found('zephyrine')).toEqual([]);
@@ -294,6 +326,56 @@ describe('catalogue search on PostgreSQL', () => {
     expect(await found('aurelaine')).toEqual(['Aureliane / Cold Orchard']);
     expect(await found('aureliane')).toEqual(['Aureliane / Cold Orchard']);
     await db.query(`delete from song where track_name = 'Aureliane'`);
+  });
+
+  it('advances the catalogue generation when a song is added, changed or removed, so a repeated search shows it', async () => {
+    // A key of its own (the prefix): other processes on the same Redis advance the shared one.
+    const redis = new Redis(testInfra().redisUrl, { keyPrefix: `test-${randomUUID()}:` });
+    const changes = await advanceGenerationOnChanges(orm, redis, createLogger('test', { level: 'silent' }));
+    const generation = async () => Number((await redis.get(CATALOGUE_GENERATION_KEY)) ?? 0);
+    const advanced = async (after: number) => {
+      while ((await generation()) <= after) await new Promise((r) => setTimeout(r, 20));
+    };
+    try {
+      // Advanced when it started listening: changes made before were not heard.
+      expect(await generation()).toBe(1);
+      const cached = new CachedSongSearch(search, { ttlMs: 0, generationTtlMs: 3_600_000, maxEntries: 100 });
+      const found = async (text: string) =>
+        (await cached.search({ text, limit: 20, offset: 0, includeExplicit: true, generation: await generation() })).map(
+          (s) => `${s.trackName} / ${s.artistName}`,
+        );
+      expect(await found('marigoldine')).toEqual([]);
+      let g = await generation();
+      await add('Marigoldine', 'Copper Vale', 5);
+      await advanced(g);
+      expect(await found('marigoldine')).toEqual(['Marigoldine / Copper Vale']);
+      g = await generation();
+      await db.query(`update song set track_name = 'Saffronelle' where track_name = 'Marigoldine'`);
+      await advanced(g);
+      expect(await found('marigoldine')).toEqual([]);
+      expect(await found('saffronelle')).toEqual(['Saffronelle / Copper Vale']);
+      g = await generation();
+      await db.query(`delete from song where track_name = 'Saffronelle'`);
+      await advanced(g);
+      expect(await found('saffronelle')).toEqual([]);
+    } finally {
+      await changes.stop();
+      redis.disconnect();
+    }
+  });
+
+  it('notifies no catalogue change for a play (popularity) alone', async () => {
+    const heard: string[] = [];
+    db.on('notification', (n) => heard.push(n.payload ?? ''));
+    await db.query('listen "song_catalogue"');
+    await db.query(`update song set popularity = popularity + 1 where track_name = 'Low Tide'`);
+    await db.query(`notify "song_catalogue", 'marker'`);
+    await db.query(`update song set album_name = 'Shallows' where track_name = 'Low Tide'`);
+    await db.query(`notify "song_catalogue", 'end'`);
+    while (!heard.includes('end')) await new Promise((r) => setTimeout(r, 20));
+    await db.query('unlisten "song_catalogue"');
+    expect(heard).toEqual(['marker', '', 'end']);
+    await db.query(`update song set album_name = '' where track_name = 'Low Tide'`);
   });
 
   it('leaves a song that is not playable out', async () => {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { route, type RouteDeps } from '../../http/route.js';
+import { RawReply, route, type RouteDeps } from '../../http/route.js';
 import type { PlaylistClient } from './crates.js';
 import { CrateSongSchema, PageQuerySchema, SongDataSchema } from './schemas.js';
 import { songDataJson, songJson } from './views.js';
 import { MAX_PAGE_SIZE, pageOffset } from '../../http/paging.js';
+import type { SearchAnswers } from './search-answers.js';
 
 const SearchQuerySchema = z.object({
   q: z.string().trim().min(1, 'q must not be empty').max(200),
@@ -19,8 +20,10 @@ const SearchQuerySchema = z.object({
   offset: pageOffset(),
 });
 
-/** /search and /api/v1/songs: the song catalogue. */
-export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
+const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
+
+/** /search and /api/v1/songs: the song catalogue. `answers`: the catalogue search's answers kept (search-answers.ts). */
+export function songRoutes(deps: RouteDeps, playlists: PlaylistClient, answers?: SearchAnswers): void {
   const tags = ['songs'];
   route(deps, {
     method: 'get',
@@ -34,7 +37,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
       return { songs: songs.map(songJson), count: total };
     },
   });
-  const search = async (query: z.infer<typeof SearchQuerySchema>) => {
+  const search = async (query: z.infer<typeof SearchQuerySchema>): Promise<{ songs: z.input<typeof CrateSongSchema>[] } | RawReply> => {
     if (query.provider && query.provider !== 'catalogue') {
       const { songs } = await playlists.searchProvider({
         musicProvider: query.provider,
@@ -43,11 +46,18 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
         offset: query.offset,
         country: query.country ?? '',
       });
-      return songs.map(songJson).filter((s) => query.explicit || !s.explicit);
+      return { songs: songs.map(songJson).filter((s) => query.explicit || !s.explicit) };
     }
-    return (
-      await playlists.searchSongs({ query: query.q, limit: query.limit ?? 20, offset: query.offset, includeExplicit: query.explicit })
-    ).songs.map(songJson);
+    const limit = query.limit ?? 20;
+    const ask = async (catalogueGeneration: number) =>
+      (
+        await playlists.searchSongs({ query: query.q, limit, offset: query.offset, includeExplicit: query.explicit, catalogueGeneration })
+      ).songs.map(songJson);
+    if (!answers) return { songs: await ask(0) };
+    // The body as sent: a repeated search writes it again instead of asking and encoding the songs anew.
+    const key = { q: query.q, limit, offset: query.offset, explicit: query.explicit };
+    const body = await answers.answer(key, async (generation) => Buffer.from(JSON.stringify({ songs: await ask(generation) })));
+    return new RawReply(body, JSON_TYPE);
   };
   route(deps, {
     method: 'get',
@@ -56,7 +66,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     tags,
     query: SearchQuerySchema,
     response: z.object({ songs: z.array(CrateSongSchema) }),
-    handler: async ({ query }) => ({ songs: await search(query) }),
+    handler: ({ query }) => search(query),
   });
   route(deps, {
     method: 'get',
@@ -65,7 +75,7 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
     tags,
     query: SearchQuerySchema,
     response: z.object({ songs: z.array(CrateSongSchema) }),
-    handler: async ({ query }) => ({ songs: await search(query) }),
+    handler: ({ query }) => search(query),
   });
   route(deps, {
     method: 'get',

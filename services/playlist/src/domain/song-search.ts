@@ -6,6 +6,8 @@ export interface SongSearchQuery {
   limit: number;
   offset: number;
   includeExplicit: boolean;
+  /** The catalogue's generation the caller read before asking (0 or none: unknown); answers are reused only within one. */
+  generation?: number;
 }
 
 /**
@@ -101,26 +103,37 @@ export function interleaveMixed<T>(licensed: T[], other: T[], lead = 5): T[] {
 
 /**
  * Answers a repeated search (the same words, page and filter, any case) from
- * memory for `ttlMs`, the most recent `maxEntries` of them; searches asked at
- * once share one answer. Search traffic repeats itself (the same few words
- * typed by many people), so most requests never reach the adapter; a song
- * added or changed shows in a cached search at most `ttlMs` later.
+ * memory, the most recent `maxEntries` of them; searches asked at once share
+ * one answer. Search traffic repeats itself (the same few words typed by many
+ * people), so most requests never reach the adapter. A search that names the
+ * catalogue's generation reuses only answers made under it, for at most
+ * `generationTtlMs` (a new or changed song advances the generation, so it
+ * shows at once); one that does not, answers made at most `ttlMs` ago (a song
+ * added or changed shows that much later).
  */
 export class CachedSongSearch implements SongSearch {
   private readonly entries = new Map<string, { at: number; songs: Promise<Song[]> }>();
 
   constructor(
     private readonly inner: SongSearch,
-    private readonly options: { ttlMs: number; maxEntries: number; now?: () => number },
+    private readonly options: { ttlMs: number; generationTtlMs: number; maxEntries: number; now?: () => number },
   ) {}
 
   search(query: SongSearchQuery): Promise<Song[]> {
-    if (this.options.ttlMs <= 0) return this.inner.search(query);
+    const generation = query.generation ?? 0;
+    const ttl = generation > 0 ? this.options.generationTtlMs : this.options.ttlMs;
+    if (ttl <= 0) return this.inner.search(query);
     const now = (this.options.now ?? Date.now)();
-    const key = JSON.stringify([query.text.trim().toLowerCase().replace(/\s+/g, ' '), query.limit, query.offset, query.includeExplicit]);
+    const key = JSON.stringify([
+      query.text.trim().toLowerCase().replace(/\s+/g, ' '),
+      query.limit,
+      query.offset,
+      query.includeExplicit,
+      generation,
+    ]);
     const hit = this.entries.get(key);
     this.entries.delete(key);
-    if (hit && now - hit.at < this.options.ttlMs) {
+    if (hit && now - hit.at < ttl) {
       this.entries.set(key, hit); // the most recently used last
       return hit.songs;
     }

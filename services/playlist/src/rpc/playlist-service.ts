@@ -174,7 +174,14 @@ export function playlistServiceHandlers(deps: {
     searchSongs: unary(async (req) => {
       if (!req.query.trim()) throw badRequest('q must not be empty');
       if (req.query.length > 200) throw badRequest('q must be at most 200 characters');
-      const found = await search.search({ text: req.query, ...page(req), includeExplicit: req.includeExplicit });
+      if (!Number.isSafeInteger(req.catalogueGeneration) || req.catalogueGeneration < 0)
+        throw badRequest('catalogueGeneration must be a generation');
+      const found = await search.search({
+        text: req.query,
+        ...page(req),
+        includeExplicit: req.includeExplicit,
+        generation: req.catalogueGeneration,
+      });
       return { songs: found.map(toSongMessage) };
     }),
     getSongByShortId: unary(async (req) => {

@@ -9,6 +9,7 @@ import { Migration20261202000000_search_at_scale } from './Migration202612020000
 import { Migration20261203000000_room_effects } from './Migration20261203000000_room_effects.js';
 import { Migration20261207000000_room_effect_pruning } from './Migration20261207000000_room_effect_pruning.js';
 import { Migration20261208000000_search_statistics } from './Migration20261208000000_search_statistics.js';
+import { Migration20261209000000_catalogue_changes } from './Migration20261209000000_catalogue_changes.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -23,4 +24,5 @@ export const migrations = [
   { name: 'Migration20261203000000_room_effects', class: Migration20261203000000_room_effects },
   { name: 'Migration20261207000000_room_effect_pruning', class: Migration20261207000000_room_effect_pruning },
   { name: 'Migration20261208000000_search_statistics', class: Migration20261208000000_search_statistics },
+  { name: 'Migration20261209000000_catalogue_changes', class: Migration20261209000000_catalogue_changes },
 ];
