@@ -14,11 +14,9 @@
 // The clients are child processes (this file with `clients`), so the servers'
 // CPU is measured apart; they read with a light reader (`openReader`, below), which
 // checks each answer but keeps nothing else of what it reads, and count the room's
-// messages and the bytes each arrival receives (on the wire). Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
+// messages and the bytes each arrival receives. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
-// BENCH_JOINS_SERVERS (bare,spinroom; `deflate`: Spinroom again, into a room of its own, with clients
-// that offer permessage-deflate as browsers and `ws` do, and inflate what comes compressed before
-// checking it), BENCH_JOINS_BFF_PROFILE (a folder: the
+// BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
 // BFF's CPU profile is written there when it stops), BENCH_JOINS_CLIENT_PROFILE (the
 // same for the client processes).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -27,7 +25,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { constants, inflateRawSync } from 'node:zlib';
 import { apiClient } from '../lib/http.js';
 import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
@@ -35,9 +32,7 @@ import { bffEnvironment, servicePorts, startLocalService, type LocalServices } f
 import { startCpuWindow, type CpuGroup } from './cpu.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
-type Command =
-  | { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number; whole: boolean; deflate: boolean }
-  | { type: 'close' };
+type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number; whole: boolean } | { type: 'close' };
 type Reply = { type: 'arrived'; latencies: number[]; failed: number; errors: string[]; heard: number; bytes: number } | { type: 'closed' };
 
 // --- the client processes ---
@@ -57,7 +52,7 @@ if (process.argv[2] === 'clients') {
   const startsWith = (data: Buffer, prefix: Buffer) =>
     data.length >= prefix.length && data.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
   // `whole`: the answer must be the protocol's joinRoom answer (the bare server's is `status` alone).
-  const arrive = (url: string, token: string, roomUuid: string, whole: boolean, deflate: boolean): Promise<number> =>
+  const arrive = (url: string, token: string, roomUuid: string, whole: boolean): Promise<number> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
       const room = Buffer.from(`"roomUuid":${JSON.stringify(roomUuid)}`);
@@ -69,7 +64,7 @@ if (process.argv[2] === 'clients') {
         reject(error);
       };
       const timer = setTimeout(() => fail(new Error('no answer in 30 s')), 30_000);
-      const socket = openReader(`${url}?token=${encodeURIComponent(token)}`, deflate, {
+      const socket = openReader(`${url}?token=${encodeURIComponent(token)}`, {
         open: () => socket.write(maskedText(JSON.stringify({ event: 'action', params: { action: 'joinRoom', roomUuid }, messageId: 1 }))),
         message: ({ head, length, last }) => {
           bytes += length;
@@ -107,7 +102,7 @@ if (process.argv[2] === 'clients') {
           while (next < command.tokens.length) {
             const token = command.tokens[next++]!;
             try {
-              latencies.push(await arrive(command.url, token, command.roomUuid, command.whole, command.deflate));
+              latencies.push(await arrive(command.url, token, command.roomUuid, command.whole));
             } catch (error) {
               failed += 1;
               if (errors.length < 3) errors.push((error as Error).message);
@@ -134,7 +129,7 @@ async function runBenchmark(): Promise<void> {
   const steps = (process.env.BENCH_JOINS_STEPS ?? '1000,2500,5000').split(',').map(Number);
   const concurrency = num('BENCH_JOINS_CONCURRENCY', 50);
   const clientCount = num('BENCH_JOINS_CLIENT_PROCESSES', 2);
-  const servers = (process.env.BENCH_JOINS_SERVERS ?? 'bare,spinroom').split(',') as Array<'bare' | 'spinroom' | 'deflate'>;
+  const servers = (process.env.BENCH_JOINS_SERVERS ?? 'bare,spinroom').split(',') as Array<'bare' | 'spinroom'>;
   const ports = { bff: 8390, bare: 8391, ...servicePorts(28450) };
   for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_EXPORTER_OTLP_')) delete process.env[key];
   const processes = benchProcesses<Pick<ServiceProcess, 'name' | 'stop'>>();
@@ -250,8 +245,7 @@ async function runBenchmark(): Promise<void> {
               roomUuid,
               tokens: share(i),
               concurrency,
-              whole: server !== 'bare',
-              deflate: server === 'deflate',
+              whole: server === 'spinroom',
             }),
           ),
         );
@@ -283,15 +277,12 @@ async function runBenchmark(): Promise<void> {
 
 // --- a light WebSocket client for the generator ---
 
-/** A text message as the generator reads it: its first bytes, its length on the wire and its last byte (nothing more is kept). */
+/** A text message as the generator reads it: its first bytes, its length and its last byte (nothing more is kept). */
 interface MessageView {
   head: Buffer;
   length: number;
   last: number;
 }
-
-/** The empty block a compressed message's sender leaves off, put back before inflating (RFC 7692 7.2.2). */
-const SYNC_FLUSH_TAIL = Buffer.from([0x00, 0x00, 0xff, 0xff]);
 
 const HEAD_BYTES = 512;
 const READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
@@ -317,16 +308,8 @@ function maskedText(text: string): Buffer {
  * servers spent on the join. The sockets here all read into one buffer, and
  * nothing of it is kept but a message's first bytes. The handshake's answer must be 101;
  * the server's frames are unmasked and unfragmented or continued (opcode 0).
- *
- * `deflate`: the socket offers permessage-deflate (as browsers and `ws` do), and a
- * compressed message (RSV1) is kept whole, compressed, and inflated as a real
- * client does (the whole text, then read as above); the server must accept the offer.
  */
-function openReader(
-  url: string,
-  deflate: boolean,
-  on: { open: () => void; message: (message: MessageView) => void; error: (error: Error) => void },
-): Socket {
+function openReader(url: string, on: { open: () => void; message: (message: MessageView) => void; error: (error: Error) => void }): Socket {
   const target = new URL(url);
   const socket = connect({
     port: Number(target.port),
@@ -350,16 +333,9 @@ function openReader(
   let headLength = 0;
   let length = 0;
   let last = 0;
-  /** The message being read is compressed: all of it is kept (compressed) in `parts`. */
-  let compressed = false;
   const endFrame = () => {
     remaining = -1;
     if (!fin) return;
-    if (compressed) {
-      const text = inflateRawSync(Buffer.concat([...parts, SYNC_FLUSH_TAIL]), { finishFlush: constants.Z_SYNC_FLUSH });
-      if (opcode === 0x1) on.message({ head: text.subarray(0, HEAD_BYTES), length, last: text.at(-1) ?? 0 });
-      return;
-    }
     const head = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
     if (opcode === 0x1) on.message({ head, length, last });
     else if (opcode === 0x8) socket.end();
@@ -386,7 +362,6 @@ function openReader(
         fin = (b0 & 0x80) !== 0;
         if ((b0 & 0x0f) !== 0) {
           opcode = b0 & 0x0f;
-          compressed = (b0 & 0x40) !== 0;
           parts = [];
           headLength = 0;
           length = 0;
@@ -397,8 +372,7 @@ function openReader(
         continue;
       }
       const take = Math.min(remaining, chunk.length - at);
-      if (compressed) parts.push(Buffer.from(chunk.subarray(at, at + take)));
-      else if (headLength < HEAD_BYTES) {
+      if (headLength < HEAD_BYTES) {
         const part = Buffer.from(chunk.subarray(at, at + Math.min(take, HEAD_BYTES - headLength)));
         parts.push(part);
         headLength += part.length;
@@ -414,9 +388,7 @@ function openReader(
   socket.on('connect', () =>
     socket.write(
       `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
-        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n` +
-        (deflate ? 'Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n' : '') +
-        '\r\n',
+        `Sec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
     ),
   );
   const receive = (data: Buffer) => {
@@ -429,9 +401,8 @@ function openReader(
       return;
     }
     const status = chunk.subarray(0, chunk.indexOf('\r\n')).toString();
-    const accepted = !deflate || chunk.subarray(0, end).includes('permessage-deflate');
-    if (!status.startsWith('HTTP/1.1 101 ') || !accepted) {
-      on.error(new Error(accepted ? status : 'permessage-deflate offered and not accepted'));
+    if (!status.startsWith('HTTP/1.1 101 ')) {
+      on.error(new Error(status));
       socket.destroy();
       return;
     }

@@ -16,17 +16,10 @@ import { z } from 'zod';
 import type { HiddenSenders } from './blocked-senders.js';
 import { FEED_ERROR_CODES } from './feed-errors.js';
 import type { JoinedRoom, LiveRoomGateway } from './gateway.js';
-import { JoinAnswers, sharedJoinAnswer, type DeflatedJoinAnswer, type SharedJoinAnswer } from './join-answers.js';
+import { JoinAnswers, sharedJoinAnswer, type SharedJoinAnswer } from './join-answers.js';
 import { isLiveAction, liveAction } from './live-actions.js';
-import {
-  DEFAULT_FAN_OUT_INTERVAL_MS,
-  DEFAULT_FAN_OUT_WRITES_PER_SECOND,
-  type FrameListener,
-  type RoomBatch,
-  type RoomChannels,
-  type RoomFrame,
-} from './room-channels.js';
-import { storedBlock, textFrame, textFrameHeader } from './wire.js';
+import { DEFAULT_FAN_OUT_INTERVAL_MS, type FrameListener, type RoomBatch, type RoomChannels, type RoomFrame } from './room-channels.js';
+import { textFrame, textFrameHeader } from './wire.js';
 
 /** The feed's limits; defaults suit production, tests shorten the clocks. */
 export interface FeedLimits {
@@ -43,8 +36,6 @@ export interface FeedLimits {
   keepAliveMs: number;
   /** A room's frames are handed out at most this often when they come faster (room-channels.ts): each socket's writes gathered. */
   fanOutIntervalMs: number;
-  /** ...and a busy room's socket writes a second at most (a big room's interval grows with its sockets). */
-  fanOutWritesPerSecond: number;
 }
 
 export const DEFAULT_FEED_LIMITS: FeedLimits = {
@@ -55,7 +46,6 @@ export const DEFAULT_FEED_LIMITS: FeedLimits = {
   messageBurst: 30,
   keepAliveMs: 15_000,
   fanOutIntervalMs: DEFAULT_FAN_OUT_INTERVAL_MS,
-  fanOutWritesPerSecond: DEFAULT_FAN_OUT_WRITES_PER_SECOND,
 };
 
 const ClientMessage = z.object({
@@ -86,7 +76,6 @@ export class FeedServer {
   private readonly timers: NodeJS.Timeout[] = [];
   /** The rooms' join states, fetched once per room version for the joiners waiting at the same time. */
   private readonly joinAnswers: JoinAnswers;
-  private readonly negotiated = new WeakMap<IncomingMessage, string>();
 
   constructor(
     private readonly options: {
@@ -99,8 +88,6 @@ export class FeedServer {
       limits?: Partial<FeedLimits>;
       /** Whose chat messages each reader blocked (none hidden without it). */
       hiddenSenders?: HiddenSenders;
-      /** Whether sockets may negotiate permessage-deflate (default true): the join's big messages then go compressed (see FeedConnection). */
-      deflate?: boolean;
     },
   ) {
     this.limits = { ...DEFAULT_FEED_LIMITS, ...options.limits };
@@ -108,16 +95,8 @@ export class FeedServer {
     this.wss = new WebSocketServer({
       noServer: true,
       maxPayload: this.limits.maxFrameBytes,
-      // Offered to clients that ask (browsers, ws, Node's WebSocket): ws itself never compresses here (every send says
-      // compress: false, so its sends stay synchronous and in order with the shared frames); the feed writes the join's
-      // big messages compressed once per room version, and everything else plain, which the extension allows.
-      perMessageDeflate: options.deflate === false ? false : { serverNoContextTakeover: true },
+      perMessageDeflate: false,
       clientTracking: false,
-    });
-    // What each socket negotiated, with its parameters (ws's `extensions` names the extensions alone).
-    this.wss.on('headers', (headers: string[], request: IncomingMessage) => {
-      const line = headers.find((h) => h.toLowerCase().startsWith('sec-websocket-extensions:'));
-      if (line) this.negotiated.set(request, line.slice(line.indexOf(':') + 1).trim());
     });
     this.timers.push(setInterval(() => this.heartbeat(), this.limits.pingIntervalMs));
     this.timers.push(setInterval(() => void this.keepAlive(), this.limits.keepAliveMs));
@@ -169,7 +148,6 @@ export class FeedServer {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       const connection = new FeedConnection(
         ws,
-        this.negotiated.get(request) ?? '',
         socket,
         caller,
         this.options.gateway,
@@ -245,18 +223,10 @@ class FeedConnection implements FrameListener {
 
   /**
    * Whether frames framed once for everyone can be written to this socket as
-   * they are: with no extension, or with permessage-deflate (whose messages may
-   * go uncompressed, RSV1 clear; ws never compresses here). ws knows no other
-   * extension; one would fall back to `ws.send`.
+   * they are: not if it negotiated an extension (permessage-deflate, which the
+   * server turns off), whose frames ws must compress for this socket alone.
    */
   private readonly sharesFrames: boolean;
-  /**
-   * Whether this socket takes the join's messages compressed once for every
-   * such socket (`DeflatedJoinAnswer`): it negotiated permessage-deflate with a
-   * window of 15 bits for the server's messages (a client asking for a smaller
-   * one gets them plain).
-   */
-  private readonly takesDeflated: boolean;
   /**
    * Unsent bytes tolerated beyond `maxBufferedBytes`: the size of the join's
    * answer (the room's whole state, which a client in a big room cannot have
@@ -266,8 +236,6 @@ class FeedConnection implements FrameListener {
 
   constructor(
     private readonly ws: WebSocket,
-    /** The extensions negotiated, with their parameters (the handshake's Sec-WebSocket-Extensions answer). */
-    extensions: string,
     /** The upgraded TCP socket ws writes to: shared frames are written here, in order with ws's own. */
     private readonly socket: Duplex,
     private readonly caller: Caller,
@@ -279,10 +247,7 @@ class FeedConnection implements FrameListener {
     private readonly hiddenSenders?: HiddenSenders,
   ) {
     this.tokens = limits.messageBurst;
-    const deflate = extensions.startsWith('permessage-deflate');
-    this.sharesFrames = extensions === '' || deflate;
-    const serverWindow = /server_max_window_bits=(\d+)/.exec(extensions);
-    this.takesDeflated = deflate && (!serverWindow || Number(serverWindow[1]) >= 15);
+    this.sharesFrames = ws.extensions === '';
     ws.on('message', (data: RawData, isBinary: boolean) => void this.receive(data, isBinary));
     ws.on('error', () => ws.terminate());
   }
@@ -395,7 +360,7 @@ class FeedConnection implements FrameListener {
   }
 
   private send(text: string): void {
-    if (this.writable()) this.ws.send(text, UNCOMPRESSED);
+    if (this.writable()) this.ws.send(text);
   }
 
   /**
@@ -407,7 +372,7 @@ class FeedConnection implements FrameListener {
   private sendFramed(text: string, wire: Buffer): void {
     if (!this.writable()) return;
     if (this.sharesFrames) this.socket.write(wire);
-    else this.ws.send(text, UNCOMPRESSED);
+    else this.ws.send(text);
   }
 
   /** Open, and keeping up: a client with too much unsent is dropped rather than buffered without bound (it reconnects and rejoins). */
@@ -427,35 +392,18 @@ class FeedConnection implements FrameListener {
    * messageId and the server time), then the room's shared bytes as they are
    * (not copied or encoded per socket). The same bytes as `send` of the whole
    * text; checked once, so the second message of a big room's state is not
-   * taken for a slow reader's backlog. `deflated`: the same two messages
-   * compressed (this socket's own bytes a stored block before the shared
-   * compressed ones): the same text once inflated.
+   * taken for a slow reader's backlog.
    */
-  private sendJoinAnswer(
-    messageId: number | undefined,
-    roomUuid: string,
-    answer: SharedJoinAnswer,
-    deflated: DeflatedJoinAnswer | undefined,
-  ): void {
+  private sendJoinAnswer(messageId: number | undefined, roomUuid: string, answer: SharedJoinAnswer): void {
     if (!this.writable()) return;
     const head = Buffer.from(
       `{"context":"response","messageId":${messageId ?? 0},"status":"OK","roomUuid":${JSON.stringify(roomUuid)},` +
         `"allowedRooms":[${JSON.stringify(roomUuid)}],"didCreate":false,"serverTime":${Date.now()}`,
     );
-    if (deflated) {
-      const own = storedBlock(head);
-      this.answerAllowance = own.length + deflated.responseTail.length + deflated.userDataFrame.length;
-      this.socket.cork();
-      this.socket.write(Buffer.concat([textFrameHeader(own.length + deflated.responseTail.length, true), own]));
-      this.socket.write(deflated.responseTail);
-      this.socket.write(deflated.userDataFrame);
-      this.socket.uncork();
-      return;
-    }
     this.answerAllowance = head.length + answer.responseTail.length + answer.userDataFrame.length;
     if (!this.sharesFrames) {
-      this.ws.send(Buffer.concat([head, answer.responseTail]), { binary: false, compress: false });
-      this.ws.send(answer.userDataPayload, { binary: false, compress: false });
+      this.ws.send(Buffer.concat([head, answer.responseTail]), { binary: false });
+      this.ws.send(answer.userDataPayload, { binary: false });
       return;
     }
     this.socket.cork();
@@ -562,19 +510,16 @@ class FeedConnection implements FrameListener {
     // The state at the joined version or later, fetched once for the room's joiners waiting now: frames
     // kept in the buffer meanwhile at or below its version are already in it, and dropped below.
     let answer: SharedJoinAnswer;
-    let deflated: DeflatedJoinAnswer | undefined;
     try {
       answer = joined.state
         ? sharedJoinAnswer(roomUuid, joined.state, Date.now())
         : await this.joinAnswers.answer(roomUuid, joined.version);
-      // Compressed once per room version, when the first joiner that takes it asks (the others at that version wait for it).
-      if (this.takesDeflated) deflated = await answer.deflated();
     } catch (error) {
       if (this.room === room) this.leaveRoom();
       throw error;
     }
     if (this.room !== room) return;
-    this.sendJoinAnswer(messageId, roomUuid, answer, deflated);
+    this.sendJoinAnswer(messageId, roomUuid, answer);
     room.version = answer.version;
     room.live = true;
     const waiting = room.buffer;
@@ -594,9 +539,6 @@ class FeedConnection implements FrameListener {
     this.gateway.leave(room.uuid, this.id, left).catch((error: unknown) => this.logger.warn({ err: error }, 'leave failed'));
   }
 }
-
-/** ws's send with no compression: synchronous, so in order with the frames written to the socket directly. */
-const UNCOMPRESSED = { compress: false } as const;
 
 function roomResetJson(roomUuid: string): string {
   return roomMessageJson({ roomUuid, sentAt: Date.now(), message: { name: 'roomReset', params: {} } });

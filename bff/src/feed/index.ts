@@ -41,12 +41,7 @@ export function startFeed(options: {
   const feed = new FeedServer({
     verifier: options.verifier,
     gateway: grpcLiveRoomGateway(options.rooms, options.serviceToken),
-    channels: new RoomChannels(
-      subscriber,
-      options.logger,
-      options.limits?.fanOutIntervalMs ?? DEFAULT_FEED_LIMITS.fanOutIntervalMs,
-      options.limits?.fanOutWritesPerSecond ?? DEFAULT_FEED_LIMITS.fanOutWritesPerSecond,
-    ),
+    channels: new RoomChannels(subscriber, options.logger, options.limits?.fanOutIntervalMs ?? DEFAULT_FEED_LIMITS.fanOutIntervalMs),
     logger: options.logger,
     allowedOrigins: options.allowedOrigins,
     limits: options.limits,

@@ -1,6 +1,6 @@
 import type { StatefulFeedMessageName } from '@spinroom/platform/core';
 import type { JoinState, LiveRoomGateway } from './gateway.js';
-import { deflated, deflatedTextFrame, textFrame } from './wire.js';
+import { textFrame } from './wire.js';
 
 /** The join's second message, built around the room service's `allUserData` text (named in platform's feed map). */
 const JOINED_USER_DATA: StatefulFeedMessageName = 'updatedUserData';
@@ -20,22 +20,6 @@ export interface SharedJoinAnswer {
   userDataFrame: Buffer;
   /** Its payload alone (a view into `userDataFrame`), for a socket that cannot take shared frames. */
   userDataPayload: Buffer;
-  /** The same two compressed for sockets that negotiated permessage-deflate: done at the first such joiner's ask, once. */
-  deflated(): Promise<DeflatedJoinAnswer>;
-}
-
-/**
- * A join answer compressed once for every socket that negotiated
- * permessage-deflate (each message on its own: no context taken over). A
- * socket's answer is its own bytes as a stored block (`storedBlock`, not
- * compressed), then `responseTail`, in one compressed message; then
- * `userDataFrame` as it is.
- */
-export interface DeflatedJoinAnswer {
-  /** The answer's shared end, compressed (the rest of the message after the socket's own stored block). */
-  responseTail: Buffer;
-  /** The `updatedUserData` message compressed and framed (RSV1), whole. */
-  userDataFrame: Buffer;
 }
 
 /** The shared answer built from a room service's join state. */
@@ -47,13 +31,7 @@ export function sharedJoinAnswer(roomUuid: string, state: JoinState, now: number
     `"message":{"name":"${JOINED_USER_DATA}","statePatch":[{"op":"replace","path":"/allUserData","value":${state.allUserDataJson}}],"version":${version}},"version":${version}}`;
   const userDataFrame = textFrame(userData);
   const payloadBytes = Buffer.byteLength(userData);
-  const userDataPayload = userDataFrame.subarray(userDataFrame.length - payloadBytes);
-  let compressing: Promise<DeflatedJoinAnswer> | undefined;
-  const deflate = async (): Promise<DeflatedJoinAnswer> => {
-    const [tail, frame] = await Promise.all([deflated(responseTail), deflatedTextFrame(userDataPayload)]);
-    return { responseTail: tail, userDataFrame: frame };
-  };
-  return { version, responseTail, userDataFrame, userDataPayload, deflated: () => (compressing ??= deflate()) };
+  return { version, responseTail, userDataFrame, userDataPayload: userDataFrame.subarray(userDataFrame.length - payloadBytes) };
 }
 
 interface RoomJoins {

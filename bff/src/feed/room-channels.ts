@@ -39,14 +39,6 @@ export interface FrameListener {
 
 /** Frames of a room at most this often when they come faster (ms): each socket's writes gathered into one (see RoomChannels). */
 export const DEFAULT_FAN_OUT_INTERVAL_MS = 50;
-/**
- * A busy room's socket writes a second, at most: a room of more sockets than
- * this over 20 (1,000) gets its frames less often than every
- * `DEFAULT_FAN_OUT_INTERVAL_MS` when they come faster (5,000 sockets: every 250
- * ms), so a big room filling fast costs a bounded share of a core however
- * many join.
- */
-export const DEFAULT_FAN_OUT_WRITES_PER_SECOND = 10_000;
 
 interface RoomListeners {
   listeners: Set<FrameListener>;
@@ -80,11 +72,8 @@ interface RoomListeners {
  * come faster than one every `fanOutIntervalMs` (joins into a big room: one
  * `userJoined` per batch), those that come meanwhile at the end of that
  * interval: each socket then gets all of them in one write of one buffer,
- * built once for the room. The interval grows with the room past
- * `writesPerSecond` x `fanOutIntervalMs` / 1000 sockets, so a busy room is at
- * most that many writes a second (each write costs about the same, mostly the
- * kernel's, whatever it holds). A frame of a quiet room goes out at once; no
- * frame waits longer than the interval. The bytes on the wire are the same.
+ * built once for the room. A frame of a quiet room goes out at once; no frame
+ * waits longer than the interval. The bytes on the wire are the same.
  */
 export class RoomChannels {
   private readonly rooms = new Map<string, RoomListeners>();
@@ -94,7 +83,6 @@ export class RoomChannels {
     private readonly subscriber: Redis,
     private readonly logger: Logger,
     private readonly fanOutIntervalMs = DEFAULT_FAN_OUT_INTERVAL_MS,
-    private readonly writesPerSecond = DEFAULT_FAN_OUT_WRITES_PER_SECOND,
   ) {
     subscriber.on('message', (channel: string, raw: string) => this.dispatch(channel, raw));
     this.resyncChannel = feedResyncChannel(subscriber.options.db ?? 0);
@@ -166,15 +154,9 @@ export class RoomChannels {
     // Serialized once by its publisher, framed once here, handed out with the room's other frames that came meanwhile.
     room.pending.push({ ...decoded, wire: textFrame(decoded.json) });
     if (room.immediate || room.timer) return;
-    const wait = room.lastFlush + this.interval(room) - performance.now();
+    const wait = room.lastFlush + this.fanOutIntervalMs - performance.now();
     if (wait > 0) room.timer = setTimeout(() => this.flush(roomUuid, room), wait);
     else room.immediate = setImmediate(() => this.flush(roomUuid, room));
-  }
-
-  /** How long a busy room's frames gather: the interval, or longer for a room whose sockets would pass the writes a second. */
-  private interval(room: RoomListeners): number {
-    if (this.fanOutIntervalMs === 0) return 0; // no gathering beyond one read of the subscriber
-    return Math.max(this.fanOutIntervalMs, (room.listeners.size * 1000) / this.writesPerSecond);
   }
 
   /** The room's pending frames to every listener, as one batch. */
