@@ -60,6 +60,9 @@ export const TokenIdempotencyKeyEntity = defineEntity({
     scope: p.string().primary(),
     key: p.string().primary(),
     fingerprint: p.string(),
+    /** The transaction its write appended (the answer), when it appended one. */
+    transactionId: p.uuid().nullable(),
+    /** A kept refusal or a purchase's answer (and, for keys stored before transactionId, a transaction's). */
     response: p.json<Record<string, unknown>>().nullable(),
     createdAt: p.datetime(),
   },

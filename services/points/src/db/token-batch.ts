@@ -18,7 +18,10 @@ import type { TokenTransaction, WriteTarget } from '../domain/ports.js';
  *    the totals, and inserts each key with its answer (a kept refusal too;
  *    other refused writes keep no key), then `commit`.
  *
- * A key is written once, with its answer. Two requests with one key that
+ * A key is written once, with its answer: the id of the transaction its
+ * write appended (the row is the answer, read back on a repeat; storing it
+ * again as JSON beside the row doubled what a write sent and stored), or
+ * the refusal it keeps. Two requests with one key that
  * meet in two batches at once (two replicas, say) both find it free; the
  * second's insert waits for the first's transaction and fails on the key's
  * primary key when it commits, so its whole batch rolls back and is tried
@@ -45,7 +48,27 @@ export interface KeyRow {
   scope: string;
   key: string;
   fingerprint: string;
+  /** A kept refusal, or (keys stored before `transaction_id`) the whole answer. */
   response: Record<string, unknown> | null;
+  /** The transaction the key's write appended, as its row (`to_jsonb`), when it appended one. */
+  written: TransactionJson | null;
+}
+
+/** A `token_transaction` row as `to_jsonb` gives it. */
+export interface TransactionJson {
+  id: string;
+  seq: number;
+  account_id: string;
+  type: TransactionType;
+  amount: number;
+  hold_id: string | null;
+  expires_at: string | null;
+  expired: boolean;
+  reason: string;
+  reference: string;
+  balance_after: number;
+  held_after: number;
+  created_at: string;
 }
 
 export interface BatchRead {
@@ -73,10 +96,11 @@ const STATEMENTS = {
   /** $1 the accounts named, $2 the holds named (as JSON arrays of ids): their accounts locked in id order. */
   lock: `prepare "points_token_batch_lock"(jsonb, jsonb) as
     select ${ACCOUNT_COLUMNS} from "token_account" where "id" = any(${ACCOUNT_IDS}) order by "id" for update`,
-  /** $1 the writes' keys as [{s: scope, k: key}]: those stored. */
+  /** $1 the writes' keys as [{s: scope, k: key}]: those stored, with the transaction each appended. */
   keys: `prepare "points_token_batch_keys"(jsonb) as
-    select "scope", "key", "fingerprint", "response" from "token_idempotency_key"
-     where ("scope", "key") in (select "s", "k" from jsonb_to_recordset($1) as "x"("s" varchar, "k" varchar))`,
+    select "k"."scope", "k"."key", "k"."fingerprint", "k"."response", to_jsonb("t") as "written"
+      from "token_idempotency_key" "k" left join "token_transaction" "t" on "t"."id" = "k"."transaction_id"
+     where ("k"."scope", "k"."key") in (select "s", "k" from jsonb_to_recordset($1) as "x"("s" varchar, "k" varchar))`,
   /** $1, $2 as for lock, $3 the batch's latest time: the accounts' due holds and the named holds, with how each ended. */
   holds: `prepare "points_token_batch_holds"(jsonb, jsonb, timestamptz) as
     select "hold_id" as "id", "account_id", "amount", "expires_at", null::varchar as "ending_type", null::boolean as "ending_expired"
@@ -109,11 +133,10 @@ const STATEMENTS = {
         where "token_account"."id" = "x"."id" and "token_account"."id" = any(array(select ("y" ->> 'id')::uuid from jsonb_array_elements($4) as "y"))
      ),
      "k" as (
-       insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at", "response")
-       select "x"."s", "x"."k", "x"."f", "x"."t", case when "t"."seq" is null then "x"."r" else "x"."r" || jsonb_build_object('sequence', "t"."seq") end
+       insert into "token_idempotency_key" ("scope", "key", "fingerprint", "created_at", "transaction_id", "response")
+       select "s", "k", "f", "t", "id", "r"
          from jsonb_to_recordset($5) as "x"("s" varchar, "k" varchar, "f" char(64), "t" timestamptz, "id" uuid, "r" jsonb, "n" int)
-         left join "t" on "t"."id" = "x"."id"
-        order by "x"."n"
+        order by "n"
      )
      select "id", "seq" from "t"`,
 };
@@ -191,8 +214,8 @@ export type KeyAnswer = { claim: IdempotencyClaim; now: Date } & ({ transaction:
 /**
  * Message 2: writes a decided batch in one statement and commits: appends
  * its transactions in order, opens and closes the holds it began and ended,
- * saves the accounts' totals, inserts each key with its answer (a
- * transaction's answer with the sequence the insert gave it), in key order
+ * saves the accounts' totals, inserts each key with its answer (the
+ * transaction's id, or the refusal it keeps), in key order
  * (so two batches never wait on each other's keys in a cycle). Answers each
  * transaction's sequence by id.
  */
@@ -230,8 +253,9 @@ export async function writeBatch(client: PoolClient, applied: AppliedBatch, answ
       k: answer.claim.key,
       f: answer.claim.fingerprint,
       t: answer.now,
+      // A transaction's answer is its row (the key names it); a refusal is kept whole.
       id: 'transaction' in answer ? answer.transaction.id : null,
-      r: 'transaction' in answer ? answer.transaction : answer.kept,
+      r: 'transaction' in answer ? null : answer.kept,
       n,
     }));
   const results = (await send(

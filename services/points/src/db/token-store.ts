@@ -19,6 +19,7 @@ import {
   type AccountRow,
   type KeyAnswer,
   type KeyRow,
+  type TransactionJson,
 } from './token-batch.js';
 import { consumablePurchased } from '../events/points-events.js';
 
@@ -76,7 +77,27 @@ function toTransaction(row: TransactionRow): TokenTransaction {
   };
 }
 
-/** A stored answer (JSON) back as the transaction it was. */
+/** The transaction a key names, from its row as `to_jsonb` gives it, as its write answered it (a hold `open`). */
+function writtenTransaction(row: TransactionJson): TokenTransaction {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    sequence: Number(row.seq),
+    type: row.type,
+    amount: Number(row.amount),
+    holdId: row.hold_id,
+    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+    expired: row.expired,
+    reason: row.reason,
+    reference: row.reference,
+    createdAt: new Date(row.created_at),
+    balance: Number(row.balance_after),
+    held: Number(row.held_after),
+    holdState: row.type === 'hold' ? 'open' : null,
+  };
+}
+
+/** A stored answer (JSON) back as the transaction it was (keys stored whole, before `transaction_id`). */
 function fromStored(stored: Record<string, unknown>): TokenTransaction {
   const transaction = stored as unknown as TokenTransaction & { createdAt: string; expiresAt: string | null };
   return {
@@ -347,9 +368,15 @@ interface PendingWrite extends BatchWrite {
   claim: IdempotencyClaim;
 }
 
-/** A write's answer from its key, stored by an earlier request: the first answer again, or a refusal. */
+/**
+ * A write's answer from its key, stored by an earlier request: the first
+ * answer again (the transaction it appended, as it was written: a hold
+ * still `open`), or a refusal.
+ */
 function answerOf(stored: KeyRow, claim: IdempotencyClaim): Settled<WriteResult> {
-  if (stored.fingerprint !== claim.fingerprint || !stored.response) return { failed: keyReused() };
+  if (stored.fingerprint !== claim.fingerprint) return { failed: keyReused() };
+  if (stored.written) return { ok: { transaction: writtenTransaction(stored.written), replayed: true } };
+  if (!stored.response) return { failed: keyReused() };
   const refusal = storedRefusal(stored.response);
   if (refusal) return { failed: refusal };
   return { ok: { transaction: fromStored(stored.response), replayed: true } };

@@ -7,6 +7,7 @@ import { Migration20261204000002_avatars } from './Migration20261204000002_avata
 import { Migration20261205000000_shop_files } from './Migration20261205000000_shop_files.js';
 import { Migration20261206000000_play_listens } from './Migration20261206000000_play_listens.js';
 import { Migration20261207000000_token_debits } from './Migration20261207000000_token_debits.js';
+import { Migration20261208000000_token_key_transactions } from './Migration20261208000000_token_key_transactions.js';
 
 /** Every migration of the points service, oldest first. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   { name: 'Migration20261205000000_shop_files', class: Migration20261205000000_shop_files },
   { name: 'Migration20261206000000_play_listens', class: Migration20261206000000_play_listens },
   { name: 'Migration20261207000000_token_debits', class: Migration20261207000000_token_debits },
+  { name: 'Migration20261208000000_token_key_transactions', class: Migration20261208000000_token_key_transactions },
 ];
