@@ -29,17 +29,26 @@ interface Entry {
  * a repeated search costs the route's checks and a write, not a gRPC call, the
  * songs' decoding and their JSON. The generation is read before the answer is
  * asked for and the answer kept under it, so it holds every change that
- * generation counts; searches asked at once share one answer.
+ * generation counts; searches asked at once share one answer. A new
+ * generation, or none (Redis not answering), drops every answer kept.
  */
 export class SearchAnswers {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** The generation the kept answers were asked under; another one (or none) drops them all. */
+  private generation: number | undefined;
 
   constructor(private readonly options: SearchAnswerOptions) {}
 
   /** The answer's body; `ask(generation)` makes it (0: the generation is unknown) when no answer of this generation is kept. */
   answer(key: SearchKey, ask: (generation: number) => Promise<Buffer>): Promise<Buffer> {
     const generation = this.options.generation();
+    if (generation !== this.generation) {
+      // Older answers are never reused again, and a counter Redis lost could come back to their generation.
+      this.entries.clear();
+      this.bytes = 0;
+      this.generation = generation;
+    }
     if (generation === undefined || this.options.maxAgeMs <= 0) return ask(0);
     const now = (this.options.now ?? Date.now)();
     const id = JSON.stringify([key.q.trim().toLowerCase().replace(/\s+/g, ' '), key.limit, key.offset, key.explicit]);

@@ -20,11 +20,16 @@ export async function advanceGenerationOnChanges(orm: MikroORM, redis: Redis, lo
   let client: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
-  const advance = () =>
-    redis.incr(CATALOGUE_GENERATION_KEY).catch((error: unknown) => {
-      // Readers forget the generation while Redis does not answer (platform's watchCatalogueGeneration), so reuse nothing meanwhile.
-      logger.warn({ err: error }, 'the catalogue generation could not be advanced');
-    });
+  // Tried again until Redis takes it: readers reuse nothing while they cannot read the generation, but would reuse
+  // answers older than the change once Redis answers again with the generation not advanced.
+  const advance = (): Promise<void> =>
+    redis.incr(CATALOGUE_GENERATION_KEY).then(
+      () => undefined,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'the catalogue generation could not be advanced; trying again');
+        if (!stopped) setTimeout(() => void advance(), RECONNECT_MS).unref();
+      },
+    );
   // Listening again until it listens (PostgreSQL may be down a while).
   const again = () => {
     if (!stopped) retry = setTimeout(() => void listen().catch(again), RECONNECT_MS);
