@@ -16,16 +16,23 @@
 //   and again, all on one account, with its owner's access token (what the BFF
 //   forwards); an operation is one gRPC write (a hold or a commit);
 // - ledger, 1,000 accounts: the same on an account drawn at random per hold,
-//   with the service token the user service issues (as the room service calls);
+//   with the service token the user service issues, through the client the room
+//   service's entry fees use (the platform's TokenWriter): the writes the 32
+//   writers ask for within one turn of the event loop go in one WriteTokens call
+//   (each writer still awaits its own answer), as a room's concurrent paid joins do;
+// - with BENCH_LEDGER_UNARY=1, also ledger, 1,000 accounts, unary: the same writes
+//   as one HoldTokens or CommitHold call each (the calls before WriteTokens), between
+//   the same bare runs;
 // - bare, hot row / 1,000 rows: `update ledger_bench_bare set balance = balance - $1
 //   where id = $2 and balance >= $1`, autocommit, on a pg pool of the same size.
 //
 // Each scenario reports operations per second, p50/p99 latency and CPU per
 // operation (points service process, PostgreSQL, this load generator), and the
 // ledger's ratio to the bare figure of the same rows, and how many writes a batch
-// (group commit) took on average in each ledger window. Bare runs bracket the
+// (group commit) took on average in each ledger window, and the writes a WriteTokens
+// call carried. Bare runs bracket the
 // ledger runs (bare, ledger, bare again: the ratio is to their mean).
-// Knobs: BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
+// Knobs: BENCH_LEDGER_UNARY, BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
 // BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (50361), BENCH_LEDGER_POINTS_PORT (50366),
 // BENCH_CPU_PROF=<dir> (a V8 CPU profile of the points service under <dir>/points;
 // summarise it with scripts/bench/profile-summary.ts), BENCH_LEDGER_PG_SOCKET=1 (the
@@ -39,9 +46,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { TokenServiceClient } from '@spinroom/contracts/points/v1/tokens';
+import { TokenServiceClient, type WriteTokensRequest } from '@spinroom/contracts/points/v1/tokens';
 import { UserServiceClient } from '@spinroom/contracts/user/v1/user_service';
-import { createGrpcClient, TokenIssuer } from '@spinroom/platform';
+import { createGrpcClient, TokenIssuer, TokenWriter, type CallSettings } from '@spinroom/platform';
 import { SERVICE_NAMES, type ServiceName } from '@spinroom/platform/core';
 import pg from 'pg';
 import { databaseUrl, ensureSecret, ensureSigningKey, infraUp, localDir } from '../lib/infra.js';
@@ -58,6 +65,7 @@ const durationSeconds = num('BENCH_DURATION_S', 10);
 const warmupSeconds = num('BENCH_WARMUP_S', 3);
 const accountCount = num('BENCH_LEDGER_ACCOUNTS', 1000);
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
+const withUnary = Boolean(process.env.BENCH_LEDGER_UNARY);
 const TARGET = { ratio: 0.5, p99Ms: 15 };
 const SUFFIX = '_bench_ledger';
 const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, 50360 + i])) as Record<ServiceName, number>;
@@ -158,6 +166,35 @@ async function main() {
         if (rowCount !== 1) throw new Error('bare debit refused');
       }),
     );
+  // The room service's client: one per process, the service's token, the writes of a turn in one call (counted here).
+  const calls = { count: 0, writes: 0 };
+  const writer = new TokenWriter(
+    {
+      writeTokens: (request: WriteTokensRequest, settings?: CallSettings) => {
+        calls.count += 1;
+        calls.writes += request.writes.length;
+        return tokens.writeTokens(request, settings);
+      },
+    },
+    () => service,
+  );
+  const batched = (label: string) =>
+    closedLoop(label, cpuGroups, async (record) => {
+      const { id } = pick();
+      let holdId = '';
+      await timed(record, async () => {
+        const { transaction } = await writer.hold({
+          accountId: id,
+          userUuid: '',
+          amount: 1,
+          ttlSeconds: 600,
+          reference: '',
+          idempotencyKey: randomUUID(),
+        });
+        holdId = transaction.id;
+      });
+      await timed(record, () => writer.commit({ holdId, amount: 0, idempotencyKey: randomUUID() }));
+    });
   const ledger = (label: string, account: () => { id: string; token: string }) =>
     closedLoop(label, cpuGroups, async (record) => {
       const { id, token } = account();
@@ -187,27 +224,36 @@ async function main() {
     return Number(rows[0]!.rows) / Math.max(1, Number(rows[0]!.batches));
   };
   const batches: string[] = [];
-  const pair = async (what: string, row: () => string, account: () => { id: string; token: string }) => {
+  const perCall: string[] = [];
+  /** Bare, the ledger runs (each with its label and loop), bare again: each ledger run against the mean of the two bare runs. */
+  type LedgerRun = [label: string, run: (label: string) => Promise<ClosedLoopResult>];
+  const pair = async (what: string, row: () => string, runs: LedgerRun[]) => {
     const before = await bare(`bare, ${what}`, row);
-    const eventsBefore = await consumed();
-    const seqBefore = await lastSeq();
-    const measured = await ledger(`ledger, ${what}`, account);
-    batches.push(`${what}: ${fmt(await perBatch(seqBefore), 1)}`);
-    events.push(`${what}: ${fmt((await consumed()) - eventsBefore)}`);
+    const measured: ClosedLoopResult[] = [];
+    for (const [label, run] of runs) {
+      const eventsBefore = await consumed();
+      const seqBefore = await lastSeq();
+      const callsBefore = { ...calls };
+      measured.push(await run(label));
+      batches.push(`${label}: ${fmt(await perBatch(seqBefore), 1)}`);
+      events.push(`${label}: ${fmt((await consumed()) - eventsBefore)}`);
+      if (calls.count > callsBefore.count) {
+        perCall.push(`${label}: ${fmt((calls.writes - callsBefore.writes) / (calls.count - callsBefore.count), 1)}`);
+      }
+    }
     const after = await bare(`bare again, ${what}`, row);
-    results.push(before, measured, after);
-    return { measured, bareMean: (before.ops / before.seconds + after.ops / after.seconds) / 2 };
+    results.push(before, ...measured, after);
+    const bareMean = (before.ops / before.seconds + after.ops / after.seconds) / 2;
+    return measured.map((result) => ({ measured: result, bareMean }));
   };
-  const hotPair = await pair(
-    'one hot account',
-    () => hot.id,
-    () => hot,
-  );
-  const manyPair = await pair(
-    `${accountCount.toLocaleString('en-US')} accounts`,
-    () => pick().id,
-    () => ({ id: pick().id, token: service }),
-  );
+  const hotPair = await pair('one hot account', () => hot.id, [['ledger, one hot account', (label) => ledger(label, () => hot)]]);
+  const spread = `${accountCount.toLocaleString('en-US')} accounts`;
+  const manyPair = await pair(spread, () => pick().id, [
+    [`ledger, ${spread}`, batched],
+    ...(withUnary
+      ? [[`ledger, ${spread}, unary`, (label) => ledger(label, () => ({ id: pick().id, token: service }))] satisfies LedgerRun]
+      : []),
+  ]);
 
   await pool.end();
   tokens.close();
@@ -234,11 +280,11 @@ ${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured pe
 ${results.map(line).join('\n')}
 
 Against the target (>= ${100 * TARGET.ratio}% of bare, p99 < ${TARGET.p99Ms} ms at ${writers} writers):
-- one hot account: ${verdict(hotPair)}
-- ${accountCount.toLocaleString('en-US')} accounts: ${verdict(manyPair)}
+${[...hotPair, ...manyPair].map((p) => `- ${p.measured.label.replace(/^ledger, /, '')}: ${verdict(p)}`).join('\n')}
 
 Kafka events the points service handled during the ledger windows (other runs' room and play events): ${events.join(', ')}.
 Writes a batch (ledger rows appended per database transaction that appended them, warm-up included): ${batches.join(', ')}.
+Writes a WriteTokens call (the TokenWriter's calls, warm-up included): ${perCall.join(', ')}.
 `);
 }
 
