@@ -17,8 +17,8 @@
 // messages and the bytes each arrival receives. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
 // BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
-// BFF's CPU profile is written there when it stops), BENCH_JOINS_CLIENT_PROFILE (the
-// same for the client processes).
+// BFF's CPU profile is written there when it stops), BENCH_JOINS_ROOM_PROFILE and
+// BENCH_JOINS_CLIENT_PROFILE (the same for the room service and the client processes).
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { apiClient } from '../lib/http.js';
 import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
-import { bffEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
+import { bffEnvironment, serviceEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
 import { startCpuWindow, type CpuGroup } from './cpu.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
@@ -143,7 +143,13 @@ async function runBenchmark(): Promise<void> {
     const local: LocalServices = { infra, ports, suffix: '_bench_joins', common: { LOG_LEVEL: 'warn', ...BENCH_LIMIT_ENV } };
     const user = startLocalService('user', local, { bundled: true });
     const playlist = startLocalService('playlist', local, { bundled: true });
-    const room = startLocalService('room', local, { bundled: true });
+    const roomProfile = process.env.BENCH_JOINS_ROOM_PROFILE;
+    const room = roomProfile
+      ? startServiceProcess('room', 'services/room/src/main.ts', serviceEnvironment('room', local), {
+          bundled: true,
+          nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${roomProfile}`],
+        })
+      : startLocalService('room', local, { bundled: true });
     // BENCH_JOINS_BFF_PROFILE=<dir>: the BFF writes a V8 CPU profile there when it stops (node --cpu-prof).
     const profileDir = process.env.BENCH_JOINS_BFF_PROFILE;
     const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
