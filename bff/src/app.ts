@@ -19,7 +19,7 @@ import { recentSongRoutes } from './routes/playlist/recent-songs.js';
 import { crateTransferRoutes } from './routes/playlist/crate-transfers.js';
 import { playlistBodyParsers, songDataRoutes } from './routes/playlist/song-data.js';
 import type { SearchAnswers } from './routes/playlist/search-answers.js';
-import { songRoutes } from './routes/playlist/songs.js';
+import { searchRoutes, songRoutes } from './routes/playlist/songs.js';
 import { uploadBodyParsers, uploadServiceRoutes } from './routes/upload/index.js';
 import { roomServiceRoutes } from './routes/room/index.js';
 import { pointsServiceRoutes } from './routes/points/index.js';
@@ -106,11 +106,12 @@ export function createApp(options: {
         throw new AppError(503, 'Sign-in is not available yet, please try again');
       })(),
   };
+  searchRoutes(deps, upstreams.playlist, options.searchAnswers);
   userServiceRoutes(deps, upstreams.user, options.limits);
   crateTransferRoutes(deps, upstreams.playlist);
   crateRoutes(deps, upstreams.playlist);
   songDataRoutes(deps, upstreams.playlist);
-  songRoutes(deps, upstreams.playlist, options.searchAnswers);
+  songRoutes(deps, upstreams.playlist);
   catalogueRoutes(deps, upstreams.playlist);
   recentSongRoutes(deps, upstreams.playlist, upstreams.room);
   roomServiceRoutes(deps, upstreams.room);

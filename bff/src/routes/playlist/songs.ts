@@ -32,21 +32,13 @@ function exactBuffer(text: string): Buffer {
   return buffer;
 }
 
-/** /search and /api/v1/songs: the song catalogue. `answers`: the catalogue search's answers kept (search-answers.ts). */
-export function songRoutes(deps: RouteDeps, playlists: PlaylistClient, answers?: SearchAnswers): void {
+/**
+ * /search and /search/v2: the catalogue's search. `answers`: its answers kept (search-answers.ts). Registered before the
+ * other paths: the router tries the paths in order, and search is the busiest (behind the user, crate and song-data
+ * paths, about 130, a kept answer cost the BFF 0.24-0.25 ms of CPU; first, 0.19: BENCHMARKS.md, run S9).
+ */
+export function searchRoutes(deps: RouteDeps, playlists: PlaylistClient, answers?: SearchAnswers): void {
   const tags = ['songs'];
-  route(deps, {
-    method: 'get',
-    path: '/api/playlist-service/api/v1/songs',
-    summary: 'Catalogue songs, oldest first',
-    tags,
-    query: PageQuerySchema,
-    response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
-    handler: async ({ query }) => {
-      const { songs, total } = await playlists.listSongs({ limit: query.limit ?? 20, offset: query.offset ?? 0, songIds: [] });
-      return { songs: songs.map(songJson), count: total };
-    },
-  });
   const search = async (query: z.infer<typeof SearchQuerySchema>): Promise<{ songs: z.input<typeof CrateSongSchema>[] } | RawReply> => {
     if (query.provider && query.provider !== 'catalogue') {
       const { songs } = await playlists.searchProvider({
@@ -86,6 +78,23 @@ export function songRoutes(deps: RouteDeps, playlists: PlaylistClient, answers?:
     query: SearchQuerySchema,
     response: z.object({ songs: z.array(CrateSongSchema) }),
     handler: ({ query }) => search(query),
+  });
+}
+
+/** /api/v1/songs and /song-data: the song catalogue. */
+export function songRoutes(deps: RouteDeps, playlists: PlaylistClient): void {
+  const tags = ['songs'];
+  route(deps, {
+    method: 'get',
+    path: '/api/playlist-service/api/v1/songs',
+    summary: 'Catalogue songs, oldest first',
+    tags,
+    query: PageQuerySchema,
+    response: z.object({ songs: z.array(CrateSongSchema), count: z.number().int() }),
+    handler: async ({ query }) => {
+      const { songs, total } = await playlists.listSongs({ limit: query.limit ?? 20, offset: query.offset ?? 0, songIds: [] });
+      return { songs: songs.map(songJson), count: total };
+    },
   });
   route(deps, {
     method: 'get',
