@@ -25,6 +25,11 @@ export const liveKeys = {
   clock: 'room:clock',
   /** The connections in a room: connection id -> `userUuid|lastSeenMs`. */
   connections: (roomUuid: string) => `room:connections:${roomUuid}`,
+  /**
+   * Each connected user's number of connections in a room (user uuid -> count), written with `connections`, so a
+   * leave asks about one user instead of reading every connection; the field `~` says it is complete.
+   */
+  connectionCounts: (roomUuid: string) => `room:connection-counts:${roomUuid}`,
   /** `roomUuid|userUuid` by when that user leaves, unless they connect again. */
   departures: 'room:departures',
   /** A room's effects not run yet (domain/live/pending-effects.ts): effect key -> the effect (JSON). */
@@ -122,6 +127,57 @@ return 1
  * it missing first), gone with everything else when Redis loses its data.
  */
 const EPOCH_KEY = 'room:epoch';
+
+// The connection scripts (KEYS: connections, connection counts, then departures where named) share this start: the
+// counts made from the connections when they are not there yet (a room stored before they were kept, or their key
+// lost), then a connection recorded (ARGV: connection id, `userUuid|lastSeenMs`, user uuid) whoever held it before.
+const COUNTED = `
+local function counted()
+  if redis.call('HEXISTS', KEYS[2], '~') == 1 then return end
+  redis.call('DEL', KEYS[2])
+  for _, v in ipairs(redis.call('HVALS', KEYS[1])) do redis.call('HINCRBY', KEYS[2], string.match(v, '^[^|]*'), 1) end
+  redis.call('HSET', KEYS[2], '~', 1)
+end
+local function uncount(user)
+  if redis.call('HINCRBY', KEYS[2], user, -1) <= 0 then redis.call('HDEL', KEYS[2], user); return 0 end
+  return 1
+end
+local function record()
+  counted()
+  local before = redis.call('HGET', KEYS[1], ARGV[1])
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+  local was = before and string.match(before, '^[^|]*')
+  if was == ARGV[3] then return end
+  if was then uncount(was) end
+  redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+end
+`;
+// A connection made: recorded, and the user's departure (ARGV[4], KEYS[3]) called off.
+const CONNECT = `${COUNTED}
+record()
+redis.call('ZREM', KEYS[3], ARGV[4])
+`;
+// A connection kept alive: recorded again (a sweep may have dropped it meanwhile).
+const KEEP_ALIVE = `${COUNTED}
+record()
+`;
+// A connection gone (ARGV[1]); when it was its user's last, they leave at ARGV[2] (departures, KEYS[3]), or now when
+// ARGV[2] is '' and the user's uuid is answered. Answers false when nothing more is to be done.
+const DISCONNECT = `${COUNTED}
+counted()
+local entry = redis.call('HGET', KEYS[1], ARGV[1])
+if not entry then return false end
+redis.call('HDEL', KEYS[1], ARGV[1])
+local user = string.match(entry, '^[^|]*')
+if uncount(user) == 1 then return false end
+if ARGV[2] == '' then return user end
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[3] .. '|' .. user)
+return false
+`;
+const USER_CONNECTED = `${COUNTED}
+counted()
+return redis.call('HEXISTS', KEYS[2], ARGV[1])
+`;
 
 // A room written back after Redis lost it, unless someone made it meanwhile:
 // the room (without its users), its users' records, its clock, each member's
@@ -464,7 +520,7 @@ export class LiveStore {
     this.cache.delete(roomUuid);
     await this.redis
       .multi()
-      .del(liveKeys.room(roomUuid), liveKeys.users(roomUuid), liveKeys.connections(roomUuid))
+      .del(liveKeys.room(roomUuid), liveKeys.users(roomUuid), liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid))
       .zrem(liveKeys.clock, roomUuid)
       .exec();
   }
@@ -473,11 +529,8 @@ export class LiveStore {
 
   /** Records a connection and cancels the user's pending departure. */
   async connect(roomUuid: string, connectionId: string, userUuid: string, now: number): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(liveKeys.connections(roomUuid), connectionId, `${userUuid}|${now}`)
-      .zrem(liveKeys.departures, `${roomUuid}|${userUuid}`)
-      .exec();
+    const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid), liveKeys.departures];
+    await this.redis.eval(CONNECT, keys.length, ...keys, connectionId, `${userUuid}|${now}`, userUuid, `${roomUuid}|${userUuid}`);
   }
 
   /**
@@ -486,26 +539,39 @@ export class LiveStore {
    * uuid is answered for the caller to let them go.
    */
   async disconnect(roomUuid: string, connectionId: string, leaveAt: number | null): Promise<string | undefined> {
-    const entry = await this.redis.hget(liveKeys.connections(roomUuid), connectionId);
-    if (!entry) return undefined;
-    const userUuid = entry.split('|')[0]!;
-    await this.redis.hdel(liveKeys.connections(roomUuid), connectionId);
-    if (await this.userConnected(roomUuid, userUuid)) return undefined;
-    if (leaveAt === null) return userUuid;
-    await this.redis.zadd(liveKeys.departures, leaveAt, `${roomUuid}|${userUuid}`);
-    return undefined;
+    const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid), liveKeys.departures];
+    const leaving = (await this.redis.eval(
+      DISCONNECT,
+      keys.length,
+      ...keys,
+      connectionId,
+      leaveAt === null ? '' : String(leaveAt),
+      roomUuid,
+    )) as string | null;
+    return leaving ?? undefined;
   }
 
+  /** Whether the user holds a connection in the room: one field read, whatever the room's size. */
   async userConnected(roomUuid: string, userUuid: string): Promise<boolean> {
-    const entries = await this.redis.hvals(liveKeys.connections(roomUuid));
-    return entries.some((e) => e.split('|')[0] === userUuid);
+    const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid)];
+    return (await this.redis.eval(USER_CONNECTED, keys.length, ...keys, userUuid)) === 1;
   }
 
   /** Marks connections as alive (the BFF holding them says so periodically). */
   async keepAlive(entries: Array<{ roomUuid: string; connectionId: string; userUuid: string }>, now: number): Promise<void> {
     if (entries.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const e of entries) pipeline.hset(liveKeys.connections(e.roomUuid), e.connectionId, `${e.userUuid}|${now}`);
+    for (const e of entries) {
+      pipeline.eval(
+        KEEP_ALIVE,
+        2,
+        liveKeys.connections(e.roomUuid),
+        liveKeys.connectionCounts(e.roomUuid),
+        e.connectionId,
+        `${e.userUuid}|${now}`,
+        e.userUuid,
+      );
+    }
     await pipeline.exec();
   }
 
