@@ -117,6 +117,19 @@ describe('WriteTokens and the coalescing TokenWriter', () => {
       },
       { write: { $case: 'debit', value: { accountId, userUuid: '', amount: 3, reason: 'refund', reference: '', idempotencyKey: key() } } },
       hold(accountId, 0),
+      // By its user too, after the credit above: the items go in order whichever way they name their account.
+      {
+        write: {
+          $case: 'hold',
+          value: { accountId: '', userUuid: other.userUuid, amount: 5, ttlSeconds: 0, reference: '', idempotencyKey: key() },
+        },
+      },
+      {
+        write: {
+          $case: 'credit',
+          value: { accountId: '', userUuid: randomUUID(), amount: 1, reason: '', reference: '', idempotencyKey: key() },
+        },
+      },
     ];
     const first = await points.writeTokens({ writes }, as());
     const expected = [
@@ -130,6 +143,8 @@ describe('WriteTokens and the coalescing TokenWriter', () => {
       'credit 5 5/0',
       'debit 3 64/30',
       '400 amount must be a whole number of tokens from 1 to 1000000000',
+      'hold 5 0/5',
+      '404 Token account not found',
     ];
     expect(first.results.map(shown)).toEqual(expected);
     // The same batch again: what was written answers again, the short balance's refusal was kept, the rest is decided again.

@@ -162,6 +162,15 @@ export class PgTokenStore implements TokenStore, PurchaseLedger {
     });
   }
 
+  async accountIdsOf(userUuids: readonly string[]): Promise<Map<string, string>> {
+    if (userUuids.length === 0) return new Map();
+    const rows = await this.em().execute<Array<{ id: string; user_uuid: string }>>(
+      `select "id", "user_uuid" from "token_account" where "user_uuid" = any(array(select jsonb_array_elements_text(?::jsonb)::uuid))`,
+      [JSON.stringify(userUuids)],
+    );
+    return new Map(rows.map((row) => [row.user_uuid, row.id]));
+  }
+
   async setStatus(accountId: string, status: AccountStatus, now: Date): Promise<TokenAccount | undefined> {
     const [row] = await this.em().execute<AccountRow[]>(
       `update "token_account" set "status" = ?, "updated_at" = ? where "id" = ? returning ${ACCOUNT_COLUMNS}`,

@@ -59,6 +59,8 @@ export interface TokenStore {
   /** An account (its due holds expired first). */
   findAccount(by: { accountId: string } | { userUuid: string }, now: Date): Promise<TokenAccount | undefined>;
   setStatus(accountId: string, status: AccountStatus, now: Date): Promise<TokenAccount | undefined>;
+  /** The accounts of these users, by user uuid (users without one left out). */
+  accountIdsOf(userUuids: readonly string[]): Promise<Map<string, string>>;
   /**
    * One write, idempotent by the claim: in one database transaction, claims
    * the key (a repeat answers the stored answer), locks the account, expires

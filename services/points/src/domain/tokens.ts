@@ -82,6 +82,11 @@ export interface VoidRequest {
   idempotencyKey: string;
 }
 
+/** The accounts a batch's items name by their user, looked up together before the items go (`Tokens.writeMany`). */
+interface KnownAccounts {
+  byUser: Map<string, string>;
+}
+
 /** One write of a batch (`Tokens.writeMany`): what its own call would take. */
 export type TokenWriteItem =
   | { kind: 'credit'; request: CreditRequest }
@@ -155,15 +160,15 @@ export class Tokens {
     return account;
   }
 
-  async credit(actor: Actor, request: CreditRequest): Promise<WriteResult> {
+  async credit(actor: Actor, request: CreditRequest, known?: KnownAccounts): Promise<WriteResult> {
     if (!isService(actor) && !isAdmin(actor)) throw forbidden('Only services and admins may credit tokens');
-    return this.adjust(actor, 'credit', request, (account, text) => decideCredit(account, account.status, text));
+    return this.adjust(actor, 'credit', request, (account, text) => decideCredit(account, account.status, text), known);
   }
 
   /** Takes up to `amount` back, bounded by the available balance: services only. */
-  async debit(actor: Actor, request: DebitRequest): Promise<WriteResult> {
+  async debit(actor: Actor, request: DebitRequest, known?: KnownAccounts): Promise<WriteResult> {
     if (!isService(actor)) throw forbidden('Only services may take tokens back');
-    return this.adjust(actor, 'debit', request, (account, text) => decideDebit(account, text));
+    return this.adjust(actor, 'debit', request, (account, text) => decideDebit(account, text), known);
   }
 
   /** A credit or a debit: one account's balance moved by an amount, with its reason and reference, under its key. */
@@ -172,6 +177,7 @@ export class Tokens {
     kind: 'credit' | 'debit',
     request: CreditRequest,
     decide: (account: TokenAccount, text: { amount: number; reason: string; reference: string }) => Decision,
+    known?: KnownAccounts,
   ): Promise<WriteResult> {
     checkAmount(request.amount);
     const text = { amount: request.amount, reason: request.reason ?? '', reference: request.reference ?? '' };
@@ -180,12 +186,12 @@ export class Tokens {
       userUuid: request.userUuid ?? '',
       ...text,
     });
-    const resolved = this.resolve(actor, request, false);
+    const resolved = this.resolve(actor, request, false, known);
     const accountId = typeof resolved === 'string' ? resolved : await resolved;
     return this.store.write(claim, { accountId }, (account) => decide(account, text), this.now());
   }
 
-  async hold(actor: Actor, request: HoldRequest): Promise<WriteResult> {
+  async hold(actor: Actor, request: HoldRequest, known?: KnownAccounts): Promise<WriteResult> {
     checkAmount(request.amount);
     const ttlSeconds = request.ttlSeconds || this.settings.holdTtlSeconds;
     if (!Number.isSafeInteger(ttlSeconds) || ttlSeconds < 1 || ttlSeconds > this.settings.maxHoldTtlSeconds) {
@@ -199,7 +205,7 @@ export class Tokens {
       ttlSeconds: request.ttlSeconds ?? 0,
       reference,
     });
-    const resolved = this.resolve(actor, request, true);
+    const resolved = this.resolve(actor, request, true, known);
     const accountId = typeof resolved === 'string' ? resolved : await resolved;
     const now = this.now();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
@@ -258,17 +264,24 @@ export class Tokens {
   async writeMany(actor: Actor, writes: readonly TokenWriteItem[]): Promise<Array<PromiseSettledResult<WriteResult>>> {
     if (!isService(actor)) throw forbidden('Only services may send token writes in batches');
     if (writes.length > MAX_WRITES_A_CALL) throw badRequest(`At most ${MAX_WRITES_A_CALL} writes a call`);
-    return Promise.allSettled(writes.map((write) => this.writeOne(actor, write)));
+    // The accounts the items name by their user, in one query, so every item reaches the ledger in this turn, in order.
+    const users = writes.flatMap(({ kind, request }) =>
+      kind !== 'commit' && kind !== 'void' && !request.accountId && request.userUuid && UUID.test(request.userUuid)
+        ? [request.userUuid]
+        : [],
+    );
+    const known: KnownAccounts | undefined = users.length > 0 ? { byUser: await this.store.accountIdsOf([...new Set(users)]) } : undefined;
+    return Promise.allSettled(writes.map((write) => this.writeOne(actor, write, known)));
   }
 
-  private writeOne(actor: Actor, write: TokenWriteItem): Promise<WriteResult> {
+  private writeOne(actor: Actor, write: TokenWriteItem, known: KnownAccounts | undefined): Promise<WriteResult> {
     switch (write.kind) {
       case 'credit':
-        return this.credit(actor, write.request);
+        return this.credit(actor, write.request, known);
       case 'debit':
-        return this.debit(actor, write.request);
+        return this.debit(actor, write.request, known);
       case 'hold':
-        return this.hold(actor, write.request);
+        return this.hold(actor, write.request, known);
       case 'commit':
         return this.commit(actor, write.request);
       case 'void':
@@ -304,10 +317,15 @@ export class Tokens {
    * Named by id, answered at once (not a promise), so the write reaches the
    * ledger in the same turn as the call, in the order of a batch's items.
    */
-  private resolve(actor: Actor, ref: AccountRef, own: boolean): string | Promise<string> {
+  private resolve(actor: Actor, ref: AccountRef, own: boolean, known?: KnownAccounts): string | Promise<string> {
     if (ref.accountId) {
       checkUuid(ref.accountId, 'accountId');
       return ref.accountId;
+    }
+    if (known && ref.userUuid && UUID.test(ref.userUuid)) {
+      const accountId = known.byUser.get(ref.userUuid);
+      if (!accountId) throw ref.userUuid === actor.userUuid ? tokenAccountMissing() : notFound(TOKEN_ACCOUNT_NOT_FOUND);
+      return accountId;
     }
     return this.resolveUser(actor, ref, own);
   }
