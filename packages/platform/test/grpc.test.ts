@@ -1,3 +1,7 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { type Client, type ClientDuplexStream, credentials, loadPackageDefinition } from '@grpc/grpc-js';
+import { loadSync } from '@grpc/proto-loader';
 import { descriptorSetPath } from '@spinroom/contracts/descriptors';
 import { UserKind, UserServiceClient, UserServiceService } from '@spinroom/contracts/user/v1/user_service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +14,8 @@ import { eventually } from '../src/testing/index.js';
 import { createUnaryFactory, startGrpcServer, type RunningGrpcServer } from '../src/grpc/server.js';
 import { createLogger } from '../src/logging.js';
 import { testInfra } from '../src/testing/index.js';
+
+const require = createRequire(import.meta.url);
 
 describe('gRPC server bootstrap and client factory', () => {
   let server: RunningGrpcServer;
@@ -96,6 +102,44 @@ describe('gRPC server bootstrap and client factory', () => {
     expect(await health.serving(`127.0.0.1:${server.port}`, 'spinroom.user.v1.UserService')).toBe(true);
     expect(await health.allServing([`127.0.0.1:${server.port}`, '127.0.0.1:1'])).toBe(false);
     health.close();
+  });
+
+  it('answers server reflection: the services, and the file that defines a symbol with its dependencies', async () => {
+    const definition = loadSync(
+      join(dirname(require.resolve('@grpc/reflection/package.json')), 'build/proto/grpc/reflection/v1/reflection.proto'),
+      {
+        keepCase: true,
+      },
+    );
+    const { ServerReflection } = (
+      loadPackageDefinition(definition) as unknown as { grpc: { reflection: { v1: Record<string, typeof Client> } } }
+    ).grpc.reflection.v1;
+    const reflection = new ServerReflection!(`127.0.0.1:${server.port}`, credentials.createInsecure());
+    type Answer = {
+      list_services_response?: { service: Array<{ name: string }> };
+      file_descriptor_response?: { file_descriptor_proto: Buffer[] };
+    };
+    const ask = (request: object) =>
+      new Promise<Answer>((resolve, reject) => {
+        const call = (reflection as unknown as { ServerReflectionInfo(): ClientDuplexStream<object, Answer> }).ServerReflectionInfo();
+        call.on('data', (answer: Answer) => {
+          resolve(answer);
+          call.end();
+        });
+        call.on('error', reject);
+        call.write(request);
+      });
+    try {
+      const listed = await ask({ list_services: '' });
+      expect(listed.list_services_response?.service.map((s) => s.name)).toContain('spinroom.user.v1.UserService');
+      const files = await ask({ file_containing_symbol: 'spinroom.user.v1.UserService' });
+      // FileDescriptorProtos (proto-loader's, one per package): the one that defines the service names it and its methods.
+      const protos = files.file_descriptor_response?.file_descriptor_proto ?? [];
+      expect(protos.some((bytes) => bytes.includes('UserService') && bytes.includes('GetSession'))).toBe(true);
+      expect(protos.length).toBeGreaterThan(1);
+    } finally {
+      reflection.close();
+    }
   });
 
   it('says NOT_SERVING until the service is ready (e.g. has the key that verifies callers)', async () => {
