@@ -19,24 +19,24 @@ import {
   type AccountRow,
   type KeyAnswer,
   type KeyRow,
-  type TransactionJson,
 } from './token-batch.js';
 import { consumablePurchased } from '../events/points-events.js';
 
+/** A `token_transaction` row as `pg` reads it (bigints as strings, dates), or as `to_jsonb` gives it (numbers, ISO strings). */
 interface TransactionRow {
   id: string;
-  seq: string;
+  seq: string | number;
   account_id: string;
   type: TransactionType;
-  amount: string;
+  amount: string | number;
   hold_id: string | null;
-  expires_at: Date | null;
+  expires_at: Date | string | null;
   expired: boolean;
   reason: string;
   reference: string;
-  balance_after: string;
-  held_after: string;
-  created_at: Date;
+  balance_after: string | number;
+  held_after: string | number;
+  created_at: Date | string;
   /** Holds: the type of the row that ended it, and whether that void was its expiry. */
   ending_type?: TransactionType | null;
   ending_expired?: boolean | null;
@@ -74,26 +74,6 @@ function toTransaction(row: TransactionRow): TokenTransaction {
     balance: Number(row.balance_after),
     held: Number(row.held_after),
     holdState: row.type === 'hold' ? holdState(row.ending_type, row.ending_expired) : null,
-  };
-}
-
-/** The transaction a key names, from its row as `to_jsonb` gives it, as its write answered it (a hold `open`). */
-function writtenTransaction(row: TransactionJson): TokenTransaction {
-  return {
-    id: row.id,
-    accountId: row.account_id,
-    sequence: Number(row.seq),
-    type: row.type,
-    amount: Number(row.amount),
-    holdId: row.hold_id,
-    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
-    expired: row.expired,
-    reason: row.reason,
-    reference: row.reference,
-    createdAt: new Date(row.created_at),
-    balance: Number(row.balance_after),
-    held: Number(row.held_after),
-    holdState: row.type === 'hold' ? 'open' : null,
   };
 }
 
@@ -384,7 +364,8 @@ interface PendingWrite extends BatchWrite {
  */
 function answerOf(stored: KeyRow, claim: IdempotencyClaim): Settled<WriteResult> {
   if (stored.fingerprint !== claim.fingerprint) return { failed: keyReused() };
-  if (stored.written) return { ok: { transaction: writtenTransaction(stored.written), replayed: true } };
+  // The row as written: a hold `open`, as its write answered it (no ending is read with it).
+  if (stored.written) return { ok: { transaction: toTransaction(stored.written), replayed: true } };
   if (!stored.response) return { failed: keyReused() };
   const refusal = storedRefusal(stored.response);
   if (refusal) return { failed: refusal };
