@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Migration } from '@mikro-orm/migrations';
 import type { Consumer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../src/errors.js';
 import { createOrm, dropDatabase, ensureDatabase, migrate, type MikroORM } from '../src/db/orm.js';
 import { headersToRecord, KafkaClient, type EventProducer, type ReceivedEvent } from '../src/kafka/client.js';
 import { startIdempotentConsumer } from '../src/kafka/consumer.js';
@@ -132,6 +133,37 @@ describe('transactional outbox, relay and idempotent consumer', () => {
     const dead = await eventually(async () => dlq[0], 30_000);
     expect(dead.eventId).toBe(poisonId);
     expect(dead.headers['dlq-error']).toBe('cannot handle poison');
+  });
+
+  it('waits out a service that cannot be reached (503) past its retries, and handles the event once it answers', async () => {
+    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
+    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
+    let tries = 0;
+    let firstTry = 0;
+    const handled: string[] = [];
+    const consumer = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId: `platform-test-${randomUUID().slice(0, 8)}`,
+      topics: [eventTopic],
+      deadLetters: producer,
+      logger,
+      retries: 1,
+      handle: async (event) => {
+        tries += 1;
+        firstTry ||= Date.now();
+        // As a service that is still starting: unavailable for its first two seconds.
+        if (Date.now() - firstTry < 2_000) throw new AppError(503, 'Service Unavailable');
+        handled.push(event.eventId);
+      },
+    });
+    consumers.push(consumer);
+    const event = newEventMetadata('test.good');
+    await producer.send([
+      { topic: eventTopic, key: 'k', value: Buffer.from('x'), headers: { 'event-id': event.eventId, 'event-type': 'test.good' } },
+    ]);
+    await eventually(async () => (handled.includes(event.eventId) ? true : undefined), 30_000);
+    expect(tries).toBeGreaterThan(2);
   });
 
   it('deletes published rows past their retention, oldest first, and never an unpublished one', async () => {

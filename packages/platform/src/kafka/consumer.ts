@@ -1,5 +1,6 @@
 import type { MikroORM, EntityManager } from '@mikro-orm/postgresql';
 import type { Consumer } from 'kafkajs';
+import { isAppError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { recordConsumedEvent } from '../telemetry/metrics.js';
 import { headersToRecord, retryRetriable, type EventProducer, type KafkaClient, type ReceivedEvent } from './client.js';
@@ -17,6 +18,12 @@ export interface IdempotentConsumerOptions {
   deadLetters: EventProducer;
   logger: Logger;
   retries?: number;
+  /**
+   * How long an event whose handling fails because another service or the database cannot be reached
+   * (502, 503, 504) is tried again before it goes to the DLQ (default 20 s, under the group's 30 s session):
+   * a service that restarts, or starts after this one, must not send every event it was asked about there.
+   */
+  unavailableRetryMs?: number;
   /** A new group reads the topics from their start; the client's KAFKA_CONSUMER_FROM unless given. */
   fromBeginning?: boolean;
 }
@@ -25,7 +32,8 @@ export interface IdempotentConsumerOptions {
  * Runs a handler once per event id: the processed-event row and the handler's
  * own writes commit in one transaction, so a redelivered event is skipped.
  * An event that still fails after its retries goes to `<topic>.dlq` with the
- * error, and the consumer moves on; nothing is dropped.
+ * error, and the consumer moves on; nothing is dropped. One that fails because
+ * something it needs cannot be reached is tried again for `unavailableRetryMs` first.
  */
 export async function startIdempotentConsumer(options: IdempotentConsumerOptions): Promise<{ stop(): Promise<void> }> {
   const consumer: Consumer = options.kafka.consumer(options.groupId);
@@ -34,12 +42,13 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
   // On a fresh broker a topic another service is creating has no leader yet ("does not host this topic-partition").
   await retryRetriable(() => consumer.subscribe({ topics: options.topics, fromBeginning }));
   const retries = options.retries ?? 3;
+  const unavailableRetryMs = options.unavailableRetryMs ?? 20_000;
   // Reading from the latest offsets, the start waits until the group has its
   // partitions: what is produced once the service has started is then read.
   const joined = fromBeginning ? Promise.resolve() : groupJoined(consumer);
 
   await consumer.run({
-    eachMessage: async ({ topic, partition, message }) => {
+    eachMessage: async ({ topic, partition, message, heartbeat }) => {
       const started = performance.now();
       const headers = headersToRecord(message.headers);
       const event: ReceivedEvent = {
@@ -53,14 +62,17 @@ export async function startIdempotentConsumer(options: IdempotentConsumerOptions
         eventType: headers['event-type'] ?? '',
       };
       let lastError: unknown;
-      for (let attempt = 0; attempt <= retries; attempt += 1) {
+      for (let attempt = 0; ; attempt += 1) {
         try {
           const handled = await handleOnce(options, event);
           recordConsumedEvent({ topic, group: options.groupId, outcome: handled ? 'processed' : 'duplicate' }, started);
           return;
         } catch (error) {
           lastError = error;
-          await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+          const waiting = performance.now() - started < unavailableRetryMs && isUnavailable(error);
+          if (attempt >= retries && !waiting) break;
+          await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
+          await heartbeat();
         }
       }
       options.logger.error({ err: lastError, topic, offset: message.offset, eventId: event.eventId }, 'event sent to DLQ');
@@ -104,4 +116,9 @@ async function handleOnce(options: IdempotentConsumerOptions, event: ReceivedEve
     await options.handle(event, em);
     return true;
   });
+}
+
+/** A failure to reach what the handler needs (another service, the database behind it): worth waiting out. */
+function isUnavailable(error: unknown): boolean {
+  return isAppError(error) && (error.status === 502 || error.status === 503 || error.status === 504);
 }
