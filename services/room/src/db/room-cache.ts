@@ -1,4 +1,4 @@
-import type { Redis } from '@spinroom/platform';
+import { type Redis, type RedisScript, redisScript } from '@spinroom/platform';
 import type { Room } from '../domain/room.js';
 import type { RoomRole } from '../domain/room-roles.js';
 
@@ -34,7 +34,11 @@ const keys = {
  * what a change replaced.
  */
 export class RoomCache {
-  constructor(private readonly redis: Redis) {}
+  private readonly setIfUnchanged: RedisScript;
+
+  constructor(private readonly redis: Redis) {
+    this.setIfUnchanged = redisScript(redis, SET_IF_UNCHANGED);
+  }
 
   /** The records of these rooms (absent: no such room), those not in Redis read by `load` and stored. */
   async get(roomIds: number[], load: (roomIds: number[]) => Promise<Map<number, RoomRecord>>): Promise<Map<number, RoomRecord>> {
@@ -55,14 +59,10 @@ export class RoomCache {
       const record = loaded.get(roomId);
       if (!record) continue;
       found.set(roomId, record);
-      pipeline.eval(
-        SET_IF_UNCHANGED,
-        2,
-        keys.record(roomId),
-        keys.generation(roomId),
-        generations[i] ?? '0',
-        JSON.stringify(record),
-        String(TTL_SECONDS),
+      this.setIfUnchanged.queue(
+        pipeline,
+        [keys.record(roomId), keys.generation(roomId)],
+        [generations[i] ?? '0', JSON.stringify(record), String(TTL_SECONDS)],
       );
     }
     await pipeline.exec();

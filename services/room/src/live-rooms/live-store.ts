@@ -5,6 +5,8 @@ import {
   feedResyncChannel,
   roomMessageJson,
   type Redis,
+  type RedisScript,
+  redisScript,
   type StatefulFeedMessageName,
   type StatelessFeedMessage,
 } from '@spinroom/platform';
@@ -222,8 +224,25 @@ export class LiveStore {
   /** A look at the epoch in progress (and the recovery it started): loads wait for it. */
   private checking: Promise<void> | undefined;
   private onLoss: (held: StoredRoom[], first: boolean) => Promise<void> = async () => undefined;
+  private readonly scripts: Record<
+    'save' | 'ackEffect' | 'claimEffects' | 'saveUsers' | 'connect' | 'keepAlive' | 'disconnect' | 'userConnected' | 'restore' | 'setDue',
+    RedisScript
+  >;
 
   constructor(private readonly redis: Redis) {
+    const script = (lua: string) => redisScript(redis, lua);
+    this.scripts = {
+      save: script(SAVE),
+      ackEffect: script(ACK_EFFECT),
+      claimEffects: script(CLAIM_EFFECTS),
+      saveUsers: script(SAVE_USERS),
+      connect: script(CONNECT),
+      keepAlive: script(KEEP_ALIVE),
+      disconnect: script(DISCONNECT),
+      userConnected: script(USER_CONNECTED),
+      restore: script(RESTORE),
+      setDue: script(SET_DUE),
+    };
     // Each (re)connection: a Redis that restarted without its data is noticed at once.
     redis.on('ready', () => void this.checkEpoch().catch(() => undefined));
   }
@@ -338,15 +357,15 @@ export class LiveStore {
     }
     const deleted = [...(previous?.users.keys() ?? [])].filter((uuid) => !users.has(uuid));
     const effects = input.effects?.entries ?? [];
-    const result = (await this.redis.eval(
-      SAVE,
-      6,
+    const keys = [
       liveKeys.room(next.roomUuid),
       liveKeys.clock,
       feedChannel(next.roomUuid),
       liveKeys.users(next.roomUuid),
       liveKeys.effects(next.roomUuid),
       liveKeys.effectsDue,
+    ];
+    const result = (await this.scripts.save.run(keys, [
       String(previous?.rev ?? 0),
       JSON.stringify(withoutUsers(next)),
       String(version),
@@ -361,7 +380,7 @@ export class LiveStore {
       ...deleted,
       ...effects.flat(),
       ...frames,
-    )) as number;
+    ])) as number;
     if (result < 0) return null;
     return this.remember({ room: next, rev: (previous?.rev ?? 0) + 1, version, users, nextSeq });
   }
@@ -405,12 +424,8 @@ export class LiveStore {
     change: { version: number; nextSeq: number; set: string[]; deleted: string[]; frame: string },
   ): Promise<boolean> {
     const roomUuid = previous.room.roomUuid;
-    const result = (await this.redis.eval(
-      SAVE_USERS,
-      3,
-      liveKeys.room(roomUuid),
-      liveKeys.users(roomUuid),
-      feedChannel(roomUuid),
+    const keys = [liveKeys.room(roomUuid), liveKeys.users(roomUuid), feedChannel(roomUuid)];
+    const result = (await this.scripts.saveUsers.run(keys, [
       String(previous.rev),
       String(change.version),
       String(change.nextSeq),
@@ -419,7 +434,7 @@ export class LiveStore {
       ...change.set,
       ...change.deleted,
       change.frame,
-    )) as number;
+    ])) as number;
     return result > 0;
   }
 
@@ -427,12 +442,12 @@ export class LiveStore {
 
   /** An effect ran: it is forgotten, unless a newer one took its key since `json` was kept. */
   async ackEffect(roomUuid: string, key: string, json: string): Promise<void> {
-    await this.redis.eval(ACK_EFFECT, 2, liveKeys.effects(roomUuid), liveKeys.effectsDue, key, json, roomUuid);
+    await this.scripts.ackEffect.run([liveKeys.effects(roomUuid), liveKeys.effectsDue], [key, json, roomUuid]);
   }
 
   /** Rooms whose pending effects are due at `now`, each claimed for this caller until `leaseUntil`. */
   claimEffectRooms(now: number, leaseUntil: number, limit = 100): Promise<string[]> {
-    return this.redis.eval(CLAIM_EFFECTS, 1, liveKeys.effectsDue, String(now), String(leaseUntil), String(limit)) as Promise<string[]>;
+    return this.scripts.claimEffects.run([liveKeys.effectsDue], [String(now), String(leaseUntil), String(limit)]) as Promise<string[]>;
   }
 
   /** A room's pending effects: (key, effect as kept) pairs. */
@@ -441,14 +456,9 @@ export class LiveStore {
   }
 
   async setDue(stored: StoredRoom, due: number | null): Promise<void> {
-    await this.redis.eval(
-      SET_DUE,
-      2,
-      liveKeys.room(stored.room.roomUuid),
-      liveKeys.clock,
-      String(stored.rev),
-      due === null ? '' : String(due),
-      stored.room.roomUuid,
+    await this.scripts.setDue.run(
+      [liveKeys.room(stored.room.roomUuid), liveKeys.clock],
+      [String(stored.rev), due === null ? '' : String(due), stored.room.roomUuid],
     );
   }
 
@@ -466,14 +476,14 @@ export class LiveStore {
       member.uuid,
       recordJson(room, member, stored.users.get(member.uuid)?.seq ?? nextSeq++),
     ]);
-    const result = (await this.redis.eval(
-      RESTORE,
-      5,
+    const keys = [
       liveKeys.room(room.roomUuid),
       liveKeys.users(room.roomUuid),
       liveKeys.clock,
       liveKeys.departures,
       feedChannel(room.roomUuid),
+    ];
+    const result = (await this.scripts.restore.run(keys, [
       String(now),
       String(stored.version + 1),
       JSON.stringify(withoutUsers(room)),
@@ -484,7 +494,7 @@ export class LiveStore {
       String(pairs.length / 2),
       ...pairs,
       closingFrame(room.roomUuid, 'r', { name: 'roomReset', params: {} }, now),
-    )) as number;
+    ])) as number;
     return result === 1;
   }
 
@@ -530,7 +540,7 @@ export class LiveStore {
   /** Records a connection and cancels the user's pending departure. */
   async connect(roomUuid: string, connectionId: string, userUuid: string, now: number): Promise<void> {
     const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid), liveKeys.departures];
-    await this.redis.eval(CONNECT, keys.length, ...keys, connectionId, `${userUuid}|${now}`, userUuid, `${roomUuid}|${userUuid}`);
+    await this.scripts.connect.run(keys, [connectionId, `${userUuid}|${now}`, userUuid, `${roomUuid}|${userUuid}`]);
   }
 
   /**
@@ -540,21 +550,16 @@ export class LiveStore {
    */
   async disconnect(roomUuid: string, connectionId: string, leaveAt: number | null): Promise<string | undefined> {
     const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid), liveKeys.departures];
-    const leaving = (await this.redis.eval(
-      DISCONNECT,
-      keys.length,
-      ...keys,
-      connectionId,
-      leaveAt === null ? '' : String(leaveAt),
-      roomUuid,
-    )) as string | null;
+    const leaving = (await this.scripts.disconnect.run(keys, [connectionId, leaveAt === null ? '' : String(leaveAt), roomUuid])) as
+      | string
+      | null;
     return leaving ?? undefined;
   }
 
   /** Whether the user holds a connection in the room: one field read, whatever the room's size. */
   async userConnected(roomUuid: string, userUuid: string): Promise<boolean> {
     const keys = [liveKeys.connections(roomUuid), liveKeys.connectionCounts(roomUuid)];
-    return (await this.redis.eval(USER_CONNECTED, keys.length, ...keys, userUuid)) === 1;
+    return (await this.scripts.userConnected.run(keys, [userUuid])) === 1;
   }
 
   /** Marks connections as alive (the BFF holding them says so periodically). */
@@ -562,14 +567,10 @@ export class LiveStore {
     if (entries.length === 0) return;
     const pipeline = this.redis.pipeline();
     for (const e of entries) {
-      pipeline.eval(
-        KEEP_ALIVE,
-        2,
-        liveKeys.connections(e.roomUuid),
-        liveKeys.connectionCounts(e.roomUuid),
-        e.connectionId,
-        `${e.userUuid}|${now}`,
-        e.userUuid,
+      this.scripts.keepAlive.queue(
+        pipeline,
+        [liveKeys.connections(e.roomUuid), liveKeys.connectionCounts(e.roomUuid)],
+        [e.connectionId, `${e.userUuid}|${now}`, e.userUuid],
       );
     }
     await pipeline.exec();
