@@ -43,7 +43,7 @@ describe('Redis', () => {
       incr.queue(after, [key], [6]);
       expect(await after.exec()).toEqual([[null, 21]]);
       // The text once, then hashes; after the flush a hash refused (NOSCRIPT, not run) and the text again.
-      await eventually(() => expect(sent.length).toBeGreaterThanOrEqual(6));
+      await eventually(async () => expect(sent.length).toBeGreaterThanOrEqual(6));
       expect(sent.slice(0, 4)).toEqual(['eval', 'evalsha', 'evalsha', 'evalsha']);
       expect(sent.filter((c) => c === 'eval').length).toBeGreaterThanOrEqual(2);
       expect(await redis.get(key)).toBe('21');
