@@ -1,3 +1,5 @@
+import { createRedis } from '@spinroom/platform';
+import { eventually } from '@spinroom/platform/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FeedListener } from '../support/feed-client.js';
 import { freshEmail, usePlatform } from '../support/platform.js';
@@ -5,10 +7,10 @@ import { freshEmail, usePlatform } from '../support/platform.js';
 type Json = any;
 const ROOMS = '/api/room-service';
 
-// The profiles a live room shows come from the room service's cache, kept fresh
-// by the user service's user.profile-updated events (no call to the user
-// service when the profile is cached): a profile changed after a first join
-// shows changed at the next, without waiting for the cache to expire.
+// The profiles a live room shows come from the room service's cache, filled at
+// an account's creation and kept fresh by the user service's events (no call
+// to the user service when the profile is cached): a profile changed after a
+// first join shows changed at the next, without waiting for the cache to expire.
 describe('profiles in live rooms', () => {
   const { call, platform } = usePlatform();
   const open: FeedListener[] = [];
@@ -27,6 +29,24 @@ describe('profiles in live rooms', () => {
     open.push(listener);
     return listener;
   };
+
+  it("caches a new account's and a new guest's profile at their creation, before any join asks the user service", async () => {
+    const redis = createRedis(platform().chat.redisUrl);
+    try {
+      const dana = await person('Dana');
+      const guest = (await call('GET', '/api/user-service/auth/guest')).body;
+      const cached = async (uuid: string) => JSON.parse((await redis.get(`room:profile:${uuid}`)) ?? 'null');
+      // Nothing joined: only the user service's events can have put them there.
+      expect(await eventually(async () => (await cached(dana.uuid)) ?? undefined)).toMatchObject({ uuid: dana.uuid, nickname: 'Dana' });
+      expect(await eventually(async () => (await cached(guest.userUuid)) ?? undefined)).toMatchObject({
+        uuid: guest.userUuid,
+        nickname: expect.stringMatching(/^ghost-\d+$/),
+        avatarId: 'ghost',
+      });
+    } finally {
+      redis.disconnect();
+    }
+  });
 
   it('shows a profile as changed since the last join: the change reaches the room service as an event', async () => {
     const owner = await person('Owner');

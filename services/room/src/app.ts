@@ -67,7 +67,7 @@ export const roomService = defineService('room', {
       new Limit(redis, ROOM_PASSWORD_FAILURES, config.LIMIT_ROOM_PASSWORD_FAILURES),
       blockersOf(peers.social, serviceToken),
     );
-    // Profiles shown in live rooms: cached, kept fresh by the user service's user.profile-updated events.
+    // Profiles shown in live rooms: cached from the user service's events (an account's creation, each change).
     const profiles = new CachedProfiles(redis, users);
     const profileEvents = await startIdempotentConsumer({
       kafka,

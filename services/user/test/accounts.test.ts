@@ -16,6 +16,8 @@ import { PgUserStore } from '../src/db/user-store.js';
 import { Accounts } from '../src/domain/accounts.js';
 import { PasswordHasher } from '../src/domain/passwords.js';
 import { userSignedUp } from '../src/events/user-events.js';
+import { UserProfileUpdated, UserSignedUp } from '@spinroom/contracts/events/v1/user_events';
+import { UserKind } from '@spinroom/contracts/user/v1/user_service';
 
 describe('accounts on PostgreSQL', () => {
   const databaseUrl = uniqueDatabaseUrl('user_accounts');
@@ -32,6 +34,14 @@ describe('accounts on PostgreSQL', () => {
     accounts = new Accounts(new PgUserStore(orm), new PasswordHasher(), tokens, userSignedUp);
   });
 
+  const staged = (key: string) =>
+    orm.em
+      .fork()
+      .execute<{ event_type: string; payload: Buffer }[]>(
+        `select "event_type", "payload" from "outbox_message" where "key" = ? order by "created_at"`,
+        [key],
+      );
+
   afterAll(async () => {
     await orm.close();
     await dropDatabase(databaseUrl);
@@ -46,6 +56,15 @@ describe('accounts on PostgreSQL', () => {
     });
     const rows = await orm.em.fork().execute<{ event_type: string; key: string }[]>(`select "event_type", "key" from "outbox_message"`);
     expect(rows).toEqual([{ event_type: 'user.signed-up', key: grant.userUuid }]);
+    // With the profile as created: the room service caches it for live rooms.
+    const [event] = await staged(grant.userUuid);
+    expect(UserSignedUp.decode(event!.payload).profile).toMatchObject({
+      uuid: grant.userUuid,
+      nickname: 'ana',
+      kind: UserKind.USER_KIND_USER,
+      color: expect.any(String),
+      avatarId: expect.any(String),
+    });
   });
 
   it('lets exactly one of two simultaneous sign-ups with one email through', async () => {
@@ -77,6 +96,20 @@ describe('accounts on PostgreSQL', () => {
     expect(ghostA).toMatchObject({ kind: 'guest', avatarId: 'ghost', color: '#FFFFFF' });
     expect(Number(ghostB!.nickname.replace('ghost-', ''))).toBe(Number(ghostA!.nickname.replace('ghost-', '')) + 1);
     expect((await verifier.verify(a.accessToken)).kind).toBe('guest');
+    // Guests never sign up: each one's profile is announced as created, for the live rooms' cache.
+    const events = await staged(a.userUuid);
+    expect(events.map((e) => e.event_type)).toEqual(['user.profile-updated']);
+    expect(UserProfileUpdated.decode(events[0]!.payload)).toMatchObject({
+      userUuid: a.userUuid,
+      profile: {
+        id: ghostA!.id,
+        uuid: a.userUuid,
+        nickname: ghostA!.nickname,
+        avatarId: 'ghost',
+        color: '#FFFFFF',
+        kind: UserKind.USER_KIND_GUEST,
+      },
+    });
   });
 
   it('reads a session as uuid, kind and roles alone, and 401 for an account that is gone', async () => {

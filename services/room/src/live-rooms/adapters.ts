@@ -53,11 +53,12 @@ const profileKey = (userUuid: string) => `room:profile:${userUuid}`;
 
 /**
  * Profiles as other users see them (`OtherUserProfileResDto`, the REST
- * mapping), from Redis (`room:profile:<uuid>`), kept fresh by the user
- * service's `user.profile-updated` events (`updated`). Only a profile not
- * cached (a user's first join of the day) is fetched from the user service,
- * with the joining user's own token, and stored unless an event stored a
- * newer one meanwhile. Guests appear as ghosts.
+ * mapping), from Redis (`room:profile:<uuid>`), stored as the user service
+ * announces them (`updated`: an account's profile as created, `user.signed-up`
+ * or a guest's `user.profile-updated`, then each change). Only a profile not
+ * cached (a day unread by a change, or an event not consumed yet) is fetched
+ * from the user service, with the joining user's own token, and stored unless
+ * an event stored a newer one meanwhile. Guests appear as ghosts.
  */
 export class CachedProfiles implements Profiles {
   constructor(
@@ -79,7 +80,7 @@ export class CachedProfiles implements Profiles {
     return profile;
   }
 
-  /** A `user.profile-updated`: the profile as it is now replaces the cached one. */
+  /** An announced profile (an account's creation, a change): it replaces the cached one. */
   async updated(profile: UserProfile): Promise<void> {
     await this.redis.set(profileKey(profile.uuid), JSON.stringify(profileToJson(profile)), 'EX', PROFILE_TTL_SECONDS);
   }

@@ -94,24 +94,30 @@ export class PgUserStore implements UserStore {
   }
 
   async createGuest(): Promise<User> {
-    const em = this.em();
-    const [row] = await em.execute<{ n: string }[]>(`select nextval('guest_number_seq') as n`);
     const now = new Date();
-    const guest = em.create(UserEntity, {
-      ...EMPTY_PROFILE,
-      uuid: randomUUID(),
-      kind: 'guest',
-      email: null,
-      passwordHash: null,
-      roles: ['guest'],
-      capabilities: [],
-      badges: [],
-      nickname: guestNickname(Number(row!.n)),
-      ...GUEST_PROFILE,
-      createdAt: now,
-      updatedAt: now,
+    const guest = await this.em().transactional(async (em) => {
+      const [row] = await em.execute<{ n: string }[]>(`select nextval('guest_number_seq') as n`);
+      const created = em.create(UserEntity, {
+        ...EMPTY_PROFILE,
+        uuid: randomUUID(),
+        kind: 'guest',
+        email: null,
+        passwordHash: null,
+        roles: ['guest'],
+        capabilities: [],
+        badges: [],
+        nickname: guestNickname(Number(row!.n)),
+        ...GUEST_PROFILE,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await em.flush(); // assigns the id the profile carries
+      // Guests never sign up: their profile is announced as created, with the account, so that the room service
+      // has it cached before their first join.
+      addToOutbox(em, userProfileUpdated(created));
+      return created;
     });
-    await em.flush();
+    this.onEventsCommitted();
     return guest;
   }
 

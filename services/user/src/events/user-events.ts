@@ -6,7 +6,7 @@ import { TOPICS } from '@spinroom/contracts/topics';
 
 export const USER_EVENTS_TOPIC = TOPICS.userEvents.name;
 
-/** `user.signed-up`, keyed by the user's uuid. */
+/** `user.signed-up`, keyed by the user's uuid, with the profile as created (the room service caches it). */
 export function userSignedUp(user: User): OutboxEntry {
   const metadata = newEventMetadata('user.signed-up');
   const payload = UserSignedUp.encode({
@@ -15,6 +15,7 @@ export function userSignedUp(user: User): OutboxEntry {
     email: user.email ?? '',
     nickname: user.nickname,
     kind: user.kind,
+    profile: toProfileMessage(user),
   }).finish();
   return { topic: USER_EVENTS_TOPIC, key: user.uuid, metadata, payload };
 }
@@ -31,7 +32,7 @@ export function userPhoneNumberChanged(userUuid: string, phone: string, change: 
 
 export const PROFILE_UPDATED = 'user.profile-updated';
 
-/** `user.profile-updated`: the user's whole profile after a change (the room service shows it in live rooms). */
+/** `user.profile-updated`: the user's whole profile after a change, or a guest's as created (the room service shows it in live rooms). */
 export function userProfileUpdated(user: User): OutboxEntry {
   const metadata = newEventMetadata(PROFILE_UPDATED);
   const payload = UserProfileUpdated.encode({ metadata, userUuid: user.uuid, profile: toProfileMessage(user) }).finish();
