@@ -270,6 +270,25 @@ describe('catalogue search on PostgreSQL', () => {
     await db.query(`delete from song where artist_name = 'Feather Ink'`);
   });
 
+  it('finds the most played songs holding the words in the tiers of played songs, and the rest after them', async () => {
+    // 45 songs in the top tier (more than the 40 candidates a first page takes), then 3 each in the hot and warm tiers and below.
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const plays = [...Array.from({ length: 45 }, (_, i) => 50_000 + i), ...[10_000, 10_001, 10_002, 1_000, 1_001, 1_002, 0, 1, 999]];
+    for (const [i, p] of plays.entries()) await add(`Tidal ${letters[i % 26]}${letters[Math.floor(i / 26)]}`, 'Shore Line', p);
+    const byPlays = plays
+      .map((p, i) => ({ p, title: `Tidal ${letters[i % 26]}${letters[Math.floor(i / 26)]} / Shore Line` }))
+      .sort((a, b) => b.p - a.p)
+      .map((s) => s.title);
+    expect(await titles('tidal')).toEqual(byPlays.slice(0, 20));
+    const pages = [];
+    for (const offset of [0, 20, 40]) pages.push(...(await titles('tidal', { offset })));
+    expect(pages).toEqual(byPlays);
+    // A word only two top, one hot and one warm song and two below hold: all of them, most played first.
+    for (const [i, p] of [60_000, 55_000, 12_000, 2_000, 5, 0].entries()) await add(`Ebb ${letters[i]}`, 'Shore Line', p);
+    expect(await titles('ebb')).toEqual(['Ebb a', 'Ebb b', 'Ebb c', 'Ebb d', 'Ebb e', 'Ebb f'].map((t) => `${t} / Shore Line`));
+    await db.query(`delete from song where artist_name = 'Shore Line'`);
+  });
+
   it('leaves explicit songs out when asked, and pages through the same order', async () => {
     expect(await titles('velvet', { includeExplicit: false })).not.toContain('Midnight Velvet / Neon Sunday');
     expect(await titles('velvet')).toContain('Midnight Velvet / Neon Sunday');

@@ -17,14 +17,17 @@ const MIN_CANDIDATES = 40;
 /**
  * How far down the popularity index the words are looked for (the walk), and
  * how common the statistics must expect them to be for the walk to be tried:
- * common enough to find twice the candidates within it. The walk stops at the
- * candidates' count, so a common word reads a few hundred entries; words
- * expected rarer go to their GIN index. A walk reads the covering index in
- * popularity order, its first entries the ones every search reads (well under
- * a microsecond each); the GIN path reads each matching song's row to sort
- * them by popularity (5 µs and more each).
+ * common enough to find twice the candidates within it (words in 1.6% of the
+ * songs). The walk stops at the candidates' count, so a common word reads a
+ * few hundred entries; words expected rarer go to their GIN indexes. A walk
+ * reads the covering index in popularity order (about half a microsecond an
+ * entry); the GIN path reads each matching song's row to sort them by
+ * popularity (5 µs and more each), but a tier's (TIERS) only the most played
+ * songs': below that share the tiers read less than the walk would (a walk of
+ * 20,000 tried for words the statistics thought common read all of it, 7-11 ms,
+ * where the tiers read a few hundred rows).
  */
-const WALK = 20_000;
+const WALK = 5_000;
 /** Connections of the search's own pool: PostgreSQL runs a search on one core, and the machine has few. */
 const POOL_MAX = 6;
 /**
@@ -46,6 +49,18 @@ const SPELT_OUT = 32;
 const COMMON_PREFIX = 0.02;
 /** A typed prefix shorter than this is not looked up in the GIN index beside other words (it matches too many words there); the songs the other words find are checked for it. */
 const INDEX_PREFIX = 3;
+
+/**
+ * Tiers of the most played songs, most played first, each with a partial GIN index on its songs' words (migration
+ * Migration20261210000000_search_tiers, the same predicates). Words that thousands of songs hold, but not enough for
+ * the walk, find their k best among a tier's few thousand rows instead of every match's; the plays are where the
+ * bench catalogue's top 6% and 19% begin (any values answer the same songs, only the rows read differ).
+ */
+const TIERS = [
+  { name: 'top', plays: 50_000 },
+  { name: 'hot', plays: 10_000 },
+  { name: 'warm', plays: 1_000 },
+];
 
 /** The page's columns, named as `Song`'s fields: the rows are the answer, no entity mapping. */
 const SONG_COLUMNS = `"id", "song_id" as "songId", "song_short_id" as "songShortId", "isrc", "track_name" as "trackName",
@@ -95,12 +110,18 @@ function pageSql(words: boolean, walk: boolean): string {
     // The GIN index finds the songs holding the words ($7); ts_match_vq (not the operator, so the planner cannot take it
     // to the index) checks the whole query ($8) on them. "popularity" + 0: the order the popularity index cannot give, so
     // a plan made once for any words (the statement is prepared) still reads the words' index, never a walk of the catalogue.
-    ctes.push(`"words" as materialized (
+    // First among the most played songs only (the tiers' partial indexes), then among all: a tier that holds k songs with
+    // the words holds the k best, so the whole index, whose matches are each a row read, is read only for words few songs hold.
+    const before = walk ? ['walk'] : [];
+    for (const [name, index] of [...TIERS.map((t) => [t.name, `"popularity" + 0 >= ${t.plays}`] as const), ['words', 'true'] as const]) {
+      ctes.push(`"${name}" as materialized (
       select "id" from "song"
-       where (select count(*) from "exact") < $6${walk ? ` and (select count(*) from "walk") < $3` : ''}
-         and "search_vector" @@ $7::tsquery and ts_match_vq("search_vector", $8::tsquery) and ${playable}
+       where (select count(*) from "exact") < $6${before.map((b) => ` and (select count(*) from "${b}") < $3`).join('')}
+         and ${index} and "search_vector" @@ $7::tsquery and ts_match_vq("search_vector", $8::tsquery) and ${playable}
        order by "popularity" + 0 desc, "id" limit $3)`);
-    names.push('words');
+      before.push(name);
+      names.push(name);
+    }
   }
   // The words' rank counts only when the words were asked (the exact matches left the page short).
   const rank = words ? `(case when (select count(*) from "exact") < $6 then ts_rank("search_vector", $8::tsquery) else 0 end) desc, ` : '';
@@ -135,8 +156,11 @@ const PAGE_STATEMENTS = {
  *    every word, most played first: for words the statistics call common,
  *    the first entries of the covering popularity index (found there, no
  *    table read); for the others, or when those entries hold too few, the
- *    words' GIN index (their songs are few), a last typed prefix of one or
- *    two letters checked on the songs the other words find.
+ *    words' GIN indexes: first those of the tiers of the most played songs
+ *    (partial indexes), then all songs', each read only when the one before
+ *    held fewer than the candidates asked (a tier holding them holds the
+ *    best); a last typed prefix of one or two letters checked on the songs the
+ *    other words find.
  * 4. Ranked: exact title, then the artist's own songs, then `ts_rank` (names
  *    weigh most, then album, then genre), then popularity.
  *

@@ -10,6 +10,7 @@ import { Migration20261203000000_room_effects } from './Migration20261203000000_
 import { Migration20261207000000_room_effect_pruning } from './Migration20261207000000_room_effect_pruning.js';
 import { Migration20261208000000_search_statistics } from './Migration20261208000000_search_statistics.js';
 import { Migration20261209000000_catalogue_changes } from './Migration20261209000000_catalogue_changes.js';
+import { Migration20261210000000_search_tiers } from './Migration20261210000000_search_tiers.js';
 
 /** Every migration of the playlist service, oldest first. */
 export const migrations = [
@@ -25,4 +26,5 @@ export const migrations = [
   { name: 'Migration20261207000000_room_effect_pruning', class: Migration20261207000000_room_effect_pruning },
   { name: 'Migration20261208000000_search_statistics', class: Migration20261208000000_search_statistics },
   { name: 'Migration20261209000000_catalogue_changes', class: Migration20261209000000_catalogue_changes },
+  { name: 'Migration20261210000000_search_tiers', class: Migration20261210000000_search_tiers },
 ];
