@@ -100,3 +100,11 @@ export function crateSongToJson(entry: CrateSong): MinimalCrateSongJson {
     position: entry.position,
   };
 }
+
+/**
+ * A catalogue search's text as its kept answers are keyed, the BFF's and the
+ * playlist service's alike: any case and spacing of the same words is one search.
+ */
+export function searchKeyText(text: string): string {
+  return text.trim().toLowerCase().replace(/\s+/g, ' ');
+}

@@ -1,3 +1,5 @@
+import { searchKeyText } from '@spinroom/contracts/songs';
+
 /** What a catalogue search asks, as the answer's key (any case and spacing of the same words is one search). */
 export interface SearchKey {
   q: string;
@@ -51,7 +53,7 @@ export class SearchAnswers {
     }
     if (generation === undefined || this.options.maxAgeMs <= 0) return ask(0);
     const now = (this.options.now ?? Date.now)();
-    const id = JSON.stringify([key.q.trim().toLowerCase().replace(/\s+/g, ' '), key.limit, key.offset, key.explicit]);
+    const id = JSON.stringify([searchKeyText(key.q), key.limit, key.offset, key.explicit]);
     const kept = this.entries.get(id);
     if (kept) this.remove(id, kept);
     if (kept && kept.generation === generation && now - kept.at < this.options.maxAgeMs) {

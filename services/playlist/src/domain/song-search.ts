@@ -1,3 +1,4 @@
+import { searchKeyText } from '@spinroom/contracts/songs';
 import type { Song } from './song.js';
 
 /** A catalogue search as the service asks it (spec 002: q, explicit, offset, limit). */
@@ -124,13 +125,7 @@ export class CachedSongSearch implements SongSearch {
     const ttl = generation > 0 ? this.options.generationTtlMs : this.options.ttlMs;
     if (ttl <= 0) return this.inner.search(query);
     const now = (this.options.now ?? Date.now)();
-    const key = JSON.stringify([
-      query.text.trim().toLowerCase().replace(/\s+/g, ' '),
-      query.limit,
-      query.offset,
-      query.includeExplicit,
-      generation,
-    ]);
+    const key = JSON.stringify([searchKeyText(query.text), query.limit, query.offset, query.includeExplicit, generation]);
     const hit = this.entries.get(key);
     this.entries.delete(key);
     if (hit && now - hit.at < ttl) {
