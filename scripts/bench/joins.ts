@@ -29,7 +29,7 @@ import { apiClient } from '../lib/http.js';
 import { localDir, readInfraEnv, repoRoot } from '../lib/infra.js';
 import { managed, startServiceProcess, waitForHttp, type ServiceProcess } from '../lib/processes.js';
 import { bffEnvironment, serviceEnvironment, servicePorts, startLocalService, type LocalServices } from '../lib/services.js';
-import { startCpuWindow, type CpuGroup } from './cpu.js';
+import { postgresPids, startCpuWindow, type CpuGroup } from './cpu.js';
 import { assertPortFree, BENCH_LIMIT_ENV, benchProcesses, gitRevision, retryingSetup } from './run.js';
 
 type Command = { type: 'arrive'; url: string; roomUuid: string; tokens: string[]; concurrency: number; whole: boolean } | { type: 'close' };
@@ -180,6 +180,24 @@ async function runBenchmark(): Promise<void> {
         : call('POST', '/api/user-service/auth/login', undefined, { email: body.email, password: body.password });
     });
     const total = Math.max(...steps);
+    // What making the guests costs each process (outside the join windows): a new account's profile may be
+    // announced then (the room service caches it from the user service's event) rather than fetched at its first join.
+    const pidFrom = (path: string) => {
+      const pid = existsSync(path) ? Number(readFileSync(path, 'utf8').split('\n')[0]!.trim()) : NaN;
+      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    };
+    const redisPid = pidFrom(join(localDir, 'dev/redis/redis.pid'));
+    const postgresPid = pidFrom(join(localDir, 'dev/postgres/data/postmaster.pid'));
+    const kafkaPid = pidFrom(join(localDir, 'dev/kafka/kafka.pid'));
+    const making = startCpuWindow([
+      { name: 'BFF', pids: () => [bff.child.pid!] },
+      { name: 'user', pids: () => [user.child.pid!] },
+      { name: 'room', pids: () => [room.child.pid!] },
+      ...(redisPid ? [{ name: 'Redis', pids: () => [redisPid] }] : []),
+      ...(postgresPid ? [{ name: 'PostgreSQL', pids: () => postgresPids(postgresPid) }] : []),
+      ...(kafkaPid ? [{ name: 'Kafka', pids: () => [kafkaPid] }] : []),
+    ]);
+    const makingStarted = performance.now();
     process.stdout.write(`Making ${fmt(total * servers.length)} guests... `);
     const guests: string[] = [];
     const wanted = total * servers.length;
@@ -192,7 +210,13 @@ async function runBenchmark(): Promise<void> {
         }
       }),
     );
-    console.log('done');
+    await sleep(3000); // the events of the last ones consumed
+    const madeIn = (performance.now() - makingStarted) / 1000;
+    const makingCpu = making();
+    const perGuest = (name: string) => fmt(((makingCpu.cores[name] ?? 0) * madeIn * 1000) / wanted, 3);
+    console.log(
+      `done; CPU ms per guest (over ${fmt(madeIn, 1)} s, 3 s after the last): BFF ${perGuest('BFF')}, user ${perGuest('user')}, room ${perGuest('room')}, Redis ${perGuest('Redis')}, PostgreSQL ${perGuest('PostgreSQL')}, Kafka ${perGuest('Kafka')}`,
+    );
 
     const clients: Array<{ child: ChildProcess; waiting: Array<(r: Reply) => void> }> = [];
     for (let i = 0; i < clientCount; i += 1) {
@@ -213,8 +237,6 @@ async function runBenchmark(): Promise<void> {
         c.child.send(command);
       });
 
-    const redisPidFile = join(localDir, 'dev/redis/redis.pid');
-    const redisPid = existsSync(redisPidFile) ? Number(readFileSync(redisPidFile, 'utf8').trim()) : undefined;
     const groups: CpuGroup[] = [
       { name: 'bare', pids: () => [bare.child.pid!] },
       { name: 'BFF', pids: () => [bff.child.pid!] },
