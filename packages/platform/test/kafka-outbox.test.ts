@@ -135,6 +135,38 @@ describe('transactional outbox, relay and idempotent consumer', () => {
     expect(dead.headers['dlq-error']).toBe('cannot handle poison');
   });
 
+  it('runs a handler that needs no deduplication on every delivery, with no processed-event row', async () => {
+    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
+    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
+    const groupId = `platform-test-${randomUUID().slice(0, 8)}`;
+    const handled: string[] = [];
+    const consumer = await startIdempotentConsumer({
+      kafka,
+      orm,
+      groupId,
+      topics: [eventTopic],
+      deadLetters: producer,
+      logger,
+      deduplicate: false,
+      handle: async (event) => {
+        handled.push(event.eventId);
+      },
+    });
+    consumers.push(consumer);
+    const event = newEventMetadata('test.good');
+    const message = {
+      topic: eventTopic,
+      key: 'k',
+      value: Buffer.from('x'),
+      headers: { 'event-id': event.eventId, 'event-type': 'test.good' },
+    };
+    await producer.send([message, message]);
+    await eventually(async () => (handled.length === 2 ? true : undefined), 30_000);
+    expect(handled).toEqual([event.eventId, event.eventId]);
+    const rows = await orm.em.fork().execute(`select 1 from "processed_event" where "consumer" = ?`, [groupId]);
+    expect(rows).toEqual([]);
+  });
+
   it('waits out a service that cannot be reached (503) past its retries, and handles the event once it answers', async () => {
     const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
     await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);

@@ -75,6 +75,8 @@ export const roomService = defineService('room', {
       groupId: config.KAFKA_CONSUMER_GROUP,
       topics: [USER_EVENTS_TOPIC],
       handle: userEventsHandler(profiles),
+      // Each event sets the cached profile to what it says: run again in order, the same; no row per event to skip it.
+      deduplicate: false,
       deadLetters: await kafka.producer(),
       logger,
     });
