@@ -49,11 +49,13 @@ export const bffConfig = {
   LIMIT_MAILS_PER_ADDRESS: env.limit('20/1h'),
   /**
    * Catalogue search answers kept (routes/playlist/search-answers.ts): reused while the catalogue's generation stays
-   * the same, for at most SEARCH_ANSWERS_MAX_AGE_MS (0: none kept), SEARCH_ANSWERS_MAX_MB of bodies (128: the search traffic's hits 54% against 47% at 64, BENCHMARKS.md run S11); the generation is
-   * read every SEARCH_GENERATION_POLL_MS, the longest a changed song stays out of a repeated search.
+   * the same, for at most SEARCH_ANSWERS_MAX_AGE_MS (0: none kept), SEARCH_ANSWERS_MAX_MB of bodies (128 took the
+   * search traffic's hits from 47% to 55% for 55-100 MiB more resident, too near the chart's 768 MiB limit: BENCHMARKS.md,
+   * run S11); the generation is read every SEARCH_GENERATION_POLL_MS, the longest a changed song stays out of a repeated
+   * search.
    */
   SEARCH_ANSWERS_MAX_AGE_MS: z.coerce.number().int().min(0).default(300_000),
-  SEARCH_ANSWERS_MAX_MB: z.coerce.number().int().positive().default(128),
+  SEARCH_ANSWERS_MAX_MB: z.coerce.number().int().positive().default(64),
   SEARCH_GENERATION_POLL_MS: z.coerce.number().int().min(50).default(500),
   /** Folder of the built web client, served at `/`. */
   WEB_DIR: z.string().optional(),

@@ -27,7 +27,7 @@
 // Knobs: BENCH_SEARCH_SIZES (3000,1000000), BENCH_CONNECTIONS (50),
 // BENCH_WARMUP_S (4), BENCH_DURATION_S (12), BENCH_SEARCH_DROP=1 (drop the
 // catalogue databases afterwards; kept otherwise, so a re-run skips the load),
-// BENCH_SEARCH_ANSWERS_MB (128, the BFF's default: the kept answers' budget, the BFF's and the simulation's),
+// BENCH_SEARCH_ANSWERS_MB (64, the BFF's default: the kept answers' budget, the BFF's and the simulation's),
 // BENCH_SEARCH_PROFILE=<folder>: instead of the figures, one run of search
 // traffic (BENCH_SEARCH_PROFILE_SETUP: off (the default), s8 or kept) while the BFF and the playlist service
 // write V8 CPU profiles there, a folder each (node --cpu-prof; the main thread writes the largest file; summarise it
@@ -64,7 +64,7 @@ const { children, stopAll } = benchProcesses<ServiceProcess>();
 /** The playlist service's answer cache as runs S7-S8 measured it (its defaults for a search that names no generation). */
 const CACHE = { ttlMs: 5000, generationTtlMs: 0, maxEntries: 10_000 };
 /** The BFF's answers kept as deployed (its config's defaults; BENCH_SEARCH_ANSWERS_MB another budget). */
-const ANSWERS = { maxAgeMs: 300_000, maxBytes: Number(process.env.BENCH_SEARCH_ANSWERS_MB ?? 128) * 2 ** 20 };
+const ANSWERS = { maxAgeMs: 300_000, maxBytes: Number(process.env.BENCH_SEARCH_ANSWERS_MB ?? 64) * 2 ** 20 };
 /**
  * What each setup keeps: `kept` as deployed (the BFF's bodies per generation, the playlist service's answers per
  * generation), `s8` the playlist service's 5 s cache alone, `off` nothing.
