@@ -37,7 +37,8 @@ export interface IdempotentConsumerOptions {
 
 /**
  * Runs a handler once per event id: the processed-event row and the handler's
- * own writes commit in one transaction, so a redelivered event is skipped.
+ * own writes commit in one transaction, so a redelivered event is skipped
+ * (unless `deduplicate` is false: then on every delivery).
  * An event that still fails after its retries goes to `<topic>.dlq` with the
  * error, and the consumer moves on; nothing is dropped. One that fails because
  * something it needs cannot be reached is tried again for `unavailableRetryMs` first.
