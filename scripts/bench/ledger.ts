@@ -37,7 +37,9 @@
 // BENCH_CPU_PROF=<dir> (a V8 CPU profile of the points service under <dir>/points;
 // summarise it with scripts/bench/profile-summary.ts), BENCH_LEDGER_PG_SOCKET=1 (the
 // points service and the bare debit reach PostgreSQL over its Unix socket, the dev
-// profile's .local/dev/postgres/run, instead of loopback TCP).
+// profile's .local/dev/postgres/run, instead of loopback TCP), BENCH_LEDGER_POINTS_NODE_OPTIONS
+// (the points service's NODE_OPTIONS instead of the chart's --max-semi-space-size=8; empty: V8's
+// defaults), BENCH_LEDGER_POINTS_NODE_ARGS (more node flags for it, as --trace-gc).
 //
 // The points service reads the dev profile's Kafka topics, where other runs on the
 // machine write: it starts in a consumer group of its own at the topics' end (no
@@ -66,6 +68,8 @@ const warmupSeconds = num('BENCH_WARMUP_S', 3);
 const accountCount = num('BENCH_LEDGER_ACCOUNTS', 1000);
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const withUnary = Boolean(process.env.BENCH_LEDGER_UNARY);
+/** The points service's NODE_OPTIONS instead of the chart's (npm start's, scripts/lib/services.ts); empty: V8's defaults. */
+const pointsNodeOptions = process.env.BENCH_LEDGER_POINTS_NODE_OPTIONS;
 const TARGET = { ratio: 0.5, p99Ms: 15 };
 const SUFFIX = '_bench_ledger';
 const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, 50360 + i])) as Record<ServiceName, number>;
@@ -98,10 +102,14 @@ async function main() {
     DATABASE_URL: pointsDatabaseUrl,
     KAFKA_CONSUMER_GROUP: `points-bench-ledger-${Date.now()}`,
     KAFKA_CONSUMER_FROM: 'latest',
+    ...(pointsNodeOptions === undefined ? {} : { NODE_OPTIONS: pointsNodeOptions }),
   };
   const points = startServiceProcess('points', 'services/points/src/main.ts', pointsEnv, {
     bundled: true,
-    nodeArgs: cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfileDir, 'points')}`] : [],
+    nodeArgs: [
+      ...(cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(cpuProfileDir, 'points')}`] : []),
+      ...(process.env.BENCH_LEDGER_POINTS_NODE_ARGS ?? '').split(' ').filter(Boolean),
+    ],
   });
   children.push(user, points);
   const exited = () => children.find((c) => c.child.exitCode !== null);
@@ -273,7 +281,7 @@ async function main() {
   };
   console.log(`
 Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} at ${gitRevision()}, \`npm run bench\` (scripts/bench/ledger.ts), Node ${process.version}, ${cpus().length} cores;
-${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario, PostgreSQL over ${process.env.BENCH_LEDGER_PG_SOCKET ? 'its Unix socket' : 'loopback TCP'}. An operation: one hold or one commit (gRPC), or one bare debit.
+${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario, PostgreSQL over ${process.env.BENCH_LEDGER_PG_SOCKET ? 'its Unix socket' : 'loopback TCP'}, the points service's NODE_OPTIONS \`${pointsEnv.NODE_OPTIONS ?? ''}\`. An operation: one hold or one commit (gRPC), or one bare debit.
 
 | scenario | ops/s | p50 ms | p99 ms | errors | ${cpuGroups.map((g) => `CPU ms/op ${g.name}`).join(' | ')} | machine busy |
 |---|--:|--:|--:|--:|${cpuGroups.map(() => '--:').join('|')}|--:|
