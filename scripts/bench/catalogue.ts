@@ -22,7 +22,7 @@ const uploads = num('BENCH_UPLOADS', 3);
 const catalogueSize = num('BENCH_CATALOGUE_SONGS', 3000);
 const searchSeconds = num('BENCH_DURATION_S', 12);
 const connections = num('BENCH_CONNECTIONS', 50);
-const ports = { bff: 8280, ...servicePorts(50250) };
+const ports = { bff: 8280, ...servicePorts(28250) };
 const account = { email: 'bench-catalogue@spinroom.local', password: 'bench-password-7f3a' };
 
 const children: ServiceProcess[] = [];

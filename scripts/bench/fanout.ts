@@ -7,7 +7,7 @@
 //
 // Starts its own user service (the public key), social service and BFF, as
 // their images run them (bundled), on ports of their own (BENCH_FANOUT_PORT_BASE,
-// 50510: user 50511, social 50518; the BFF on BENCH_FANOUT_BFF_PORT, 18510), on
+// 28750: user 28751, social 28758; the BFF on BENCH_FANOUT_BFF_PORT, 18510), on
 // the dev profile's infrastructure with a database of their own
 // (spinroom_social_bench_fanout, emptied of fans, devices and notifications at
 // the start) and consumer groups of the run's own reading from the run's start.
@@ -75,7 +75,7 @@ const warmupSeconds = num('BENCH_WARMUP_S', 3);
 const timeoutSeconds = num('BENCH_FANOUT_TIMEOUT_S', 300);
 const scenarios = new Set((process.env.BENCH_FANOUT_SCENARIOS ?? 'fanout,fans').split(',').map((s) => s.trim()));
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
-const ports = { ...servicePorts(num('BENCH_FANOUT_PORT_BASE', 50510)), bff: num('BENCH_FANOUT_BFF_PORT', 18510) };
+const ports = { ...servicePorts(num('BENCH_FANOUT_PORT_BASE', 28750)), bff: num('BENCH_FANOUT_BFF_PORT', 18510) };
 const pushPort = num('BENCH_FANOUT_PUSH_PORT', 18511);
 const TARGET = { seconds: 60 };
 const SUFFIX = '_bench_fanout';

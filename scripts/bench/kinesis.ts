@@ -8,7 +8,7 @@
 //
 // Starts its own user service (the public key), audit service and BFF, as
 // their images run them (bundled), on ports of their own (BENCH_KINESIS_PORT_BASE,
-// 50470: user 50471, audit 50479; the BFF on BENCH_KINESIS_BFF_PORT, 18470), on
+// 28850: user 28851, audit 28859; the BFF on BENCH_KINESIS_BFF_PORT, 18470), on
 // the dev profile's infrastructure with databases of their own (*_bench_kinesis)
 // and a consumer group of the run's own reading from the run's start.
 //
@@ -56,7 +56,7 @@ import { BENCH_LIMIT_ENV, benchProcesses, gitRevision } from './run.js';
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const clients = num('BENCH_KINESIS_CLIENTS', 64);
 const durationSeconds = num('BENCH_DURATION_S', 10);
-const ports = { ...servicePorts(num('BENCH_KINESIS_PORT_BASE', 50470)), bff: num('BENCH_KINESIS_BFF_PORT', 18470) };
+const ports = { ...servicePorts(num('BENCH_KINESIS_PORT_BASE', 28850)), bff: num('BENCH_KINESIS_BFF_PORT', 18470) };
 const idleSeconds = num('BENCH_KINESIS_IDLE_S', 5);
 const directCalls = num('BENCH_KINESIS_DIRECT_CALLS', 4);
 const directBatch = num('BENCH_KINESIS_DIRECT_BATCH', 500);

@@ -33,7 +33,7 @@
 // call carried. Bare runs bracket the
 // ledger runs (bare, ledger, bare again: the ratio is to their mean).
 // Knobs: BENCH_LEDGER_UNARY, BENCH_LEDGER_WRITERS, BENCH_DURATION_S, BENCH_WARMUP_S,
-// BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (50361), BENCH_LEDGER_POINTS_PORT (50366),
+// BENCH_LEDGER_ACCOUNTS (1000), BENCH_LEDGER_USER_PORT (28551), BENCH_LEDGER_POINTS_PORT (28556),
 // BENCH_CPU_PROF=<dir> (a V8 CPU profile of the points service under <dir>/points;
 // summarise it with scripts/bench/profile-summary.ts), BENCH_LEDGER_PG_SOCKET=1 (the
 // points service and the bare debit reach PostgreSQL over its Unix socket, the dev
@@ -72,9 +72,9 @@ const withUnary = Boolean(process.env.BENCH_LEDGER_UNARY);
 const pointsNodeOptions = process.env.BENCH_LEDGER_POINTS_NODE_OPTIONS;
 const TARGET = { ratio: 0.5, p99Ms: 15 };
 const SUFFIX = '_bench_ledger';
-const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, 50360 + i])) as Record<ServiceName, number>;
-ports.user = num('BENCH_LEDGER_USER_PORT', 50361);
-ports.points = num('BENCH_LEDGER_POINTS_PORT', 50366);
+const ports = Object.fromEntries(SERVICE_NAMES.map((name, i) => [name, 28550 + i])) as Record<ServiceName, number>;
+ports.user = num('BENCH_LEDGER_USER_PORT', 28551);
+ports.points = num('BENCH_LEDGER_POINTS_PORT', 28556);
 
 const { children, stopAll } = benchProcesses<ServiceProcess>();
 
