@@ -10,6 +10,16 @@
 // channels (feed:room:*). A client's `joinRoom` (any action) is answered OK and
 // adds it to the broadcast set; the heartbeat is the feed's (`primus::ping` every
 // 25 s). Environment: PORT, REDIS_URL.
+//
+// BARE_ROOM=1 (the joins bench's `bare-room`): the least any server speaking the
+// feed's protocol must do for a join, with nothing else in the way. Each joiner
+// becomes a user of one room; its answer carries the room's state (`allUsers` and
+// `audienceUsers`), then `updatedUserData` carries every user's data, both serialized
+// once per membership (as the BFF shares them among a version's joiners); the users
+// who joined in the last 100 ms go to everyone in one `userJoined` (as the room
+// service's join interval gathers them). BARE_ROOM_USER_BYTES (570, about what a
+// guest adds to the two messages in Spinroom's answer) sizes each user's entries.
+import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -21,13 +31,16 @@ const server = createServer((req, res) => {
   res.writeHead(req.url === '/healthz' ? 200 : 404).end();
 });
 const wss = new WebSocketServer({ server, path: '/primus', perMessageDeflate: false, clientTracking: false });
+const room = process.env.BARE_ROOM === '1' ? bareRoom(Number(process.env.BARE_ROOM_USER_BYTES ?? 570)) : undefined;
+
 wss.on('connection', (ws) => {
   ws.on('message', (data) => {
     // eslint-disable-next-line @typescript-eslint/no-base-to-string -- ws's default binaryType 'nodebuffer' always delivers a Buffer
     const text = data.toString();
     if (text.startsWith('"primus::pong::')) return;
     const messageId = Number(/"messageId":(\d+)/.exec(text)?.[1] ?? 0);
-    ws.send(`{"context":"response","messageId":${messageId},"status":"OK"}`);
+    if (room && !joined.has(ws)) room.join(ws, messageId, /"roomUuid":"([^"]*)"/.exec(text)?.[1] ?? '');
+    else ws.send(`{"context":"response","messageId":${messageId},"status":"OK"}`);
     joined.add(ws);
   });
   ws.on('close', () => joined.delete(ws));
@@ -45,6 +58,49 @@ subscriber.on('pmessage', (_pattern: string, _channel: string, raw: string) => {
   const json = raw.slice(raw.indexOf('|', raw.indexOf('|', 2) + 1) + 1);
   for (const ws of joined) ws.send(json);
 });
+
+/** One room's users, kept as the JSON pieces its messages are made of. */
+function bareRoom(userBytes: number) {
+  const listed: string[] = [];
+  const data: string[] = [];
+  let fresh: string[] = [];
+  let version = 0;
+  let made: { version: number; state: Buffer; userData: Buffer } | undefined;
+  // The joiners of each 100 ms enter together: one version, one `userJoined` to everyone.
+  setInterval(() => {
+    if (fresh.length === 0) return;
+    version += 1;
+    // Encoded once, framed per socket.
+    const message = Buffer.from(`{"name":"userJoined","statePatch":[],"users":[${fresh.join(',')}]}`);
+    fresh = [];
+    for (const ws of joined) ws.send(message, { binary: false });
+  }, 100);
+  return {
+    join(ws: WebSocket, messageId: number, roomUuid: string): void {
+      const uuid = randomUUID();
+      const entry = `{"uuid":"${uuid}","tokenRole":"guest","highestRole":"guest","canDj":false}`;
+      const profile = `{"uuid":"${uuid}","nickname":"Guest ${listed.length}","avatarId":"default","color":"#9146ff","badges":[],"bio":"`;
+      const pad = Math.max(0, userBytes - 2 * entry.length - profile.length - 60);
+      data.push(`"${uuid}":{"userProfile":${profile}${'.'.repeat(pad)}"},"position":{"x":50,"y":50},"songVotes":{}}`);
+      listed.push(entry);
+      fresh.push(entry);
+      // Serialized once a version, shared as bytes by that version's joiners.
+      if (made?.version !== version) {
+        const users = listed.join(',');
+        made = {
+          version,
+          state: Buffer.from(`"state":{"allUsers":[${users}],"audienceUsers":[${users}],"djs":[],"nowPlaying":null,"allUserData":{}}}`),
+          userData: Buffer.from(
+            `{"name":"updatedUserData","statePatch":[{"op":"replace","path":"/allUserData","value":{${data.join(',')}}}]}`,
+          ),
+        };
+      }
+      const head = `{"context":"response","messageId":${messageId},"status":"OK","roomUuid":"${roomUuid}","version":${version},"serverTime":${Date.now()},`;
+      ws.send(Buffer.concat([Buffer.from(head), made.state]), { binary: false });
+      ws.send(made.userData, { binary: false });
+    },
+  };
+}
 
 server.listen(port, '127.0.0.1', () => console.log(`bare ws server on :${port}`));
 process.on('SIGTERM', () => process.exit(0));

@@ -16,7 +16,9 @@
 // checks each answer but keeps nothing else of what it reads, and count the room's
 // messages and the bytes each arrival receives. Knobs: BENCH_JOINS_STEPS, BENCH_JOINS_CONCURRENCY (50
 // in flight per client process), BENCH_JOINS_CLIENT_PROCESSES (2),
-// BENCH_JOINS_SERVERS (bare,spinroom), BENCH_JOINS_BFF_PROFILE (a folder: the
+// BENCH_JOINS_SERVERS (bare,bare-room,spinroom: `bare-room` is the bare server
+// answering as the protocol must, the room's state to each joiner and each 100 ms's
+// joiners to everyone, BARE_ROOM in bare-ws-server.ts), BENCH_JOINS_BFF_PROFILE (a folder: the
 // BFF's CPU profile is written there when it stops), BENCH_JOINS_ROOM_PROFILE and
 // BENCH_JOINS_CLIENT_PROFILE (the same for the room service and the client processes).
 import { fork, type ChildProcess } from 'node:child_process';
@@ -129,8 +131,8 @@ async function runBenchmark(): Promise<void> {
   const steps = (process.env.BENCH_JOINS_STEPS ?? '1000,2500,5000').split(',').map(Number);
   const concurrency = num('BENCH_JOINS_CONCURRENCY', 50);
   const clientCount = num('BENCH_JOINS_CLIENT_PROCESSES', 2);
-  const servers = (process.env.BENCH_JOINS_SERVERS ?? 'bare,spinroom').split(',') as Array<'bare' | 'spinroom'>;
-  const ports = { bff: 8390, bare: 8391, ...servicePorts(28450) };
+  const servers = (process.env.BENCH_JOINS_SERVERS ?? 'bare,bare-room,spinroom').split(',') as Array<'bare' | 'bare-room' | 'spinroom'>;
+  const ports = { bff: 8390, bare: 8391, bareRoom: 8392, ...servicePorts(28450) };
   for (const key of Object.keys(process.env)) if (key.startsWith('OTEL_EXPORTER_OTLP_')) delete process.env[key];
   const processes = benchProcesses<Pick<ServiceProcess, 'name' | 'stop'>>();
   const { children, stopAll } = processes;
@@ -154,21 +156,27 @@ async function runBenchmark(): Promise<void> {
     const profileDir = process.env.BENCH_JOINS_BFF_PROFILE;
     const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
     const bff = startServiceProcess('bff', 'bff/src/main.ts', bffEnvironment(local, ports.bff), { bundled: true, nodeArgs });
-    const bareChild = fork(join(repoRoot, 'scripts/bench/bare-ws-server.ts'), [], {
-      cwd: repoRoot,
-      execArgv: ['--import', 'tsx'],
-      env: { ...process.env, PORT: String(ports.bare), REDIS_URL: infra.REDIS_URL },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const bare = managed('bare-ws', bareChild);
-    children.push(user, playlist, room, bff, bare);
+    const startBare = (name: string, port: number, env: Record<string, string>) =>
+      managed(
+        name,
+        fork(join(repoRoot, 'scripts/bench/bare-ws-server.ts'), [], {
+          cwd: repoRoot,
+          execArgv: ['--import', 'tsx'],
+          env: { ...process.env, PORT: String(port), REDIS_URL: infra.REDIS_URL, ...env },
+          stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+        }),
+      );
+    const bare = startBare('bare-ws', ports.bare, {});
+    const bareRoom = startBare('bare-room', ports.bareRoom, { BARE_ROOM: '1' });
+    children.push(user, playlist, room, bff, bare, bareRoom);
     const exitedEarly = () =>
-      [user, playlist, room, bff, bare]
+      [user, playlist, room, bff, bare, bareRoom]
         .map((s) => (s.child.exitCode !== null ? `${s.name} exited (code ${s.child.exitCode})` : ''))
         .find(Boolean);
     const bffUrl = `http://127.0.0.1:${ports.bff}`;
     await waitForHttp(`${bffUrl}/healthz`, 180_000, exitedEarly);
     await waitForHttp(`http://127.0.0.1:${ports.bare}/healthz`, 60_000, exitedEarly);
+    await waitForHttp(`http://127.0.0.1:${ports.bareRoom}/healthz`, 60_000, exitedEarly);
     const call = apiClient(bffUrl);
     const retrying = <T>(task: () => Promise<T>) => retryingSetup(task, exitedEarly);
 
@@ -198,9 +206,10 @@ async function runBenchmark(): Promise<void> {
       ...(kafkaPid ? [{ name: 'Kafka', pids: () => [kafkaPid] }] : []),
     ]);
     const makingStarted = performance.now();
-    process.stdout.write(`Making ${fmt(total * servers.length)} guests... `);
+    // The bare servers ignore the token: their arrivals present the first guest's (the same bytes on the wire).
+    const wanted = total * Math.max(1, servers.filter((s) => s === 'spinroom').length);
+    process.stdout.write(`Making ${fmt(wanted)} guests... `);
     const guests: string[] = [];
-    const wanted = total * servers.length;
     let made = 0;
     await Promise.all(
       Array.from({ length: 20 }, async () => {
@@ -239,6 +248,7 @@ async function runBenchmark(): Promise<void> {
 
     const groups: CpuGroup[] = [
       { name: 'bare', pids: () => [bare.child.pid!] },
+      { name: 'bare-room', pids: () => [bareRoom.child.pid!] },
       { name: 'BFF', pids: () => [bff.child.pid!] },
       { name: 'room', pids: () => [room.child.pid!] },
       { name: 'user', pids: () => [user.child.pid!] },
@@ -257,11 +267,12 @@ async function runBenchmark(): Promise<void> {
       const { uuid: roomUuid } = await retrying(() =>
         call('POST', '/api/room-service/rooms/infrastructure', owner.accessToken, { name: `Join bench ${Date.now()}`, roomSize: 10_000 }),
       );
-      const url = server === 'bare' ? `ws://127.0.0.1:${ports.bare}/primus` : `ws://127.0.0.1:${ports.bff}/primus`;
+      const port = { bare: ports.bare, 'bare-room': ports.bareRoom, spinroom: ports.bff }[server];
+      const url = `ws://127.0.0.1:${port}/primus`;
       let size = 0;
       for (const step of steps) {
-        const tokens = guests.slice(used, used + step - size);
-        used += tokens.length;
+        const tokens = server === 'spinroom' ? guests.slice(used, used + step - size) : Array<string>(step - size).fill(guests[0]!);
+        if (server === 'spinroom') used += tokens.length;
         const share = (i: number) => tokens.filter((_, k) => k % clients.length === i);
         const stop = startCpuWindow(groups);
         const started = performance.now();
@@ -273,7 +284,7 @@ async function runBenchmark(): Promise<void> {
               roomUuid,
               tokens: share(i),
               concurrency,
-              whole: server === 'spinroom',
+              whole: server !== 'bare',
             }),
           ),
         );
@@ -286,8 +297,8 @@ async function runBenchmark(): Promise<void> {
         const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)] ?? NaN;
         const perArrival = (cores: number | undefined) => ((cores ?? 0) * seconds * 1000) / Math.max(1, latencies.length);
         const parts =
-          server === 'bare'
-            ? `${fmt(perArrival(cpu.cores.bare), 3)} (bare) + ${fmt(perArrival(cpu.cores.Redis), 3)} Redis`
+          server !== 'spinroom'
+            ? `${fmt(perArrival(cpu.cores[server]), 3)} (${server}) + ${fmt(perArrival(cpu.cores.Redis), 3)} Redis`
             : `${fmt(perArrival(cpu.cores.BFF), 3)} + ${fmt(perArrival(cpu.cores.room), 3)} + ${fmt(perArrival(cpu.cores.user), 3)} + ${fmt(perArrival(cpu.cores.Redis), 3)}`;
         size += latencies.length;
         console.log(
