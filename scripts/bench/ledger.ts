@@ -38,8 +38,8 @@
 // summarise it with scripts/bench/profile-summary.ts), BENCH_LEDGER_PG_SOCKET=1 (the
 // points service and the bare debit reach PostgreSQL over its Unix socket, the dev
 // profile's .local/dev/postgres/run, instead of loopback TCP), BENCH_LEDGER_POINTS_NODE_OPTIONS
-// (NODE_OPTIONS for the points service, as --max-semi-space-size=8; L11 tried it),
-// BENCH_LEDGER_POINTS_NODE_ARGS (more node flags for it, as --trace-gc).
+// (the points service's NODE_OPTIONS instead of the chart's --max-semi-space-size=8; empty: V8's
+// defaults), BENCH_LEDGER_POINTS_NODE_ARGS (more node flags for it, as --trace-gc).
 //
 // The points service reads the dev profile's Kafka topics, where other runs on the
 // machine write: it starts in a consumer group of its own at the topics' end (no
@@ -68,7 +68,7 @@ const warmupSeconds = num('BENCH_WARMUP_S', 3);
 const accountCount = num('BENCH_LEDGER_ACCOUNTS', 1000);
 const cpuProfileDir = process.env.BENCH_CPU_PROF;
 const withUnary = Boolean(process.env.BENCH_LEDGER_UNARY);
-/** NODE_OPTIONS for the points service (the chart sets none for it). */
+/** The points service's NODE_OPTIONS instead of the chart's (npm start's, scripts/lib/services.ts); empty: V8's defaults. */
 const pointsNodeOptions = process.env.BENCH_LEDGER_POINTS_NODE_OPTIONS;
 const TARGET = { ratio: 0.5, p99Ms: 15 };
 const SUFFIX = '_bench_ledger';
@@ -281,7 +281,7 @@ async function main() {
   };
   console.log(`
 Run ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')} at ${gitRevision()}, \`npm run bench\` (scripts/bench/ledger.ts), Node ${process.version}, ${cpus().length} cores;
-${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario, PostgreSQL over ${process.env.BENCH_LEDGER_PG_SOCKET ? 'its Unix socket' : 'loopback TCP'}${pointsNodeOptions === undefined ? '' : `, the points service with NODE_OPTIONS \`${pointsNodeOptions}\``}. An operation: one hold or one commit (gRPC), or one bare debit.
+${writers} writers, ${warmupSeconds} s warm-up, ${durationSeconds} s measured per scenario, PostgreSQL over ${process.env.BENCH_LEDGER_PG_SOCKET ? 'its Unix socket' : 'loopback TCP'}, the points service's NODE_OPTIONS \`${pointsEnv.NODE_OPTIONS ?? ''}\`. An operation: one hold or one commit (gRPC), or one bare debit.
 
 | scenario | ops/s | p50 ms | p99 ms | errors | ${cpuGroups.map((g) => `CPU ms/op ${g.name}`).join(' | ')} | machine busy |
 |---|--:|--:|--:|--:|${cpuGroups.map(() => '--:').join('|')}|--:|

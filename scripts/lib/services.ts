@@ -41,6 +41,15 @@ function ensureVapidKeys(): { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: strin
   return JSON.parse(readFileSync(path, 'utf8')) as { VAPID_PUBLIC_KEY: string; VAPID_PRIVATE_KEY: string };
 }
 
+/**
+ * The points service's V8 options, as the chart runs it (helm/spinroom/values.yaml): 8 MiB
+ * semi-spaces. At V8's default the young generation grew to 64 MiB under the ledger's
+ * load and each scavenge copied 7-8 MiB, a 12-20 ms pause (up to 80 on a busy machine)
+ * that stalled every write of a WriteTokens round; at 8 MiB they take about 3 ms
+ * (BENCHMARKS.md, token ledger L11, L12).
+ */
+export const POINTS_NODE_OPTIONS = '--max-semi-space-size=8';
+
 /** The secrets and folders a service reads beyond its entry, made once in .local/dev. */
 const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices) => Record<string, string> } = {
   // PROVIDER_TOKEN_KEYS: a 32-byte key (base64url) under id `dev`, so music-provider links work locally.
@@ -58,7 +67,11 @@ const LOCAL_EXTRAS: { [N in ServiceName]?: (suffix: string, local: LocalServices
     STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? 'sk_test_spinroomlocal',
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? `whsec_${ensureSecret('dev', 'stripe-webhook-secret')}`,
   }),
-  points: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
+  // NODE_OPTIONS: the chart's (POINTS_NODE_OPTIONS), after any the caller runs with.
+  points: (suffix): Record<string, string> => ({
+    NODE_OPTIONS: [process.env.NODE_OPTIONS, POINTS_NODE_OPTIONS].filter(Boolean).join(' '),
+    ...(suffix ? { KAFKA_CONSUMER_GROUP: `points${suffix.replace(/_/g, '-')}` } : {}),
+  }),
   room: (suffix): Record<string, string> => (suffix ? { KAFKA_CONSUMER_GROUP: `room${suffix.replace(/_/g, '-')}` } : {}),
   // CONTACT_HASH_SECRET: the deployment's secret address books are hashed with (made once, like the others).
   social: (suffix) => ({
