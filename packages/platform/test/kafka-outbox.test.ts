@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/errors.js';
 import { createOrm, dropDatabase, ensureDatabase, migrate, type MikroORM } from '../src/db/orm.js';
 import { headersToRecord, KafkaClient, type EventProducer, type ReceivedEvent } from '../src/kafka/client.js';
-import { startIdempotentConsumer } from '../src/kafka/consumer.js';
+import { type IdempotentConsumerOptions, startIdempotentConsumer } from '../src/kafka/consumer.js';
 import { addToOutbox, newEventMetadata, OUTBOX_TABLES_SQL, OutboxMessage, OutboxRelay } from '../src/kafka/outbox.js';
 import { createLogger } from '../src/logging.js';
 import { eventually, testInfra, uniqueDatabaseUrl } from '../src/testing/index.js';
@@ -57,6 +57,22 @@ describe('transactional outbox, relay and idempotent consumer', () => {
     producer = await kafka.producer();
   });
 
+  /** A consumer of a topic and group of its own, stopped after the tests. */
+  const consumeFresh = async (options: Pick<IdempotentConsumerOptions, 'handle' | 'retries' | 'deduplicate'>) => {
+    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
+    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
+    const groupId = `platform-test-${randomUUID().slice(0, 8)}`;
+    consumers.push(await startIdempotentConsumer({ kafka, orm, groupId, topics: [eventTopic], deadLetters: producer, logger, ...options }));
+    return { eventTopic, groupId };
+  };
+  /** A message of `type` with event id `id` on `eventTopic`, as the outbox relay sends one. */
+  const message = (eventTopic: string, type: string, id: string) => ({
+    topic: eventTopic,
+    key: 'k',
+    value: Buffer.from('x'),
+    headers: { 'event-id': id, 'event-type': type },
+  });
+
   afterAll(async () => {
     for (const c of consumers) await (c.stop ?? c.disconnect)!();
     await producer.disconnect();
@@ -95,38 +111,23 @@ describe('transactional outbox, relay and idempotent consumer', () => {
   });
 
   it('handles a redelivered event once and sends a failing one to the DLQ', async () => {
-    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
-    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
     const handled: string[] = [];
-    const consumer = await startIdempotentConsumer({
-      kafka,
-      orm,
-      groupId: `platform-test-${randomUUID().slice(0, 8)}`,
-      topics: [eventTopic],
-      deadLetters: producer,
-      logger,
+    const { eventTopic } = await consumeFresh({
       retries: 1,
       handle: async (event) => {
         if (event.eventType === 'test.poison') throw new Error('cannot handle poison');
         handled.push(event.eventId);
       },
     });
-    consumers.push(consumer);
     const dlq: ReceivedEvent[] = [];
     consumers.push(await collect(kafka, `${eventTopic}.dlq`, dlq));
 
     const good = newEventMetadata('test.good');
-    const message = (type: string, id: string) => ({
-      topic: eventTopic,
-      key: 'k',
-      value: Buffer.from('x'),
-      headers: { 'event-id': id, 'event-type': type },
-    });
-    await producer.send([message('test.good', good.eventId), message('test.good', good.eventId)]);
+    await producer.send([message(eventTopic, 'test.good', good.eventId), message(eventTopic, 'test.good', good.eventId)]);
     const poisonId = randomUUID();
-    await producer.send([message('test.poison', poisonId)]);
+    await producer.send([message(eventTopic, 'test.poison', poisonId)]);
     const after = newEventMetadata('test.good');
-    await producer.send([message('test.good', after.eventId)]);
+    await producer.send([message(eventTopic, 'test.good', after.eventId)]);
 
     await eventually(async () => (handled.includes(after.eventId) ? true : undefined), 30_000);
     expect(handled).toEqual([good.eventId, after.eventId]);
@@ -136,31 +137,15 @@ describe('transactional outbox, relay and idempotent consumer', () => {
   });
 
   it('runs a handler that needs no deduplication on every delivery, with no processed-event row', async () => {
-    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
-    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
-    const groupId = `platform-test-${randomUUID().slice(0, 8)}`;
     const handled: string[] = [];
-    const consumer = await startIdempotentConsumer({
-      kafka,
-      orm,
-      groupId,
-      topics: [eventTopic],
-      deadLetters: producer,
-      logger,
+    const { eventTopic, groupId } = await consumeFresh({
       deduplicate: false,
       handle: async (event) => {
         handled.push(event.eventId);
       },
     });
-    consumers.push(consumer);
     const event = newEventMetadata('test.good');
-    const message = {
-      topic: eventTopic,
-      key: 'k',
-      value: Buffer.from('x'),
-      headers: { 'event-id': event.eventId, 'event-type': 'test.good' },
-    };
-    await producer.send([message, message]);
+    await producer.send([message(eventTopic, 'test.good', event.eventId), message(eventTopic, 'test.good', event.eventId)]);
     await eventually(async () => (handled.length === 2 ? true : undefined), 30_000);
     expect(handled).toEqual([event.eventId, event.eventId]);
     const rows = await orm.em.fork().execute(`select 1 from "processed_event" where "consumer" = ?`, [groupId]);
@@ -168,18 +153,10 @@ describe('transactional outbox, relay and idempotent consumer', () => {
   });
 
   it('waits out a service that cannot be reached (503) past its retries, and handles the event once it answers', async () => {
-    const eventTopic = `test-consume-${randomUUID().slice(0, 8)}`;
-    await kafka.ensureTopics([{ topic: eventTopic, partitions: 1 }]);
     let tries = 0;
     let firstTry = 0;
     const handled: string[] = [];
-    const consumer = await startIdempotentConsumer({
-      kafka,
-      orm,
-      groupId: `platform-test-${randomUUID().slice(0, 8)}`,
-      topics: [eventTopic],
-      deadLetters: producer,
-      logger,
+    const { eventTopic } = await consumeFresh({
       retries: 1,
       handle: async (event) => {
         tries += 1;
@@ -189,11 +166,8 @@ describe('transactional outbox, relay and idempotent consumer', () => {
         handled.push(event.eventId);
       },
     });
-    consumers.push(consumer);
     const event = newEventMetadata('test.good');
-    await producer.send([
-      { topic: eventTopic, key: 'k', value: Buffer.from('x'), headers: { 'event-id': event.eventId, 'event-type': 'test.good' } },
-    ]);
+    await producer.send([message(eventTopic, 'test.good', event.eventId)]);
     await eventually(async () => (handled.includes(event.eventId) ? true : undefined), 30_000);
     expect(tries).toBeGreaterThan(2);
   });
