@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { type RedisScript, redisScript } from './redis.js';
 
 /** Redis key of a user's "valid after" (milliseconds since the epoch): their tokens issued before it are refused. */
 export function sessionsValidAfterKey(userUuid: string): string {
@@ -40,11 +41,14 @@ export const SESSION_CHECK_CACHE_MS = 500;
 export class SessionRevocations {
   private readonly cache = new Map<string, { validAfterMs: number; readAtMs: number }>();
   private readonly reading = new Map<string, Promise<number>>();
+  private readonly restoreLater: RedisScript;
 
   constructor(
     private readonly redis: Redis,
     private readonly options: { cacheMs?: number; cacheSize?: number } = {},
-  ) {}
+  ) {
+    this.restoreLater = redisScript(redis, RESTORE_LATER);
+  }
 
   /**
    * Ends every session of the user opened until now. `keepSeconds` must cover
@@ -74,11 +78,9 @@ export class SessionRevocations {
         .map((e) => ({ ...e, ttl: Math.ceil(keepSeconds - (nowMs - e.validAfterMs) / 1000) }))
         .filter((e) => e.ttl > 0);
       if (batch.length === 0) continue;
-      await this.redis.eval(
-        RESTORE_LATER,
-        batch.length,
-        ...batch.map((e) => sessionsValidAfterKey(e.userUuid)),
-        ...batch.flatMap((e) => [String(e.validAfterMs), String(e.ttl)]),
+      await this.restoreLater.run(
+        batch.map((e) => sessionsValidAfterKey(e.userUuid)),
+        batch.flatMap((e) => [String(e.validAfterMs), String(e.ttl)]),
       );
       restored += batch.length;
     }
